@@ -1,0 +1,99 @@
+// Command cicheck finds the CI failures a YAML parse accepts: GPU stages
+// silently skipped by GitHub's implicit success() closure, path filters that
+// wake scarce runners, broken test registrations and malformed scoped runs.
+//
+// The command is a thin driver: it parses flags, reads configuration, calls
+// the engine packages and picks a reporter. Each sub-command lives in its own
+// file and registers itself in init.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Exit codes shared by every sub-command (see design.md).
+const (
+	exitOK       = 0 // nothing at or above --fail-on; scope accepted
+	exitFindings = 1 // findings, or a rejected scope/command
+	exitUsage    = 2 // bad usage, unreadable input, invalid config
+	exitInternal = 3 // a bug in cicheck
+)
+
+// env is what a sub-command may touch of the outside world; tests replace it.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	wd             string
+}
+
+// command is one sub-command. run receives the arguments after its name.
+type command struct {
+	name    string
+	summary string
+	run     func(e *env, args []string) int
+}
+
+var commands = map[string]command{}
+
+func register(c command) {
+	if _, dup := commands[c.name]; dup {
+		panic("cicheck: duplicate command " + c.name)
+	}
+	commands[c.name] = c
+}
+
+func main() { os.Exit(run()) }
+
+// run is main without os.Exit, so testscript can call it in-process.
+func run() int {
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "cicheck: cannot read working directory: %v\n", err)
+		return exitUsage
+	}
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, wd: wd}
+	return dispatch(e, os.Args[1:])
+}
+
+func dispatch(e *env, args []string) (code int) {
+	defer func() {
+		// A panic is a cicheck bug: report it in one line, never a stack trace.
+		if r := recover(); r != nil {
+			fmt.Fprintf(e.stderr, "cicheck: internal error: %v (please report this)\n", r)
+			code = exitInternal
+		}
+	}()
+	name := "lint"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		name, args = args[0], args[1:]
+	}
+	if name == "help" {
+		usage(e.stdout)
+		return exitOK
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(e.stderr, "cicheck: unknown command %q (run 'cicheck help' for the list)\n", name)
+		return exitUsage
+	}
+	return c.run(e, args)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: cicheck [command] [flags] [args]")
+	fmt.Fprintln(w, "\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-14s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nWith no command, cicheck runs lint.")
+}
