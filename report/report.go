@@ -1,0 +1,127 @@
+// Package report renders cicheck findings in the four output formats of
+// `cicheck lint --format`: text (for people), github (workflow commands that
+// become annotations), json (a versioned schema for scripts, see SCHEMA.md)
+// and sarif (SARIF 2.1.0 for GitHub code scanning).
+//
+// Every format is deterministic: the same findings and options produce the
+// same bytes. Findings are written in finding.Sort order; Write sorts a copy
+// and never mutates the caller's slice. A reporter renders into memory and
+// writes once, so a failing writer leaves no half-written record behind it
+// other than what the writer itself accepted.
+package report
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/cicheck/cicheck/finding"
+)
+
+// Formats lists the accepted values of Write's format argument, default first.
+var Formats = []string{"text", "github", "json", "sarif"}
+
+// Options carries what a format may need beyond the findings themselves.
+// The zero value is valid: no colour, no source snippets, generic rule
+// metadata, tool name "cicheck".
+type Options struct {
+	// Color enables ANSI colour in the text format. The CLI decides it from
+	// the terminal, NO_COLOR and --color; the reporter never looks at the
+	// environment or at fatih/color's global switch.
+	Color bool
+	// Sources maps a finding's File to the file content, so the text format
+	// can show the offending line with a caret. Missing files are fine.
+	Sources map[string][]byte
+	// Rules is the rule metadata for SARIF tool.driver.rules.
+	Rules []RuleInfo
+	// ToolName and ToolVersion identify the producer in SARIF.
+	ToolName, ToolVersion string
+}
+
+// RuleInfo describes one rule for SARIF output.
+type RuleInfo struct {
+	ID      string
+	Short   string // one line, SARIF shortDescription
+	Help    string // long markdown, SARIF help
+	HelpURI string
+	// Severity is the rule's default severity (SARIF
+	// defaultConfiguration.level); zero means "warning", SARIF's default.
+	Severity finding.Severity
+}
+
+// Write renders fs to w in the named format.
+func Write(w io.Writer, format string, fs []finding.Finding, opts Options) error {
+	var render func(*bytes.Buffer, []finding.Finding, Options) error
+	switch format {
+	case "text":
+		render = writeText
+	case "github":
+		render = writeGitHub
+	case "json":
+		render = writeJSON
+	case "sarif":
+		render = writeSARIF
+	default:
+		return fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(Formats, ", "))
+	}
+	var buf bytes.Buffer
+	if err := render(&buf, sorted(fs), opts); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// sorted returns a sorted, de-duplicated copy of fs.
+func sorted(fs []finding.Finding) []finding.Finding {
+	return finding.Sort(slices.Clone(fs))
+}
+
+// positionRE matches line/column numbers inside messages ("line 12",
+// "lines 3-5", "col: 7", "ci.yml:12:3") so that Fingerprint ignores them:
+// a finding must keep its identity when an edit above it shifts it.
+var positionRE = regexp.MustCompile(`(?i)\b(lines?|col(?:umn)?s?)(\s*[:=#]?\s*)\d+(?:\s*(?:-|–|,|:|to)\s*\d+)*|(\.[a-z0-9]+):\d+(?::\d+)?\b`)
+
+// normalizeMessage replaces position numbers in a message with "N".
+func normalizeMessage(msg string) string {
+	return positionRE.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := positionRE.FindStringSubmatch(m)
+		if sub[3] != "" { // file.ext:L[:C]
+			if strings.Count(m[len(sub[3]):], ":") == 2 {
+				return sub[3] + ":N:N"
+			}
+			return sub[3] + ":N"
+		}
+		return sub[1] + sub[2] + "N"
+	})
+}
+
+// slashPath is the forward-slash, cleaned form of a finding's file, so that
+// "./a.yml", "a.yml" and (on Windows) "a\\b.yml" name the same artifact.
+func slashPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	return path.Clean(filepath.ToSlash(p))
+}
+
+// Fingerprint identifies a finding independently of where it sits in the
+// file: a hex SHA-256 prefix (32 characters) over the rule, the file, the job
+// and the message with line/column numbers normalised away. Severity and fix
+// are left out too, so reconfiguring a rule's severity keeps its findings'
+// identity. It backs SARIF partialFingerprints and baselines.
+func Fingerprint(f finding.Finding) string {
+	h := sha256.New()
+	for _, s := range []string{f.Rule, slashPath(f.File), f.Job, normalizeMessage(f.Message)} {
+		h.Write([]byte(s))
+		h.Write([]byte{0}) // separator: ("ab","c") and ("a","bc") must differ
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}

@@ -1,0 +1,241 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cicheck/cicheck/finding"
+)
+
+// The sarif format is a SARIF 2.1.0 log with one run, shaped for GitHub code
+// scanning:
+//   - tool.driver.rules holds every rule of opts.Rules plus any rule id seen in
+//     the findings but missing there (with a generic description), sorted by
+//     id; each result's ruleIndex points into that list.
+//   - every result has exactly one location: the file as a relative URI with
+//     forward slashes against uriBaseId %SRCROOT% (absolute paths become
+//     file:// URIs), and a region only for what is known (SARIF requires
+//     startLine/startColumn >= 1, so zeros are omitted; a whole-file finding
+//     has no region). Columns count Unicode code points (run.columnKind).
+//   - partialFingerprints["cicheck/v1"] is Fingerprint(f) plus ":n", n counting
+//     findings with the same fingerprint in output order (as CodeQL does for
+//     primaryLocationLineHash), so two identical messages in one job stay two
+//     alerts while a shift in line numbers changes nothing.
+//   - job and fix go to result.properties.
+
+const (
+	sarifSchema         = "https://json.schemastore.org/sarif-2.1.0.json"
+	sarifVersion        = "2.1.0"
+	sarifFingerprintKey = "cicheck/v1"
+	defaultToolName     = "cicheck"
+	informationURI      = "https://github.com/cicheck/cicheck"
+)
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool       sarifTool     `json:"tool"`
+	Results    []sarifResult `json:"results"`
+	ColumnKind string        `json:"columnKind"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifText struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
+type sarifRule struct {
+	ID                   string           `json:"id"`
+	ShortDescription     sarifText        `json:"shortDescription"`
+	Help                 sarifText        `json:"help"`
+	HelpURI              string           `json:"helpUri,omitempty"`
+	DefaultConfiguration sarifRuleDefault `json:"defaultConfiguration"`
+}
+
+type sarifRuleDefault struct {
+	Level string `json:"level"`
+}
+
+type sarifResult struct {
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifText         `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	Properties          *sarifProperties  `json:"properties,omitempty"`
+}
+
+type sarifProperties struct {
+	Job string `json:"job,omitempty"`
+	Fix string `json:"fix,omitempty"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           *sarifRegion  `json:"region,omitempty"`
+}
+
+type sarifArtifact struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine,omitempty"`
+	StartColumn int `json:"startColumn,omitempty"`
+}
+
+// sarifLevel maps a severity to a SARIF level; SARIF calls a notice "note".
+func sarifLevel(s finding.Severity) string {
+	switch s {
+	case finding.Error:
+		return "error"
+	case finding.Notice:
+		return "note"
+	}
+	return "warning"
+}
+
+// sarifRules builds tool.driver.rules and the index of each rule id.
+func sarifRules(infos []RuleInfo, fs []finding.Finding) ([]sarifRule, map[string]int) {
+	byID := map[string]RuleInfo{}
+	for _, ri := range infos {
+		if _, dup := byID[ri.ID]; !dup { // first description wins
+			byID[ri.ID] = ri
+		}
+	}
+	for _, f := range fs {
+		if _, ok := byID[f.Rule]; !ok {
+			byID[f.Rule] = RuleInfo{ID: f.Rule}
+		}
+	}
+	ids := make([]string, 0, len(byID))
+	for id := range byID {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	rules := make([]sarifRule, 0, len(ids))
+	index := make(map[string]int, len(ids))
+	for i, id := range ids {
+		ri := byID[id]
+		short := ri.Short
+		if short == "" {
+			short = "cicheck rule " + id
+		}
+		help := sarifText{Text: ri.Help, Markdown: ri.Help}
+		if ri.Help == "" {
+			help = sarifText{Text: short}
+		}
+		level := "warning"
+		if ri.Severity != 0 {
+			level = sarifLevel(ri.Severity)
+		}
+		rules = append(rules, sarifRule{
+			ID:                   id,
+			ShortDescription:     sarifText{Text: short},
+			Help:                 help,
+			HelpURI:              ri.HelpURI,
+			DefaultConfiguration: sarifRuleDefault{Level: level},
+		})
+		index[id] = i
+	}
+	return rules, index
+}
+
+// artifactLocation turns a finding's file into a SARIF artifact location.
+func artifactLocation(file string) sarifArtifact {
+	p := slashPath(file)
+	if p == "" {
+		// GitHub rejects a result without an artifact location; the
+		// repository root is the honest answer for a finding about no file.
+		return sarifArtifact{URI: "./", URIBaseID: "%SRCROOT%"}
+	}
+	if strings.HasPrefix(p, "/") {
+		return sarifArtifact{URI: (&url.URL{Scheme: "file", Path: p}).String()}
+	}
+	// url.URL escapes spaces, '%', '#', '?' and prefixes "./" when the first
+	// segment holds a colon, so the result is a valid relative reference.
+	p = strings.TrimPrefix(path.Clean(p), "./")
+	return sarifArtifact{URI: (&url.URL{Path: p}).String(), URIBaseID: "%SRCROOT%"}
+}
+
+func writeSARIF(buf *bytes.Buffer, fs []finding.Finding, opts Options) error {
+	rules, index := sarifRules(opts.Rules, fs)
+	name := opts.ToolName
+	if name == "" {
+		name = defaultToolName
+	}
+	results := make([]sarifResult, 0, len(fs))
+	seen := map[string]int{}
+	for _, f := range fs {
+		fp := Fingerprint(f)
+		seen[fp]++
+		loc := sarifPhysical{ArtifactLocation: artifactLocation(f.File)}
+		if f.Line > 0 {
+			loc.Region = &sarifRegion{StartLine: f.Line}
+			if f.Column > 0 {
+				loc.Region.StartColumn = f.Column
+			}
+		}
+		var props *sarifProperties
+		if f.Job != "" || f.Fix != "" {
+			props = &sarifProperties{Job: f.Job, Fix: f.Fix}
+		}
+		msg := f.Message
+		if msg == "" {
+			msg = f.Rule // SARIF requires message.text to be non-empty in practice
+		}
+		results = append(results, sarifResult{
+			RuleID:              f.Rule,
+			RuleIndex:           index[f.Rule],
+			Level:               sarifLevel(f.Severity),
+			Message:             sarifText{Text: msg},
+			Locations:           []sarifLocation{{PhysicalLocation: loc}},
+			PartialFingerprints: map[string]string{sarifFingerprintKey: fp + ":" + strconv.Itoa(seen[fp])},
+			Properties:          props,
+		})
+	}
+	log := sarifLog{
+		Schema:  sarifSchema,
+		Version: sarifVersion,
+		Runs: []sarifRun{{
+			Tool: sarifTool{Driver: sarifDriver{
+				Name:           name,
+				Version:        opts.ToolVersion,
+				InformationURI: informationURI,
+				Rules:          rules,
+			}},
+			Results:    results,
+			ColumnKind: "unicodeCodePoints",
+		}},
+	}
+	enc := json.NewEncoder(buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(log)
+}

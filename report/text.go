@@ -1,0 +1,320 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/fatih/color"
+	"github.com/mattn/go-runewidth"
+
+	"github.com/cicheck/cicheck/finding"
+)
+
+// The text format, one block per finding:
+//
+//	.github/workflows/ci.yml:12:14: error: label "foo" is unknown [runner-label]
+//	  job: build
+//	  fix: use "ubuntu-latest"
+//	  12 |     runs-on: foo
+//	     |              ^
+//
+// The position drops ":col" when the column is 0 and ":line:col" when the
+// line is 0 (a whole-file finding, which gets no snippet). The job and fix
+// lines appear only when set. The snippet needs opts.Sources[file] and a line
+// that exists; the caret sits under the column (1-based, counted in
+// characters as actionlint and yaml.v3 count them), with tabs expanded and
+// wide characters taking two cells; a column past the end of the line puts
+// the caret just after the last character. Very long lines are cut to a
+// window around the column, marked with "...".
+//
+// After the findings comes one blank line and a summary such as
+// "3 findings (1 error, 2 warnings)". No findings print nothing at all, so a
+// clean run is silent in the Unix way; the exit code says it was clean.
+
+const (
+	tabWidth   = 4   // tab stops for the snippet; we expand tabs ourselves so the caret lines up
+	maxSnippet = 120 // widest snippet shown before cutting a window around the column
+)
+
+// widthCond measures terminal cells. It is fixed rather than read from the
+// locale (runewidth.DefaultCondition looks at LANG), so output is the same
+// on every machine.
+var widthCond = &runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: true}
+
+// textStyle holds the colours of the text format. Each is a local
+// *color.Color forced on or off, so fatih/color's global NoColor (set from
+// the process's own stdout) neither decides nor is changed.
+type textStyle struct {
+	pos, rule, gutter, caret, summary *color.Color
+	sev                               map[finding.Severity]*color.Color
+}
+
+func newTextStyle(on bool) textStyle {
+	mk := func(attrs ...color.Attribute) *color.Color {
+		c := color.New(attrs...)
+		if on {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+		return c
+	}
+	return textStyle{
+		pos:     mk(color.Bold),
+		rule:    mk(color.FgHiBlack),
+		gutter:  mk(color.FgBlue),
+		caret:   mk(color.FgGreen, color.Bold),
+		summary: mk(color.Bold),
+		sev: map[finding.Severity]*color.Color{
+			finding.Error:   mk(color.FgRed, color.Bold),
+			finding.Warning: mk(color.FgYellow, color.Bold),
+			finding.Notice:  mk(color.FgCyan, color.Bold),
+		},
+	}
+}
+
+func (st textStyle) severity(s finding.Severity) string {
+	if c, ok := st.sev[s]; ok {
+		return c.Sprint(s.String())
+	}
+	return s.String()
+}
+
+func writeText(buf *bytes.Buffer, fs []finding.Finding, opts Options) error {
+	st := newTextStyle(opts.Color)
+	src := sourceCache{sources: opts.Sources, lines: map[string][]string{}}
+	counts := map[finding.Severity]int{}
+	for _, f := range fs {
+		counts[f.Severity]++
+		if pos := position(f); pos != "" {
+			buf.WriteString(st.pos.Sprint(sanitize(pos, "") + ":"))
+			buf.WriteByte(' ')
+		}
+		buf.WriteString(st.severity(f.Severity))
+		buf.WriteString(": ")
+		buf.WriteString(sanitize(f.Message, "  "))
+		if f.Rule != "" {
+			buf.WriteString(" " + st.rule.Sprint("["+sanitize(f.Rule, "")+"]"))
+		}
+		buf.WriteByte('\n')
+		if f.Job != "" {
+			buf.WriteString("  job: " + sanitize(f.Job, "       ") + "\n")
+		}
+		if f.Fix != "" {
+			buf.WriteString("  fix: " + sanitize(f.Fix, "       ") + "\n")
+		}
+		if f.Line > 0 {
+			if line, ok := src.line(f.File, f.Line); ok {
+				writeSnippet(buf, st, f.Line, f.Column, line)
+			}
+		}
+	}
+	if len(fs) > 0 {
+		buf.WriteByte('\n')
+		buf.WriteString(st.summary.Sprint(summary(len(fs), counts)))
+		buf.WriteByte('\n')
+	}
+	return nil
+}
+
+// position is "file:line:col", shortened when line or column is unknown.
+func position(f finding.Finding) string {
+	p := f.File
+	if f.Line > 0 {
+		p += ":" + strconv.Itoa(f.Line)
+		if f.Column > 0 {
+			p += ":" + strconv.Itoa(f.Column)
+		}
+	}
+	return p
+}
+
+// summary is "3 findings (1 error, 2 warnings)"; zero counts are left out.
+func summary(total int, counts map[finding.Severity]int) string {
+	plural := func(n int, word string) string {
+		if n == 1 {
+			return "1 " + word
+		}
+		return strconv.Itoa(n) + " " + word + "s"
+	}
+	var parts []string
+	for _, s := range []finding.Severity{finding.Error, finding.Warning, finding.Notice} {
+		if n := counts[s]; n > 0 {
+			parts = append(parts, plural(n, s.String()))
+		}
+	}
+	out := plural(total, "finding")
+	if len(parts) > 0 {
+		out += " (" + strings.Join(parts, ", ") + ")"
+	}
+	return out
+}
+
+// sanitize makes s safe for a terminal: line breaks continue on a new line
+// after indent, other control and bidi characters are shown escaped (a
+// message quoting workflow text must not move the cursor or reorder what the
+// reader sees), and invalid UTF-8 becomes U+FFFD.
+func sanitize(s, indent string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || r == '\n' || r == '\r' || isUnsafe(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteString("\n" + indent)
+		case r == '\t':
+			b.WriteByte('\t')
+		case isUnsafe(r):
+			b.WriteString(escapeRune(r))
+		default:
+			b.WriteRune(r) // RuneError from invalid bytes is written as U+FFFD
+		}
+	}
+	return b.String()
+}
+
+// isUnsafe reports runes that must not reach a terminal raw.
+func isUnsafe(r rune) bool {
+	return (r != '\t' && unicode.IsControl(r)) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029'
+}
+
+func escapeRune(r rune) string {
+	if r < 0x100 {
+		return fmt.Sprintf(`\x%02x`, r)
+	}
+	return fmt.Sprintf(`\u%04x`, r)
+}
+
+// sourceCache splits each source file into lines once, however many
+// findings point into it.
+type sourceCache struct {
+	sources map[string][]byte
+	lines   map[string][]string
+}
+
+// line returns line n (1-based) of file without its line terminator.
+func (c sourceCache) line(file string, n int) (string, bool) {
+	lines, ok := c.lines[file]
+	if !ok {
+		data, found := c.sources[file]
+		if !found {
+			data, found = c.sources[slashPath(file)]
+		}
+		if found {
+			text := string(data)
+			text = strings.TrimSuffix(text, "\n")
+			if text != "" || len(data) > 0 {
+				lines = strings.Split(text, "\n")
+			}
+			if len(lines) > 0 {
+				lines[0] = strings.TrimPrefix(lines[0], "\uFEFF") // a BOM is not a column
+			}
+		}
+		c.lines[file] = lines
+	}
+	if n < 1 || n > len(lines) {
+		return "", false
+	}
+	return strings.TrimSuffix(lines[n-1], "\r"), true
+}
+
+// cell is one rune of a source line as displayed.
+type cell struct {
+	text  string
+	width int
+}
+
+// cells lays a line out in terminal cells, expanding tabs from the start of
+// the line and escaping what must not reach a terminal.
+func cells(line string) []cell {
+	out := make([]cell, 0, len(line))
+	w := 0
+	for _, r := range line {
+		var c cell
+		switch {
+		case r == '\t':
+			n := tabWidth - w%tabWidth
+			c = cell{strings.Repeat(" ", n), n}
+		case isUnsafe(r):
+			e := escapeRune(r)
+			c = cell{e, len(e)}
+		case r == utf8.RuneError:
+			c = cell{"\uFFFD", 1}
+		default:
+			c = cell{string(r), widthCond.RuneWidth(r)}
+		}
+		w += c.width
+		out = append(out, c)
+	}
+	return out
+}
+
+// snippetLine returns the line as displayed and the number of cells before
+// the caret for the 1-based character column col (clamped to just past the
+// end of the line).
+func snippetLine(line string, col int) (string, int) {
+	cs := cells(line)
+	k := min(max(col-1, 0), len(cs)) // caret before cell k
+	start, end := 0, len(cs)
+	total := 0
+	for _, c := range cs {
+		total += c.width
+	}
+	if total > maxSnippet {
+		// Keep up to half the budget left of the caret, then fill to the right.
+		w := 0
+		start = k
+		for start > 0 && w+cs[start-1].width <= maxSnippet/2 {
+			start--
+			w += cs[start].width
+		}
+		w, end = 0, start
+		for end < len(cs) && w+cs[end].width <= maxSnippet {
+			w += cs[end].width
+			end++
+		}
+	}
+	var b strings.Builder
+	pad := 0
+	if start > 0 {
+		b.WriteString("...")
+		pad += 3
+	}
+	for i := start; i < end; i++ {
+		b.WriteString(cs[i].text)
+		if i < k {
+			pad += cs[i].width
+		}
+	}
+	if end < len(cs) {
+		b.WriteString("...")
+	}
+	return b.String(), pad
+}
+
+func writeSnippet(buf *bytes.Buffer, st textStyle, lineNo, col int, line string) {
+	num := strconv.Itoa(lineNo)
+	shown, pad := snippetLine(line, col)
+	buf.WriteString(st.gutter.Sprint("  " + num + " |"))
+	if shown != "" {
+		buf.WriteString(" " + shown)
+	}
+	buf.WriteByte('\n')
+	if col > 0 {
+		buf.WriteString(st.gutter.Sprint("  " + strings.Repeat(" ", len(num)) + " |"))
+		buf.WriteString(" " + strings.Repeat(" ", pad) + st.caret.Sprint("^") + "\n")
+	}
+}
