@@ -118,7 +118,34 @@ func writeText(buf *bytes.Buffer, fs []finding.Finding, opts Options) error {
 		buf.WriteString(st.summary.Sprint(summary(len(fs), counts)))
 		buf.WriteByte('\n')
 	}
+	defuseCommands(buf)
 	return nil
+}
+
+// defuseCommands escapes the first colon of any line that would start with
+// "::" once leading blanks are trimmed. The GitHub runner reads such lines
+// on stdout as workflow commands, and a message, job or file name quoting a
+// pull request's workflow must not be able to issue one when cicheck's text
+// output is shown in a CI log.
+func defuseCommands(buf *bytes.Buffer) {
+	if !bytes.Contains(buf.Bytes(), []byte("::")) {
+		return
+	}
+	lines := bytes.SplitAfter(buf.Bytes(), []byte("\n"))
+	var out bytes.Buffer
+	out.Grow(buf.Len())
+	for _, l := range lines {
+		trimmed := bytes.TrimLeft(l, " \t")
+		if bytes.HasPrefix(trimmed, []byte("::")) {
+			out.Write(l[:len(l)-len(trimmed)])
+			out.WriteString(`\x3a`)
+			out.Write(trimmed[1:])
+			continue
+		}
+		out.Write(l)
+	}
+	buf.Reset()
+	buf.Write(out.Bytes())
 }
 
 // position is "file:line:col", shortened when line or column is unknown.
