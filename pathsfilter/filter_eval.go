@@ -1,0 +1,407 @@
+package pathsfilter
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// Tri is a three-valued truth: what cicheck cannot decide stays Unknown.
+type Tri int8
+
+const (
+	False Tri = iota
+	True
+	Unknown
+)
+
+func (t Tri) String() string {
+	switch t {
+	case True:
+		return "true"
+	case False:
+		return "false"
+	}
+	return "unknown"
+}
+
+func triAnd(a, b Tri) Tri {
+	if a == False || b == False {
+		return False
+	}
+	if a == Unknown || b == Unknown {
+		return Unknown
+	}
+	return True
+}
+
+func triOr(a, b Tri) Tri {
+	if a == True || b == True {
+		return True
+	}
+	if a == Unknown || b == Unknown {
+		return Unknown
+	}
+	return False
+}
+
+func triNot(a Tri) Tri {
+	switch a {
+	case True:
+		return False
+	case False:
+		return True
+	}
+	return Unknown
+}
+
+// Change statuses as the action names them.
+const (
+	StatusAdded    = "added"
+	StatusCopied   = "copied"
+	StatusDeleted  = "deleted"
+	StatusModified = "modified"
+	StatusRenamed  = "renamed"
+	StatusUnmerged = "unmerged"
+	// StatusUndefined is git's `T` (type change): the action maps it to
+	// undefined, which only status-less rules accept.
+	StatusUndefined = "\x00undefined"
+)
+
+// ChangedFile is one entry of the diff. Status "" means not known (a plain
+// file list): status-keyed rules then evaluate to unknown.
+type ChangedFile struct {
+	Path   string
+	Status string
+}
+
+// StatusFromGit maps a `git diff --name-status` letter (spec §3).
+func StatusFromGit(letter string) (string, bool) {
+	if letter == "" {
+		return "", false
+	}
+	switch letter[0] {
+	case 'A':
+		return StatusAdded, true
+	case 'C':
+		return StatusCopied, true
+	case 'D':
+		return StatusDeleted, true
+	case 'M':
+		return StatusModified, true
+	case 'R':
+		return StatusRenamed, true
+	case 'U':
+		return StatusUnmerged, true
+	case 'T':
+		return StatusUndefined, true
+	}
+	return "", false
+}
+
+// Witness is the first file that made a filter true and the pattern that
+// matched it.
+type Witness struct {
+	File    string `json:"file"`
+	Pattern string `json:"pattern"`
+}
+
+// Result is one filter evaluated on one diff.
+type Result struct {
+	Name  string
+	Match Tri
+	// Count is the number of files known to belong; CountKnown is false
+	// when some file's membership is unknown.
+	Count      int
+	CountKnown bool
+	// Files lists the files known to belong, in diff order.
+	Files   []string
+	Witness *Witness
+	// Reason says why Match is Unknown.
+	Reason string
+}
+
+// Evaluate decides every filter on the diff under quantifier q.
+func (fs *Filters) Evaluate(files []ChangedFile, q Quantifier) []Result {
+	out := make([]Result, 0, len(fs.List))
+	for _, f := range fs.List {
+		out = append(out, f.Evaluate(files, q))
+	}
+	return out
+}
+
+// matchRule evaluates one rule on one file; pat is the pattern that matched.
+func matchRule(r *Rule, cf ChangedFile) (Tri, string) {
+	status := True
+	if r.Status != nil {
+		switch {
+		case cf.Status == "":
+			status = Unknown
+		case contains(r.Status, cf.Status):
+		default:
+			return False, ""
+		}
+	}
+	path := False
+	pat := ""
+	for i := range r.Patterns {
+		p := &r.Patterns[i]
+		if p.Err != nil {
+			path = triOr(path, Unknown)
+			continue
+		}
+		if p.m.Match(cf.Path) {
+			path, pat = True, p.Text
+			break
+		}
+	}
+	return triAnd(status, path), pat
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// isExclusion: under some-with-excludes a plain rule whose one pattern is
+// negated is an exclusion. ok is false for a status-keyed list that holds
+// a negated pattern: the release's classification of it is unknown.
+func isExclusion(r *Rule) (excl, ok bool) {
+	neg := 0
+	for _, p := range r.Patterns {
+		if p.Negated {
+			neg++
+		}
+	}
+	if r.Status != nil && neg > 0 {
+		return false, false
+	}
+	return neg > 0 && neg == len(r.Patterns), true
+}
+
+// Evaluate decides one filter (spec §3).
+func (f *Filter) Evaluate(files []ChangedFile, q Quantifier) Result {
+	res := Result{Name: f.Name, CountKnown: true}
+	if q == QuantSomeWithExcludes {
+		for i := range f.Rules {
+			if _, ok := isExclusion(&f.Rules[i]); !ok {
+				res.Match, res.CountKnown = Unknown, false
+				res.Reason = "some-with-excludes: how a status-keyed list with `!` patterns is classified is unknown"
+				return res
+			}
+		}
+	}
+	for _, cf := range files {
+		in, pat := f.belongs(cf, q)
+		switch in {
+		case True:
+			res.Count++
+			res.Files = append(res.Files, cf.Path)
+			if res.Witness == nil {
+				res.Witness = &Witness{File: cf.Path, Pattern: pat}
+			}
+		case Unknown:
+			res.CountKnown = false
+			if res.Reason == "" {
+				res.Reason = "cannot decide " + cf.Path
+				for _, r := range f.Rules {
+					for _, p := range r.Patterns {
+						if p.Err != nil {
+							res.Reason = p.Err.Error()
+						}
+					}
+				}
+				if cf.Status == "" {
+					for _, r := range f.Rules {
+						if r.Status != nil {
+							res.Reason = "status-keyed rules need file statuses (--name-status)"
+						}
+					}
+				}
+			}
+		}
+	}
+	switch {
+	case res.Count > 0:
+		res.Match = True
+	case !res.CountKnown:
+		res.Match = Unknown
+	}
+	if res.Match == True {
+		res.Reason = ""
+	}
+	return res
+}
+
+func (f *Filter) belongs(cf ChangedFile, q Quantifier) (Tri, string) {
+	switch q {
+	case QuantEvery:
+		in, pat := True, ""
+		for i := range f.Rules {
+			m, p := matchRule(&f.Rules[i], cf)
+			in = triAnd(in, m)
+			if in == False {
+				return False, ""
+			}
+			if pat == "" && !f.Rules[i].Patterns[0].Negated {
+				pat = p
+			}
+		}
+		if pat == "" && len(f.Rules) > 0 {
+			pat = f.Rules[0].Patterns[0].Text
+		}
+		return in, pat
+	case QuantSomeWithExcludes:
+		incl, pat := False, ""
+		excl := True
+		for i := range f.Rules {
+			r := &f.Rules[i]
+			m, p := matchRule(r, cf)
+			if e, _ := isExclusion(r); e {
+				// The negated matcher is false exactly when the file is
+				// excluded.
+				excl = triAnd(excl, m)
+				continue
+			}
+			if m == True && incl != True {
+				pat = p
+			}
+			incl = triOr(incl, m)
+		}
+		return triAnd(incl, excl), pat
+	default:
+		in, pat := False, ""
+		for i := range f.Rules {
+			m, p := matchRule(&f.Rules[i], cf)
+			if m == True {
+				return True, p
+			}
+			in = triOr(in, m)
+		}
+		return in, pat
+	}
+}
+
+// ListFiles is a validated `list-files` input value.
+type ListFiles string
+
+const (
+	ListNone   ListFiles = "none"
+	ListCSV    ListFiles = "csv"
+	ListJSON   ListFiles = "json"
+	ListShell  ListFiles = "shell"
+	ListEscape ListFiles = "escape"
+)
+
+// ParseListFiles lower-cases and validates a list-files value ("" = none).
+func ParseListFiles(v string) (ListFiles, bool) {
+	switch l := ListFiles(strings.ToLower(strings.TrimSpace(v))); l {
+	case "":
+		return ListNone, true
+	case ListNone, ListCSV, ListJSON, ListShell, ListEscape:
+		return l, true
+	}
+	return "", false
+}
+
+// Output is one step output value; Known is false when the value cannot
+// be decided (it must stay unknown, not become '').
+type Output struct {
+	Value string
+	Known bool
+}
+
+// Outputs computes the step outputs the action sets (spec §3): `<filter>`,
+// `<filter>_count`, `<filter>_files` (list-files ≠ none) and `changes`
+// (unless a filter is itself named changes). A name absent from the map is
+// not set.
+func Outputs(results []Result, lf ListFiles) map[string]Output {
+	out := map[string]Output{}
+	var changes []string
+	changesKnown := true
+	for _, r := range results {
+		switch r.Match {
+		case True:
+			out[r.Name] = Output{"true", true}
+			changes = append(changes, r.Name)
+		case False:
+			out[r.Name] = Output{"false", true}
+		default:
+			out[r.Name] = Output{}
+			changesKnown = false
+		}
+		if r.CountKnown {
+			out[r.Name+"_count"] = Output{strconv.Itoa(r.Count), true}
+		} else {
+			out[r.Name+"_count"] = Output{}
+		}
+		if lf != ListNone && lf != "" {
+			if r.CountKnown {
+				out[r.Name+"_files"] = Output{formatFiles(r.Files, lf), true}
+			} else {
+				out[r.Name+"_files"] = Output{}
+			}
+		}
+	}
+	for _, r := range results {
+		if r.Name == "changes" {
+			return out
+		}
+	}
+	if changesKnown {
+		if changes == nil {
+			changes = []string{}
+		}
+		b, _ := json.Marshal(changes)
+		out["changes"] = Output{string(b), true}
+	} else {
+		out["changes"] = Output{}
+	}
+	return out
+}
+
+func formatFiles(files []string, lf ListFiles) string {
+	switch lf {
+	case ListJSON:
+		if files == nil {
+			files = []string{}
+		}
+		b, _ := json.Marshal(files)
+		return string(b)
+	case ListCSV:
+		q := make([]string, len(files))
+		for i, f := range files {
+			if strings.ContainsAny(f, ",\"\n\r") {
+				f = `"` + strings.ReplaceAll(f, `"`, `""`) + `"`
+			}
+			q[i] = f
+		}
+		return strings.Join(q, ",")
+	case ListShell:
+		q := make([]string, len(files))
+		for i, f := range files {
+			if strings.ContainsAny(f, " \t\n'\"\\$`!*?[](){}<>|&;#~") {
+				f = "'" + strings.ReplaceAll(f, "'", `'\''`) + "'"
+			}
+			q[i] = f
+		}
+		return strings.Join(q, " ")
+	default: // escape
+		q := make([]string, len(files))
+		for i, f := range files {
+			var b strings.Builder
+			for _, c := range f {
+				if strings.ContainsRune(" \t\n'\"\\$`!*?[](){}<>|&;#~", c) {
+					b.WriteByte('\\')
+				}
+				b.WriteRune(c)
+			}
+			q[i] = b.String()
+		}
+		return strings.Join(q, " ")
+	}
+}
