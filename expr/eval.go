@@ -1,0 +1,288 @@
+package expr
+
+import (
+	"math"
+	"strings"
+
+	"github.com/rhysd/actionlint"
+)
+
+// Env is what an expression may read.
+type Env struct {
+	// Contexts maps lower-case top-level names (github, needs, inputs, vars,
+	// …) to values. A name absent from the map is unknown.
+	Contexts map[string]Value
+	// Success, Failure and Cancelled are the values of the job-level status
+	// functions called without arguments. The zero Value means unknown.
+	Success, Failure, Cancelled Value
+}
+
+// Eval evaluates n in env. It never panics on a well-formed AST and always
+// terminates (one pass over the tree). A nil env behaves as an empty one; a
+// nil node is unknown.
+func Eval(n actionlint.ExprNode, env *Env) Value {
+	if env == nil {
+		env = &Env{}
+	}
+	if n == nil {
+		return Unknown("no expression")
+	}
+	return (&evaluator{env: env}).eval(n)
+}
+
+type evaluator struct{ env *Env }
+
+func (e *evaluator) eval(n actionlint.ExprNode) Value {
+	switch n := n.(type) {
+	case *actionlint.NullNode:
+		return Null()
+	case *actionlint.BoolNode:
+		return Bool(n.Value)
+	case *actionlint.IntNode:
+		return Number(float64(n.Value))
+	case *actionlint.FloatNode:
+		return Number(n.Value)
+	case *actionlint.StringNode:
+		return String(n.Value)
+	case *actionlint.VariableNode:
+		v, ok := e.env.Contexts[strings.ToLower(n.Name)]
+		if !ok {
+			return Unknown(n.Name + " is not given")
+		}
+		return v
+	case *actionlint.ObjectDerefNode:
+		return e.deref(n, e.eval(n.Receiver), n.Property)
+	case *actionlint.ArrayDerefNode:
+		return e.star(e.eval(n.Receiver))
+	case *actionlint.IndexAccessNode:
+		idx := e.eval(n.Index) // the runner evaluates the index first
+		if idx.Kind == KindError {
+			return idx
+		}
+		recv := e.eval(n.Operand)
+		if recv.Kind == KindError {
+			return recv
+		}
+		if !idx.Known() {
+			return unknownFrom(idx, recv)
+		}
+		if idx.Kind == KindString {
+			return e.deref(n, recv, idx.Str)
+		}
+		return index(n, recv, idx)
+	case *actionlint.NotOpNode:
+		v := e.eval(n.Operand)
+		switch v.Kind {
+		case KindError:
+			return v
+		case KindUnknown:
+			if t := v.Truthy(); t != Maybe {
+				return Bool(t == No)
+			}
+			return v
+		}
+		return Bool(v.Truthy() == No)
+	case *actionlint.CompareOpNode:
+		l := e.eval(n.Left)
+		r := e.eval(n.Right)
+		if l.Kind == KindError {
+			return l
+		}
+		if r.Kind == KindError {
+			return r
+		}
+		if !l.Known() || !r.Known() {
+			return unknownFrom(l, r)
+		}
+		return Bool(compare(n.Kind, l, r))
+	case *actionlint.LogicalOpNode:
+		return e.logical(n)
+	case *actionlint.FuncCallNode:
+		return e.call(n)
+	}
+	return Unknown("unsupported expression")
+}
+
+func (e *evaluator) logical(n *actionlint.LogicalOpNode) Value {
+	and := n.Kind == actionlint.LogicalOpNodeKindAnd
+	l := e.eval(n.Left)
+	if l.Kind == KindError {
+		return l
+	}
+	stop := No // && stops on a falsy left operand, || on a truthy one
+	if !and {
+		stop = Yes
+	}
+	switch l.Truthy() {
+	case stop:
+		return l
+	case stop.Not():
+		return e.eval(n.Right)
+	}
+	// Left undecided: the result is l or r, whichever GitHub picks.
+	r := e.eval(n.Right)
+	out := Value{Kind: KindUnknown, Why: l.Why, MayErr: l.MayErr}
+	if r.Kind == KindError {
+		out.MayErr = r.Why
+		return out
+	}
+	if out.MayErr == "" {
+		out.MayErr = r.MayErr
+	}
+	// Both outcomes share the stop truthiness when r has it too.
+	if r.Truthy() == stop {
+		out.Truth = stop
+	}
+	return out
+}
+
+func compare(k actionlint.CompareOpNodeKind, l, r Value) bool {
+	switch k {
+	case actionlint.CompareOpNodeKindEq:
+		return Equal(l, r)
+	case actionlint.CompareOpNodeKindNotEq:
+		return !Equal(l, r)
+	case actionlint.CompareOpNodeKindLess:
+		return less(l, r)
+	case actionlint.CompareOpNodeKindLessEq:
+		return Equal(l, r) || less(l, r)
+	case actionlint.CompareOpNodeKindGreater:
+		return less(r, l)
+	case actionlint.CompareOpNodeKindGreaterEq:
+		return Equal(l, r) || less(r, l)
+	}
+	return false
+}
+
+// unknownFrom builds the unknown result of an operation over vs, keeping the
+// first reason and any possible error.
+func unknownFrom(vs ...Value) Value {
+	out := Value{Kind: KindUnknown}
+	for _, v := range vs {
+		if v.Kind != KindUnknown {
+			continue
+		}
+		if out.Why == "" {
+			out.Why = v.Why
+		}
+		if out.MayErr == "" {
+			out.MayErr = v.MayErr
+		}
+	}
+	return out
+}
+
+// deref is property access: a.b or a['b'].
+func (e *evaluator) deref(n actionlint.ExprNode, recv Value, name string) Value {
+	switch recv.Kind {
+	case KindUnknown, KindError:
+		return recv
+	case KindObject:
+		v := recv.Get(name)
+		if v.Kind == KindUnknown && v.Why == "" {
+			v.Why = Render(n) + " is not given"
+		}
+		return v
+	case KindArray:
+		if !recv.filtered {
+			return Null()
+		}
+		out := Value{Kind: KindArray, Elems: []Value{}, filtered: true}
+		for _, el := range recv.Elems {
+			switch el.Kind {
+			case KindUnknown:
+				return el
+			case KindObject:
+				v := el.Get(name)
+				if v.Kind == KindUnknown {
+					if v.Why == "" {
+						v.Why = Render(n) + " is not given"
+					}
+					return v
+				}
+				if _, ok := el.Fields[strings.ToLower(name)]; ok {
+					out.Elems = append(out.Elems, v)
+				}
+			}
+		}
+		return out
+	}
+	return Null()
+}
+
+// star is `.*`: the values of an array or object as a filtered array. On a
+// filtered array it flattens one level, as the runner does.
+func (e *evaluator) star(recv Value) Value {
+	out := Value{Kind: KindArray, Elems: []Value{}, filtered: true}
+	switch recv.Kind {
+	case KindUnknown, KindError:
+		return recv
+	case KindArray:
+		if !recv.filtered {
+			out.Elems = append(out.Elems, recv.Elems...)
+			return out
+		}
+		for _, el := range recv.Elems {
+			switch el.Kind {
+			case KindUnknown:
+				return el
+			case KindArray:
+				out.Elems = append(out.Elems, el.Elems...)
+			case KindObject:
+				if el.Open {
+					return Unknown("not every property of an object is given")
+				}
+				for _, k := range sortedKeys(el.Fields) {
+					out.Elems = append(out.Elems, el.Fields[k])
+				}
+			}
+		}
+	case KindObject:
+		if recv.Open {
+			return Unknown("not every property of an object is given")
+		}
+		for _, k := range sortedKeys(recv.Fields) {
+			out.Elems = append(out.Elems, recv.Fields[k])
+		}
+	}
+	return out
+}
+
+// index is a[i] with a non-string index.
+func index(n actionlint.ExprNode, recv, idx Value) Value {
+	switch recv.Kind {
+	case KindUnknown, KindError:
+		return recv
+	case KindObject:
+		if !idx.primitive() {
+			return Null()
+		}
+		v := recv.Get(idx.Text())
+		if v.Kind == KindUnknown && v.Why == "" {
+			v.Why = Render(n) + " is not given"
+		}
+		return v
+	case KindArray:
+		if idx.Kind != KindNumber {
+			return Null()
+		}
+		f := idx.Num
+		if math.IsNaN(f) || f < 0 || math.IsInf(f, 0) {
+			return Null()
+		}
+		i := int(math.Floor(f))
+		if recv.filtered {
+			out := Value{Kind: KindArray, Elems: []Value{}, filtered: true}
+			for _, el := range recv.Elems {
+				if el.Kind == KindArray && i < len(el.Elems) {
+					out.Elems = append(out.Elems, el.Elems[i])
+				}
+			}
+			return out
+		}
+		if i < len(recv.Elems) {
+			return recv.Elems[i]
+		}
+	}
+	return Null()
+}

@@ -1,0 +1,299 @@
+package expr
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// testEnv: one direct need "x" that was skipped (no outputs), a need "a"
+// that succeeded with outputs, a partly known github context, unknown vars.
+func testEnv() *Env {
+	needs := Object(map[string]Value{
+		"x": Object(map[string]Value{"result": String("skipped"), "outputs": Object(nil)}),
+		"a": Object(map[string]Value{"result": String("success"), "outputs": Object(map[string]Value{
+			"list": String(`["a","b"]`), "flag": String("true"),
+		})}),
+		"u": Object(map[string]Value{"result": String("success"), "outputs": OpenObject(nil)}),
+	})
+	gh := OpenObject(nil).Set("event_name", String("schedule"))
+	gh = gh.Set("event.pull_request.labels", Array(
+		Object(map[string]Value{"name": String("run-gpu")}),
+		Object(map[string]Value{"name": String("ci")}),
+	))
+	return &Env{
+		Contexts: map[string]Value{"needs": needs, "github": gh, "vars": OpenObject(nil)},
+		Success:  Bool(true), Failure: Bool(false), Cancelled: Bool(false),
+	}
+}
+
+func eval(t *testing.T, src string, env *Env) Value {
+	t.Helper()
+	n, err := Parse(src)
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	return Eval(n, env)
+}
+
+func TestEvalValues(t *testing.T) {
+	tests := []struct {
+		src  string
+		want string // Value.String()
+	}{
+		// §2 coercion and loose equality.
+		{"null == 0", "true"},
+		{"null == ''", "true"},
+		{"null == false", "true"},
+		{"true == 1", "true"},
+		{"'' == 0", "true"},
+		{"'abc' == 0", "false"},
+		{"'abc' != 0", "true"},
+		{"'1.0' == 1", "true"},
+		{"' 0x10 ' == 16", "true"},
+		{"'SUCCESS' == 'success'", "true"},
+		{"'a' < 'B'", "true"},
+		{"1 < 2", "true"},
+		{"'x' < 1", "false"},
+		{"'x' >= 1", "false"},
+		{"2 >= 2", "true"},
+		{"false < true", "true"},
+		// && and || return operands.
+		{"null || '[]'", "'[]'"},
+		{"'a' && 'b'", "'b'"},
+		{"0 && 'b'", "0"},
+		{"!''", "true"},
+		{"!'x'", "false"},
+		// §6 missing outputs of a skipped job.
+		{"needs.x.outputs.y", "null"},
+		{"needs.x.outputs.y == ''", "true"},
+		{"needs.x.outputs.y == 0", "true"},
+		{"needs.x.outputs.y == false", "true"},
+		{"needs.x.outputs.y == 'true'", "false"},
+		{"needs.x.outputs.y != 'true'", "true"},
+		{"toJSON(fromJSON(needs.x.outputs.y || '[]'))", "'[]'"},
+		{"needs.x.result == 'skipped'", "true"},
+		{"needs.nope.result", "null"},
+		// functions
+		{"contains('Hello', 'LL')", "true"},
+		{"contains(fromJSON(needs.a.outputs.list), 'B')", "true"},
+		{"contains(fromJSON(needs.a.outputs.list), 'c')", "false"},
+		{"contains(github.event.pull_request.labels.*.name, 'run-GPU')", "true"},
+		{"contains(github.event.pull_request.labels.*.name, 'other')", "false"},
+		{"join(github.event.pull_request.labels.*.name, '+')", "'run-gpu+ci'"},
+		{"join(github.event.pull_request.labels.*.name)", "'run-gpu,ci'"},
+		{"join('abc', '-')", "'abc'"},
+		{"startsWith('refs/heads/main', 'REFS/')", "true"},
+		{"endsWith('refs/heads/main', 'MAIN')", "true"},
+		{"format('{0}-{1} {{x}}', 'a', 1.5)", "'a-1.5 {x}'"},
+		{"format('{0}', null)", "''"},
+		{"format('{0}', true)", "'true'"},
+		{"fromJSON('{\"A\":1}').a", "1"},
+		{"fromJSON('[1,2]')[1]", "2"},
+		{"fromJSON('[1,2]')[5]", "null"},
+		{"toJSON(fromJSON('{\"b\":[1],\"a\":\"x\"}'))", "'{\n  \"a\": \"x\",\n  \"b\": [\n    1\n  ]\n}'"},
+		{"fromJSON('0.1') == 0.1", "true"},
+		{"github['event_name']", "'schedule'"},
+		{"GitHub.Event_Name == 'SCHEDULE'", "true"},
+		// status functions from the env
+		{"always()", "true"},
+		{"Always()", "true"},
+		{"success()", "true"},
+		{"!cancelled()", "true"},
+		{"failure()", "false"},
+		// evaluation errors
+		{"fromJSON(needs.x.outputs.y)", "error: fromJSON: empty input is not JSON"},
+		{"fromJSON('{')", "error: fromJSON: unexpected EOF"},
+		{"format('{1}', 'a')", "error: the format string references more arguments than were supplied: {1}"},
+		{"format('{x}', 'a')", "error: the format string is invalid: {x}"},
+		{"false && fromJSON('')", "false"},
+		// unknowns propagate and never get guessed
+		{"vars.gpu == 'true'", "unknown"},
+		{"github.ref", "unknown"},
+		{"needs.u.outputs.y", "unknown"},
+		{"inputs.x", "unknown"},
+		{"success('a')", "unknown"},
+		{"hashFiles('**')", "unknown"},
+		{"vars.a && false", "unknown"},
+		{"!(vars.a && false)", "true"},
+		{"!(vars.a || true)", "false"},
+		{"vars.a || 'x'", "unknown"},
+		{"false && vars.a", "false"},
+		{"true || vars.a", "true"},
+		{"contains(vars.list, 'x')", "unknown"},
+	}
+	for _, tt := range tests {
+		got := eval(t, tt.src, testEnv())
+		if got.String() != tt.want {
+			t.Errorf("%s = %s (%s), want %s", tt.src, got.String(), got.Why, tt.want)
+		}
+	}
+}
+
+func TestUnknownReasonsAndTruth(t *testing.T) {
+	env := testEnv()
+	v := eval(t, "vars.gpu == 'true' && github.ref == 'x'", env)
+	if v.Kind != KindUnknown || v.Why != "vars.gpu is not given" {
+		t.Errorf("got %+v", v)
+	}
+	if got := eval(t, "vars.a && false", env).Truthy(); got != No {
+		t.Errorf("vars.a && false truthiness = %v, want false", got)
+	}
+	if got := eval(t, "vars.a || true", env).Truthy(); got != Yes {
+		t.Errorf("vars.a || true truthiness = %v, want true", got)
+	}
+	if got := eval(t, "vars.a && fromJSON('')", env); got.Kind != KindUnknown || got.MayErr == "" {
+		t.Errorf("vars.a && fromJSON('') = %+v, want unknown that may raise", got)
+	}
+	if got := eval(t, "success()", &Env{}); got.Kind != KindUnknown || got.Why != "success() is not known" {
+		t.Errorf("success() with empty env = %+v", got)
+	}
+}
+
+func TestNaN(t *testing.T) {
+	if !math.IsNaN(parseNumber("abc")) || !math.IsNaN(parseNumber("inf")) || parseNumber("") != 0 || parseNumber("1e3") != 1000 {
+		t.Error("parseNumber mismatch")
+	}
+	for _, s := range []string{"'abc' == 'abc' && 'x' == 1", "fromJSON('1') == 'NaN'"} {
+		_ = eval(t, s, nil)
+	}
+	if got := eval(t, "'abc' < 1 || 'abc' > 1 || 'abc' == 1", nil); got.String() != "false" {
+		t.Errorf("NaN comparisons: %s", got)
+	}
+}
+
+// Spec §3 table: whether GitHub adds the implicit success().
+func TestConditionImplicit(t *testing.T) {
+	tests := []struct {
+		raw       string
+		status    []string
+		effective string
+	}{
+		{"", nil, "success()"},
+		{"  ", nil, "success()"},
+		{"github.event_name == 'push'", nil, "success() && github.event_name == 'push'"},
+		{"${{ !cancelled() }}", []string{"cancelled"}, "!cancelled()"},
+		{"failure() || github.ref == 'refs/heads/main'", []string{"failure"}, "failure() || github.ref == 'refs/heads/main'"},
+		{"needs.a.result == 'success' || always()", []string{"always"}, "needs.a.result == 'success' || always()"},
+		{"contains(format('{0}', Always()), 'x')", []string{"always"}, "contains(format('{0}', Always()), 'x')"},
+		{"'always()' == 'x'", nil, "success() && 'always()' == 'x'"},
+		{"needs.a.result == 'failure'", nil, "success() && needs.a.result == 'failure'"},
+		{"${{ false }}\n", nil, "success()"},
+		{"x ${{ always() }}", []string{"always"}, "true"},
+		{"a || b", nil, "success() && (a || b)"},
+		{"SUCCESS() && !Cancelled()", []string{"cancelled", "success"}, "SUCCESS() && !Cancelled()"},
+	}
+	for _, tt := range tests {
+		c := ParseCondition(tt.raw)
+		if c.Err != nil {
+			t.Errorf("%q: %v", tt.raw, c.Err)
+			continue
+		}
+		if !reflect.DeepEqual(c.Status, tt.status) && (len(c.Status) != 0 || len(tt.status) != 0) {
+			t.Errorf("%q: status %v, want %v", tt.raw, c.Status, tt.status)
+		}
+		if got := Render(c.Effective()); got != tt.effective {
+			t.Errorf("%q: effective %q, want %q", tt.raw, got, tt.effective)
+		}
+	}
+	if c := ParseCondition("${{ a == }}"); c.Err == nil || c.Effective() != nil || c.Eval(nil).Kind != KindError {
+		t.Errorf("parse error not reported: %+v", c)
+	}
+}
+
+func TestIsTemplated(t *testing.T) {
+	for raw, want := range map[string]bool{
+		"${{ a }}":          false,
+		"a":                 false,
+		" ${{ a }}":         true,
+		"${{ a }}\n":        true,
+		"${{ a }}${{ b }}":  true,
+		"x == ${{ a }}":     true,
+		"${{ a }} && ${{b}": true,
+	} {
+		if got := IsTemplated(raw); got != want {
+			t.Errorf("IsTemplated(%q) = %v, want %v", raw, got, want)
+		}
+	}
+}
+
+// Spec §12: the seed-003 incident, evaluated for docker-build with the
+// nightly policy outputs.
+func TestSeed003DockerBuild(t *testing.T) {
+	raw := "always() && !cancelled() && needs.resolve-ci-policy.result == 'success' && (needs.stage-a-cpu.result == 'success' || needs.resolve-ci-policy.outputs.bypass_fastfail == 'true')"
+	needs := Object(map[string]Value{
+		"resolve-ci-policy": Object(map[string]Value{"result": String("success"), "outputs": Object(map[string]Value{"bypass_fastfail": String("true"), "skipped_stages": String("[]")})}),
+		"stage-a-cpu":       Object(map[string]Value{"result": String("failure"), "outputs": Object(nil)}),
+	})
+	env := &Env{Contexts: map[string]Value{"needs": needs}, Success: Bool(false), Failure: Bool(true), Cancelled: Bool(false)}
+	if got := ParseCondition(raw).Eval(env); got.Truthy() != Yes {
+		t.Errorf("docker-build condition = %s, want truthy", got)
+	}
+	// resolve-ci-image has no if: success() over a closure containing the failure.
+	if got := ParseCondition("").Eval(env); got.Truthy() != No {
+		t.Errorf("resolve-ci-image condition = %s, want false", got)
+	}
+}
+
+func TestRender(t *testing.T) {
+	for _, src := range []string{
+		"!(a && b) || c == 'x''y'",
+		"a && (b || c)",
+		"(a || b) && c",
+		"github.event.labels.*.name[0]",
+		"f(1, 2.5, null, true)",
+	} {
+		n, err := Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Render(n); got != src {
+			t.Errorf("Render(%q) = %q", src, got)
+		}
+	}
+}
+
+func TestSet(t *testing.T) {
+	base := OpenObject(nil)
+	a := base.Set("x.y", String("1"))
+	b := a.Set("x.z", String("2"))
+	if a.Get("x").Get("z").Kind != KindUnknown || b.Get("X").Get("Y").Str != "1" {
+		t.Error("Set must copy and keep earlier keys")
+	}
+	if len(base.Fields) != 0 {
+		t.Error("Set mutated its receiver")
+	}
+}
+
+func FuzzEval(f *testing.F) {
+	for _, s := range []string{
+		"always() && !cancelled() && needs.a.result == 'success'",
+		"contains(fromJSON(needs.a.outputs.list || '[]'), 'x')",
+		"format('{0}{{}}', github.event.pull_request.labels.*.name)",
+		"fromJSON('[[1],[2]]').*[0]",
+		"!(vars.a || success('x')) <= 0x1F",
+		"toJSON(github)", "join(needs.*.result, ', ')", "needs['a'].outputs['flag'] != 'TRUE'",
+		"1e400 == -0", "'a' < 'b' > 'c'",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 2000 {
+			return
+		}
+		n, err := Parse(src)
+		if err == nil {
+			v := Eval(n, testEnv())
+			_ = v.String()
+			_ = v.Truthy()
+			_ = Render(n)
+			_ = StatusCalls(n)
+		}
+		c := ParseCondition(src)
+		_ = c.Eval(testEnv())
+		if strings.Contains(src, "${{") {
+			_ = IsTemplated(src)
+		}
+	})
+}

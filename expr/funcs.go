@@ -1,0 +1,298 @@
+package expr
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/rhysd/actionlint"
+)
+
+// statusFuncs are the functions whose presence anywhere in a job `if:`
+// stops GitHub from prefixing `success() &&` (spec §3).
+var statusFuncs = map[string]bool{"always": true, "cancelled": true, "failure": true, "success": true}
+
+// IsStatusFunc reports whether name (any case) is a status-check function.
+func IsStatusFunc(name string) bool { return statusFuncs[strings.ToLower(name)] }
+
+func (e *evaluator) call(n *actionlint.FuncCallNode) Value {
+	name := strings.ToLower(n.Callee)
+	switch name {
+	case "always":
+		return Bool(true)
+	case "cancelled":
+		return status(e.env.Cancelled, "cancelled()")
+	case "success", "failure":
+		if len(n.Args) > 0 {
+			// Azure Pipelines heritage, undocumented on GitHub (spec §4).
+			return Unknown(name + "() with arguments is undocumented")
+		}
+		if name == "success" {
+			return status(e.env.Success, "success()")
+		}
+		return status(e.env.Failure, "failure()")
+	}
+	args := make([]Value, len(n.Args))
+	for i, a := range n.Args {
+		args[i] = e.eval(a)
+		if args[i].Kind == KindError {
+			return args[i]
+		}
+	}
+	for _, a := range args {
+		if a.Kind == KindUnknown {
+			return unknownFrom(args...)
+		}
+	}
+	switch name {
+	case "contains":
+		if len(args) != 2 {
+			return arity(name)
+		}
+		return Bool(contains(args[0], args[1]))
+	case "startswith", "endswith":
+		if len(args) != 2 {
+			return arity(name)
+		}
+		if !args[0].primitive() || !args[1].primitive() {
+			return Bool(false)
+		}
+		s, p := upper(args[0].Text()), upper(args[1].Text())
+		if name == "startswith" {
+			return Bool(strings.HasPrefix(s, p))
+		}
+		return Bool(strings.HasSuffix(s, p))
+	case "format":
+		if len(args) < 1 {
+			return arity(name)
+		}
+		return format(args[0].Text(), args[1:])
+	case "join":
+		if len(args) < 1 || len(args) > 2 {
+			return arity(name)
+		}
+		return join(args)
+	case "tojson":
+		if len(args) != 1 {
+			return arity(name)
+		}
+		var b bytes.Buffer
+		writeJSON(&b, args[0], "")
+		return String(b.String())
+	case "fromjson":
+		if len(args) != 1 {
+			return arity(name)
+		}
+		return FromJSON(args[0].Text())
+	case "hashfiles":
+		return Unknown("hashFiles() is not evaluated offline")
+	}
+	return Unknown("unknown function " + n.Callee + "()")
+}
+
+func status(v Value, name string) Value {
+	if v.Kind == KindUnknown && v.Why == "" {
+		v.Why = name + " is not known"
+	}
+	return v
+}
+
+// arity is a wrong argument count: a static error actionlint reports, so it
+// is unknown here rather than an evaluation error reported twice.
+func arity(name string) Value { return Unknown("wrong number of arguments to " + name + "()") }
+
+func contains(search, item Value) bool {
+	if search.primitive() {
+		if !item.primitive() {
+			return false
+		}
+		return strings.Contains(strings.ToLower(search.Text()), strings.ToLower(item.Text()))
+	}
+	if search.Kind == KindArray {
+		for _, el := range search.Elems {
+			if el.Known() && Equal(item, el) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func join(args []Value) Value {
+	if args[0].primitive() {
+		return String(args[0].Text())
+	}
+	if args[0].Kind != KindArray {
+		return String("")
+	}
+	sep := ","
+	if len(args) > 1 && args[1].primitive() {
+		sep = args[1].Text()
+	}
+	parts := make([]string, len(args[0].Elems))
+	for i, el := range args[0].Elems {
+		parts[i] = el.Text()
+	}
+	return String(strings.Join(parts, sep))
+}
+
+// format implements format('{0} {{x}}', a): {N} substitutes, doubled braces
+// escape, anything else raises as on the runner.
+func format(fs string, args []Value) Value {
+	var b strings.Builder
+	i := 0
+	for i < len(fs) {
+		lb := strings.IndexByte(fs[i:], '{')
+		rb := strings.IndexByte(fs[i:], '}')
+		if lb >= 0 {
+			lb += i
+		}
+		if rb >= 0 {
+			rb += i
+		}
+		switch {
+		case lb >= 0 && (rb < 0 || rb > lb):
+			if lb+1 < len(fs) && fs[lb+1] == '{' {
+				b.WriteString(fs[i : lb+1])
+				i = lb + 2
+				continue
+			}
+			if rb > lb+1 {
+				j := lb + 1
+				for j < len(fs) && fs[j] >= '0' && fs[j] <= '9' {
+					j++
+				}
+				if j > lb+1 {
+					n, err := strconv.Atoi(fs[lb+1 : j])
+					if err != nil || n >= len(args) {
+						return Errorf("the format string references more arguments than were supplied: " + fs)
+					}
+					b.WriteString(fs[i:lb])
+					b.WriteString(args[n].Text())
+					i = rb + 1
+					continue
+				}
+			}
+			return Errorf("the format string is invalid: " + fs)
+		case rb >= 0:
+			if rb+1 < len(fs) && fs[rb+1] == '}' {
+				b.WriteString(fs[i : rb+1])
+				i = rb + 2
+				continue
+			}
+			return Errorf("the format string is invalid: " + fs)
+		default:
+			b.WriteString(fs[i:])
+			i = len(fs)
+		}
+	}
+	return String(b.String())
+}
+
+// FromJSON parses s as fromJSON does: an error value when s is not JSON
+// (including the empty string of a missing output, spec §6).
+func FromJSON(s string) Value {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var x any
+	if err := dec.Decode(&x); err != nil {
+		return Errorf("fromJSON: " + jsonMsg(s, err))
+	}
+	if _, err := dec.Token(); err == nil {
+		return Errorf("fromJSON: trailing data after JSON value")
+	}
+	return fromAny(x)
+}
+
+func jsonMsg(s string, err error) string {
+	if strings.TrimSpace(s) == "" {
+		return "empty input is not JSON"
+	}
+	return err.Error()
+}
+
+func fromAny(x any) Value {
+	switch x := x.(type) {
+	case nil:
+		return Null()
+	case bool:
+		return Bool(x)
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			return Number(math.NaN())
+		}
+		return Number(f)
+	case string:
+		return String(x)
+	case []any:
+		out := make([]Value, len(x))
+		for i, el := range x {
+			out[i] = fromAny(el)
+		}
+		return Array(out...)
+	case map[string]any:
+		m := make(map[string]Value, len(x))
+		for k, el := range x {
+			m[k] = fromAny(el)
+		}
+		return Object(m)
+	}
+	return Null()
+}
+
+// writeJSON renders v like toJSON: two-space indentation, keys sorted for
+// determinism.
+func writeJSON(b *bytes.Buffer, v Value, indent string) {
+	switch v.Kind {
+	case KindArray:
+		if len(v.Elems) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		b.WriteString("[\n")
+		for i, el := range v.Elems {
+			b.WriteString(indent + "  ")
+			writeJSON(b, el, indent+"  ")
+			if i < len(v.Elems)-1 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteString(indent + "]")
+	case KindObject:
+		if len(v.Fields) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		b.WriteString("{\n")
+		keys := sortedKeys(v.Fields)
+		for i, k := range keys {
+			q, _ := json.Marshal(k)
+			b.WriteString(indent + "  ")
+			b.Write(q)
+			b.WriteString(": ")
+			writeJSON(b, v.Fields[k], indent+"  ")
+			if i < len(keys)-1 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteString(indent + "}")
+	case KindString:
+		q, _ := json.Marshal(v.Str)
+		b.Write(q)
+	case KindNumber:
+		if math.IsNaN(v.Num) || math.IsInf(v.Num, 0) {
+			b.WriteString("null")
+			return
+		}
+		b.WriteString(formatNumber(v.Num))
+	case KindBool:
+		b.WriteString(v.Text())
+	default:
+		b.WriteString("null")
+	}
+}

@@ -1,0 +1,428 @@
+package expr
+
+import (
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Kind is the kind of a Value.
+type Kind uint8
+
+// Value kinds. The zero Value is unknown, so an unset Env field means "not
+// given".
+const (
+	KindUnknown Kind = iota // a fact nobody supplied; see Value.Why
+	KindNull
+	KindBool
+	KindNumber
+	KindString
+	KindArray
+	KindObject
+	KindError // evaluation raised; Value.Why is the message
+)
+
+var kindNames = [...]string{"unknown", "null", "boolean", "number", "string", "array", "object", "error"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "invalid"
+}
+
+// Tri is a three-valued truth: Yes, No or Maybe.
+type Tri uint8
+
+// Truth values. Maybe is the zero value: unknown unless decided.
+const (
+	Maybe Tri = iota
+	Yes
+	No
+)
+
+func (t Tri) String() string {
+	switch t {
+	case Yes:
+		return "true"
+	case No:
+		return "false"
+	}
+	return "unknown"
+}
+
+// Not is Kleene negation.
+func (t Tri) Not() Tri {
+	switch t {
+	case Yes:
+		return No
+	case No:
+		return Yes
+	}
+	return Maybe
+}
+
+// TriOf converts a bool.
+func TriOf(b bool) Tri {
+	if b {
+		return Yes
+	}
+	return No
+}
+
+// Value is an expression value. Objects keep lower-cased keys because
+// property access is case-insensitive.
+type Value struct {
+	Kind   Kind
+	Bool   bool
+	Num    float64
+	Str    string
+	Elems  []Value
+	Fields map[string]Value
+	// Open marks an object whose missing keys are unknown rather than null:
+	// a context the caller only partly knows (github, vars, inputs).
+	Open bool
+	// Why explains an unknown value or holds an error's message.
+	Why string
+	// Truth is the known truthiness of an unknown value (for example
+	// `x && false`: the value is not known, but it is falsy).
+	Truth Tri
+	// MayErr is set on an unknown value whose evaluation raises in some of
+	// the cases it stands for; it holds the error message.
+	MayErr string
+
+	filtered bool // array produced by `.*`: property access maps over it
+}
+
+// Null returns the null value.
+func Null() Value { return Value{Kind: KindNull} }
+
+// Bool returns a boolean value.
+func Bool(b bool) Value { return Value{Kind: KindBool, Bool: b} }
+
+// Number returns a number value.
+func Number(f float64) Value { return Value{Kind: KindNumber, Num: f} }
+
+// String returns a string value.
+func String(s string) Value { return Value{Kind: KindString, Str: s} }
+
+// Array returns an array value.
+func Array(elems ...Value) Value {
+	if elems == nil {
+		elems = []Value{}
+	}
+	return Value{Kind: KindArray, Elems: elems}
+}
+
+// Object returns a closed object (missing keys are null). Keys are
+// lower-cased.
+func Object(fields map[string]Value) Value {
+	m := make(map[string]Value, len(fields))
+	for k, v := range fields {
+		m[strings.ToLower(k)] = v
+	}
+	return Value{Kind: KindObject, Fields: m}
+}
+
+// OpenObject returns an object whose missing keys are unknown.
+func OpenObject(fields map[string]Value) Value {
+	v := Object(fields)
+	v.Open = true
+	return v
+}
+
+// Unknown returns an unknown value with a reason.
+func Unknown(why string) Value { return Value{Kind: KindUnknown, Why: why} }
+
+// Errorf returns an evaluation error value.
+func Errorf(msg string) Value { return Value{Kind: KindError, Why: msg} }
+
+// Get returns the property name of an object value (case-insensitive),
+// null when absent from a closed object, unknown when absent from an open
+// one or when v itself is unknown.
+func (v Value) Get(name string) Value {
+	name = strings.ToLower(name)
+	switch v.Kind {
+	case KindUnknown:
+		return v
+	case KindObject:
+		if f, ok := v.Fields[name]; ok {
+			return f
+		}
+		if v.Open {
+			return Unknown("")
+		}
+	}
+	return Null()
+}
+
+// Set stores the value at a dotted path (lower-cased) inside v, creating
+// open objects on the way, and returns the updated value. It is how callers
+// supply facts such as "github.event_name" or "vars.RUN_GPU".
+func (v Value) Set(path string, x Value) Value {
+	head, rest, more := strings.Cut(strings.ToLower(path), ".")
+	if v.Kind != KindObject {
+		v = OpenObject(nil)
+	} else {
+		// Copy so a shared object is never mutated behind its owners' backs.
+		m := make(map[string]Value, len(v.Fields)+1)
+		for k, f := range v.Fields {
+			m[k] = f
+		}
+		v.Fields = m
+	}
+	if !more {
+		v.Fields[head] = x
+		return v
+	}
+	v.Fields[head] = v.Fields[head].Set(rest, x)
+	return v
+}
+
+// Truthy is the value's truthiness: falsy values are false, 0, -0, NaN, the empty string
+// and null; arrays and objects are truthy; unknown is Maybe unless known.
+func (v Value) Truthy() Tri {
+	switch v.Kind {
+	case KindUnknown:
+		return v.Truth
+	case KindError:
+		return Maybe
+	case KindNull:
+		return No
+	case KindBool:
+		return TriOf(v.Bool)
+	case KindNumber:
+		return TriOf(v.Num != 0 && !math.IsNaN(v.Num))
+	case KindString:
+		return TriOf(v.Str != "")
+	}
+	return Yes
+}
+
+// Known reports whether v is a concrete value (not unknown, not an error).
+func (v Value) Known() bool { return v.Kind != KindUnknown && v.Kind != KindError }
+
+// primitive reports null, bool, number or string.
+func (v Value) primitive() bool {
+	return v.Kind == KindNull || v.Kind == KindBool || v.Kind == KindNumber || v.Kind == KindString
+}
+
+// Text is the string coercion GitHub uses in format, join and contains:
+// null is ”, numbers print without trailing zeros, arrays are 'Array' and
+// objects 'Object'.
+func (v Value) Text() string {
+	switch v.Kind {
+	case KindNull:
+		return ""
+	case KindBool:
+		if v.Bool {
+			return "true"
+		}
+		return "false"
+	case KindNumber:
+		return formatNumber(v.Num)
+	case KindString:
+		return v.Str
+	case KindArray:
+		return "Array"
+	case KindObject:
+		return "Object"
+	}
+	return ""
+}
+
+// String renders the value for messages: strings quoted the expression way,
+// unknown as "unknown".
+func (v Value) String() string {
+	switch v.Kind {
+	case KindUnknown:
+		return "unknown"
+	case KindError:
+		return "error: " + v.Why
+	case KindNull:
+		return "null"
+	case KindString:
+		return "'" + strings.ReplaceAll(v.Str, "'", "''") + "'"
+	}
+	return v.Text()
+}
+
+func formatNumber(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		return "0"
+	}
+	// At most 15 significant decimals, trailing zeros dropped, like the runner.
+	s := strconv.FormatFloat(f, 'f', 15, 64)
+	g, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		g = f
+	}
+	if math.Abs(g) >= 1e21 {
+		return strconv.FormatFloat(g, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(g, 'f', -1, 64)
+}
+
+// toNumber is JavaScript's Number() coercion used by the runner.
+func (v Value) toNumber() float64 {
+	switch v.Kind {
+	case KindNull:
+		return 0
+	case KindBool:
+		if v.Bool {
+			return 1
+		}
+		return 0
+	case KindNumber:
+		return v.Num
+	case KindString:
+		return parseNumber(v.Str)
+	}
+	return math.NaN()
+}
+
+func parseNumber(s string) float64 {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0
+	}
+	switch s {
+	case "Infinity", "+Infinity":
+		return math.Inf(1)
+	case "-Infinity":
+		return math.Inf(-1)
+	}
+	if len(s) > 2 && s[0] == '0' {
+		base := 0
+		switch s[1] {
+		case 'x', 'X':
+			base = 16
+		case 'o', 'O':
+			base = 8
+		case 'b', 'B':
+			base = 2
+		}
+		if base != 0 {
+			if strings.ContainsAny(s[2:], "_+-") {
+				return math.NaN()
+			}
+			n, err := strconv.ParseUint(s[2:], base, 64)
+			if err != nil {
+				return math.NaN()
+			}
+			return float64(n)
+		}
+	}
+	// Go accepts forms JavaScript does not (inf, nan, hex floats, '_').
+	for _, r := range s {
+		if !strings.ContainsRune("0123456789+-.eE", r) {
+			return math.NaN()
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return f
+}
+
+// coerce applies the runner's abstract-equality coercion: number vs string
+// makes both numbers; null or bool on either side becomes a number.
+func coerce(l, r Value) (Value, Value) {
+	if l.Kind == r.Kind {
+		return l, r
+	}
+	switch l.Kind {
+	case KindNumber:
+		if r.Kind == KindString {
+			return l, Number(r.toNumber())
+		}
+	case KindString:
+		if r.Kind == KindNumber {
+			return Number(l.toNumber()), r
+		}
+	case KindNull, KindBool:
+		return coerce(Number(l.toNumber()), r)
+	}
+	switch r.Kind {
+	case KindNull, KindBool:
+		return coerce(l, Number(r.toNumber()))
+	}
+	return l, r
+}
+
+// Equal is GitHub's loose equality on known values.
+func Equal(a, b Value) bool {
+	l, r := coerce(a, b)
+	if l.Kind != r.Kind {
+		return false
+	}
+	switch l.Kind {
+	case KindNull:
+		return true
+	case KindNumber:
+		return l.Num == r.Num // NaN compares false
+	case KindString:
+		return upper(l.Str) == upper(r.Str)
+	case KindBool:
+		return l.Bool == r.Bool
+	case KindObject:
+		return reflect.ValueOf(l.Fields).Pointer() == reflect.ValueOf(r.Fields).Pointer()
+	case KindArray:
+		return len(l.Elems) > 0 && len(l.Elems) == len(r.Elems) && &l.Elems[0] == &r.Elems[0]
+	}
+	return false
+}
+
+// less is GitHub's < on known values.
+func less(a, b Value) bool {
+	l, r := coerce(a, b)
+	if l.Kind != r.Kind {
+		return false
+	}
+	switch l.Kind {
+	case KindNumber:
+		return l.Num < r.Num
+	case KindString:
+		return upper(l.Str) < upper(r.Str)
+	case KindBool:
+		return !l.Bool && r.Bool
+	}
+	return false
+}
+
+// upper folds case the way the runner compares strings (ordinal ignore
+// case), leaving the dotless ı alone as the runner does.
+func upper(s string) string {
+	if !strings.ContainsRune(s, 'ı') {
+		return strings.ToUpper(s)
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r == 'ı' {
+			b.WriteRune(r)
+		} else {
+			b.WriteString(strings.ToUpper(string(r)))
+		}
+	}
+	return b.String()
+}
+
+// sortedKeys returns an object's keys in order, for deterministic output.
+func sortedKeys(m map[string]Value) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
