@@ -309,7 +309,7 @@ func ParseListFiles(v string) (ListFiles, bool) {
 }
 
 // Output is one step output value; Known is false when the value cannot
-// be decided (it must stay unknown, not become '').
+// be decided (it must stay unknown, not become ”).
 type Output struct {
 	Value string
 	Known bool
