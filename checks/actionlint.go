@@ -1,0 +1,162 @@
+package checks
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/rhysd/actionlint"
+
+	"github.com/cicheck/cicheck/finding"
+)
+
+// Linter runs the embedded actionlint (all its rules, honouring the
+// project's .github/actionlint.yaml) and converts its errors into findings.
+// Its shellcheck and pyflakes integrations stay off: actionlint v1.7.12
+// deadlocks on `run:` scripts larger than about 64 KiB (see Shellcheck for
+// cicheck's own bounded runner).
+//
+// It also hands back the syntax tree actionlint parsed, so that a workflow
+// is parsed once for both actionlint and cicheck's rules.
+type Linter struct {
+	mu       sync.Mutex
+	al       *actionlint.Linter
+	captured *actionlint.Workflow
+}
+
+// LinterOptions configures NewLinter.
+type LinterOptions struct {
+	// WorkingDir is the directory actionlint reports paths against.
+	WorkingDir string
+	// ConfigFile is an explicit actionlint.yaml; empty means the project's
+	// .github/actionlint.yaml when there is one.
+	ConfigFile string
+}
+
+// NewLinter builds a Linter.
+func NewLinter(opts LinterOptions) (*Linter, error) {
+	l := &Linter{}
+	al, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{
+		WorkingDir: opts.WorkingDir,
+		ConfigFile: opts.ConfigFile,
+		LogWriter:  io.Discard,
+		OnRulesCreated: func(rs []actionlint.Rule) []actionlint.Rule {
+			return append(rs, &captureRule{RuleBase: actionlint.NewRuleBase("cicheck-capture", ""), l: l})
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	l.al = al
+	return l, nil
+}
+
+// captureRule records the workflow actionlint parsed.
+type captureRule struct {
+	actionlint.RuleBase
+	l *Linter
+}
+
+func (r *captureRule) VisitWorkflowPre(w *actionlint.Workflow) error {
+	r.l.captured = w
+	return nil
+}
+
+// Lint lints one workflow. path must name the file on disk (actionlint
+// uses it to find the project and its local actions and reusable
+// workflows); display is the name findings carry. The returned workflow is
+// nil when the YAML could not be parsed at all.
+func (l *Linter) Lint(path, display string, src []byte) (fs []finding.Finding, w *actionlint.Workflow, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.captured = nil
+	defer func() {
+		// actionlint is a library we do not control: one bad file must not
+		// take the whole run down with a stack trace.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: actionlint failed: %v", display, r)
+		}
+	}()
+	errs, err := l.al.Lint(path, src, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %s", display, oneLine(err.Error()))
+	}
+	fs = make([]finding.Finding, 0, len(errs))
+	for _, e := range errs {
+		if replacedByCicheck(e) {
+			continue
+		}
+		fs = append(fs, finding.Finding{
+			Rule:     e.Kind,
+			Severity: finding.Error,
+			File:     display,
+			Line:     e.Line,
+			Column:   e.Column,
+			Message:  e.Message,
+		})
+	}
+	return finding.Sort(fs), l.captured, nil
+}
+
+// replacedByCicheck drops the actionlint errors cicheck's own rules report
+// with a job id and a fix (unknown-needs, needs-cycle).
+func replacedByCicheck(e *actionlint.Error) bool {
+	if e.Kind != "job-needs" {
+		return false
+	}
+	return strings.Contains(e.Message, "which does not exist in this workflow") ||
+		strings.HasPrefix(e.Message, "cyclic dependencies in \"needs\"")
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// ActionlintKinds lists the rule ids actionlint findings can carry, with a
+// one-line description each (for SARIF rule metadata and `cicheck rules`).
+var ActionlintKinds = map[string]string{
+	"action":              "checks for popular actions and local actions: inputs, outputs and versions",
+	"credentials":         "checks for credentials hard-coded in container and service configuration",
+	"deprecated-commands": "checks for deprecated workflow commands such as set-output",
+	"env-var":             "checks for environment variable names",
+	"events":              "checks for workflow trigger events and their filters",
+	"expression":          "checks for ${{ }} expression syntax, types and contexts",
+	"glob":                "checks for glob patterns in branch, tag and path filters",
+	"id":                  "checks for job and step ids",
+	"if-cond":             "checks for if: conditions that are always true",
+	"job-needs":           "checks for needs: (duplicates)",
+	"matrix":              "checks for matrix combinations",
+	"permissions":         "checks for permission scopes and values",
+	"runner-label":        "checks for runs-on labels",
+	"shell-name":          "checks for shell names",
+	"syntax-check":        "checks for the workflow syntax",
+	"workflow-call":       "checks for reusable workflow calls and their inputs",
+	"shellcheck":          "runs shellcheck on run: scripts (opt-in with --shellcheck)",
+}
+
+// AbsPath joins a relative path onto dir.
+func AbsPath(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// sourceLine returns line n (1-based) of src without its newline.
+func sourceLine(src []byte, n int) string {
+	if n < 1 {
+		return ""
+	}
+	for i := 1; i < n; i++ {
+		k := bytes.IndexByte(src, '\n')
+		if k < 0 {
+			return ""
+		}
+		src = src[k+1:]
+	}
+	if k := bytes.IndexByte(src, '\n'); k >= 0 {
+		src = src[:k]
+	}
+	return strings.TrimRight(string(src), "\r")
+}

@@ -1,0 +1,18 @@
+package checks
+
+// All is every cicheck rule, in the order they run. Adding a rule is one
+// line here. (actionlint's rules are not listed: they run in the adapter.)
+var All = []*Rule{
+	UnknownNeeds,
+	NeedsCycle,
+}
+
+// ByID returns the rule with the given id, or nil.
+func ByID(id string) *Rule {
+	for _, r := range All {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}

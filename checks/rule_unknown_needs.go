@@ -1,0 +1,103 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/workflowgraph"
+)
+
+// UnknownNeeds reports a `needs:` entry that names no job of the workflow.
+var UnknownNeeds = &Rule{
+	ID:       "unknown-needs",
+	Severity: finding.Error,
+	Doc:      "a job needs a job id that does not exist in the workflow",
+	Help: "GitHub refuses to start a workflow whose `needs:` names a job that does not exist: no job runs at all.\n" +
+		"Job ids compare case-insensitively. cicheck suggests the closest existing id.",
+	Bad: `on: push
+jobs:
+  build: {runs-on: ubuntu-latest, steps: [{run: make}]}
+  test:
+    needs: biuld
+    runs-on: ubuntu-latest
+    steps: [{run: make test}]
+`,
+	Good: `on: push
+jobs:
+  build: {runs-on: ubuntu-latest, steps: [{run: make}]}
+  test:
+    needs: build
+    runs-on: ubuntu-latest
+    steps: [{run: make test}]
+`,
+	Run: func(p *Pass) {
+		w := p.Workflow
+		for _, j := range w.Jobs {
+			for i, n := range j.Needs {
+				if w.Job(n) != nil {
+					continue
+				}
+				pos := j.NeedsPos[i]
+				f := finding.Finding{Job: j.ID, Line: pos.Line, Column: pos.Column,
+					Message: fmt.Sprintf("job %q needs job %q, which does not exist in this workflow (jobs: %s)", j.ID, n, jobList(w))}
+				if s := closest(n, w); s != "" {
+					f.Fix = fmt.Sprintf("needs: %s", s)
+				}
+				p.Report(f)
+			}
+		}
+	},
+}
+
+func jobList(w *workflowgraph.Workflow) string {
+	ids := make([]string, 0, len(w.Jobs))
+	for _, j := range w.Jobs {
+		ids = append(ids, j.ID)
+	}
+	if len(ids) > 8 {
+		ids = append(ids[:8], "…")
+	}
+	return strings.Join(ids, ", ")
+}
+
+// closest returns the job id within edit distance 2 of n, if exactly one.
+func closest(n string, w *workflowgraph.Workflow) string {
+	best, bestD, ties := "", 3, 0
+	for _, j := range w.Jobs {
+		d := editDistance(n, j.ID)
+		switch {
+		case d < bestD:
+			best, bestD, ties = j.ID, d, 0
+		case d == bestD:
+			ties++
+		}
+	}
+	if ties > 0 {
+		return ""
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 99
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

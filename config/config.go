@@ -1,0 +1,359 @@
+// Package config holds cicheck's configuration: the `.cicheck.yaml` schema,
+// its embedded defaults, and a strict decoder that names the file, line and
+// column of an unknown key together with the keys that are valid there.
+package config
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"reflect"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/pathsfilter"
+	"github.com/cicheck/cicheck/scope"
+	"github.com/cicheck/cicheck/testregistry"
+	"github.com/cicheck/cicheck/workflowgraph"
+)
+
+// FileName is the configuration file looked up at the repository root.
+const FileName = ".cicheck.yaml"
+
+// Config is the effective configuration.
+type Config struct {
+	GPU   GPU   `yaml:"gpu"`
+	Heavy Heavy `yaml:"heavy"`
+	// Rules overrides per rule id.
+	Rules map[string]RuleConfig `yaml:"rules"`
+	// Ignore lists glob patterns (doublestar, relative to the repository
+	// root) of files cicheck does not lint.
+	Ignore      []string            `yaml:"ignore"`
+	Registry    testregistry.Config `yaml:"registry"`
+	Scope       scope.Config        `yaml:"scope"`
+	PathsFilter pathsfilter.Config  `yaml:"paths-filter"`
+}
+
+// GPU says which jobs are GPU jobs.
+type GPU struct {
+	// RunnerLabels are glob patterns matched case-insensitively against a
+	// job's resolved runner labels.
+	RunnerLabels []string `yaml:"runner-labels"`
+	// Jobs are extra job ids treated as GPU jobs.
+	Jobs []string `yaml:"jobs"`
+}
+
+// Heavy describes scarce runners (a single self-hosted box, say).
+type Heavy struct {
+	RunnerLabels []string `yaml:"runner-labels"`
+	Jobs         []string `yaml:"jobs"`
+	// OptInLabel is the pull-request label that opts a PR into heavy jobs.
+	OptInLabel string `yaml:"opt-in-label"`
+}
+
+// RuleConfig overrides one rule.
+type RuleConfig struct {
+	// Severity is error, warning or notice; empty keeps the rule's default.
+	Severity string `yaml:"severity,omitempty"`
+	// Enabled nil keeps the rule on.
+	Enabled *bool `yaml:"enabled,omitempty"`
+	// Strict is read by rules that have a strict mode (gpu-gate).
+	Strict *bool `yaml:"strict,omitempty"`
+}
+
+//go:embed defaults.yaml
+var defaultsYAML []byte
+
+// DefaultGPURunnerLabels is the default gpu.runner-labels
+// (gha-job-status.md §11).
+var DefaultGPURunnerLabels = []string{"gpu", "*gpu", "nvidia", "cuda*", "h100", "h200", "b200", "a100", "a10g", "l4", "l40s", "t4", "v100", "mi2*", "mi3*", "rocm*"}
+
+// Default returns the configuration used when no file is present.
+func Default() *Config {
+	c := &Config{
+		Rules:       map[string]RuleConfig{},
+		Registry:    testregistry.DefaultConfig(),
+		Scope:       scope.DefaultConfig(),
+		PathsFilter: pathsfilter.DefaultConfig(),
+	}
+	if err := decodeInto(c, "defaults.yaml", defaultsYAML); err != nil {
+		panic("cicheck: embedded defaults are invalid: " + err.Error())
+	}
+	return c
+}
+
+// Load reads path from fsys over the defaults. An empty path returns the
+// defaults. Errors read "<path>:<line>:<col>: <problem>".
+func Load(fsys fs.FS, path string) (*Config, error) {
+	c := Default()
+	if path == "" {
+		return c, nil
+	}
+	b, err := fs.ReadFile(fsys, path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := decodeInto(c, path, b); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Parse decodes b (named name in errors) over the defaults.
+func Parse(name string, b []byte) (*Config, error) {
+	c := Default()
+	if err := decodeInto(c, name, b); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Classifier builds the GPU/heavy classifier this configuration describes.
+func (c *Config) Classifier() *workflowgraph.Classifier {
+	return workflowgraph.NewClassifier(c.GPU.RunnerLabels, c.GPU.Jobs, c.Heavy.RunnerLabels, c.Heavy.Jobs)
+}
+
+// RuleEnabled reports whether rule id is enabled (default: yes).
+func (c *Config) RuleEnabled(id string) bool {
+	if c == nil {
+		return true
+	}
+	rc, ok := c.Rules[id]
+	return !ok || rc.Enabled == nil || *rc.Enabled
+}
+
+// RuleSeverity returns the configured severity of rule id, or def.
+func (c *Config) RuleSeverity(id string, def finding.Severity) finding.Severity {
+	if c == nil {
+		return def
+	}
+	if rc, ok := c.Rules[id]; ok && rc.Severity != "" {
+		if s, err := finding.ParseSeverity(rc.Severity); err == nil {
+			return s
+		}
+	}
+	return def
+}
+
+// RuleStrict returns rules.<id>.strict, or def when unset.
+func (c *Config) RuleStrict(id string, def bool) bool {
+	if c == nil {
+		return def
+	}
+	if rc, ok := c.Rules[id]; ok && rc.Strict != nil {
+		return *rc.Strict
+	}
+	return def
+}
+
+// Marshal renders the configuration as YAML (for `cicheck config print`).
+func (c *Config) Marshal() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(c); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func decodeInto(c *Config, name string, b []byte) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return fmt.Errorf("%s: %s", name, oneLine(strings.TrimPrefix(err.Error(), "yaml: ")))
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil // empty file: defaults
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return nil
+	}
+	d := &decoder{name: name}
+	if err := d.decode(root, reflect.ValueOf(c).Elem(), ""); err != nil {
+		return err
+	}
+	for id, rc := range c.Rules {
+		if rc.Severity != "" {
+			if _, err := finding.ParseSeverity(rc.Severity); err != nil {
+				return fmt.Errorf("%s: rules.%s.severity: %v", name, id, err)
+			}
+		}
+	}
+	return nil
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+var unmarshalerType = reflect.TypeFor[yaml.Unmarshaler]()
+
+type decoder struct {
+	name  string
+	depth int
+}
+
+func (d *decoder) errf(n *yaml.Node, format string, args ...any) error {
+	return fmt.Errorf("%s:%d:%d: %s", d.name, n.Line, n.Column, fmt.Sprintf(format, args...))
+}
+
+// decode walks n into v strictly: every mapping key must name a field
+// (by its yaml tag) or, for maps, any key is accepted.
+func (d *decoder) decode(n *yaml.Node, v reflect.Value, where string) error {
+	d.depth++
+	defer func() { d.depth-- }()
+	if d.depth > 64 {
+		return d.errf(n, "configuration nested too deeply")
+	}
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return d.decode(n.Alias, v, where)
+	}
+	if v.CanAddr() && v.Addr().Type().Implements(unmarshalerType) || v.Kind() == reflect.Interface {
+		// A section that decodes itself (or holds free-form data) is trusted.
+		if err := n.Decode(v.Addr().Interface()); err != nil {
+			return d.errf(n, "%s: %s", join(where, ""), oneLine(strings.TrimPrefix(err.Error(), "yaml: ")))
+		}
+		return nil
+	}
+	at := where
+	if at == "" {
+		at = "the top level"
+	}
+	switch v.Kind() {
+	case reflect.Struct:
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+			return nil
+		}
+		if n.Kind != yaml.MappingNode {
+			return d.errf(n, "%s must be a mapping", at)
+		}
+		fields := map[string]int{}
+		var names []string
+		t := v.Type()
+		for i := 0; i < t.NumField(); i++ {
+			tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+			if tag == "" || tag == "-" {
+				continue
+			}
+			fields[tag] = i
+			names = append(names, tag)
+		}
+		sort.Strings(names)
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, val := n.Content[i], n.Content[i+1]
+			idx, ok := fields[k.Value]
+			if !ok {
+				valid := strings.Join(names, ", ")
+				if valid == "" {
+					valid = "none yet"
+				}
+				in := ""
+				if where != "" {
+					in = " in " + where
+				}
+				return d.errf(k, "unknown key %q%s (valid: %s)", k.Value, in, valid)
+			}
+			if seen[k.Value] {
+				return d.errf(k, "duplicate key %q in %s", k.Value, at)
+			}
+			seen[k.Value] = true
+			if err := d.decode(val, v.Field(idx), join(where, k.Value)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.Map:
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+			return nil
+		}
+		if n.Kind != yaml.MappingNode {
+			return d.errf(n, "%s must be a mapping", at)
+		}
+		if v.IsNil() {
+			v.Set(reflect.MakeMap(v.Type()))
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, val := n.Content[i], n.Content[i+1]
+			elem := reflect.New(v.Type().Elem()).Elem()
+			if old := v.MapIndex(reflect.ValueOf(k.Value)); old.IsValid() {
+				elem.Set(old)
+			}
+			if err := d.decode(val, elem, join(where, k.Value)); err != nil {
+				return err
+			}
+			v.SetMapIndex(reflect.ValueOf(k.Value), elem)
+		}
+		return nil
+	case reflect.Slice:
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+			v.Set(reflect.Zero(v.Type()))
+			return nil
+		}
+		if n.Kind != yaml.SequenceNode {
+			return d.errf(n, "%s must be a list", at)
+		}
+		out := reflect.MakeSlice(v.Type(), 0, len(n.Content))
+		for i, c := range n.Content {
+			elem := reflect.New(v.Type().Elem()).Elem()
+			if err := d.decode(c, elem, fmt.Sprintf("%s[%d]", where, i)); err != nil {
+				return err
+			}
+			out = reflect.Append(out, elem)
+		}
+		v.Set(out)
+		return nil
+	case reflect.Pointer:
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+			v.Set(reflect.Zero(v.Type()))
+			return nil
+		}
+		p := reflect.New(v.Type().Elem())
+		if err := d.decode(n, p.Elem(), where); err != nil {
+			return err
+		}
+		v.Set(p)
+		return nil
+	}
+	if n.Kind != yaml.ScalarNode {
+		return d.errf(n, "%s must be a single value", at)
+	}
+	if err := n.Decode(v.Addr().Interface()); err != nil {
+		var te *yaml.TypeError
+		if errors.As(err, &te) {
+			return d.errf(n, "%s: cannot use %q as %s", at, n.Value, kindWord(v.Kind()))
+		}
+		return d.errf(n, "%s: %v", at, err)
+	}
+	return nil
+}
+
+func kindWord(k reflect.Kind) string {
+	switch k {
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return "an integer"
+	case reflect.Float64, reflect.Float32:
+		return "a number"
+	}
+	return "a " + k.String()
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "." + b
+}

@@ -1,0 +1,77 @@
+package config
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/cicheck/cicheck/finding"
+)
+
+func TestDefaults(t *testing.T) {
+	c := Default()
+	if !slices.Equal(c.GPU.RunnerLabels, DefaultGPURunnerLabels) {
+		t.Errorf("defaults.yaml and DefaultGPURunnerLabels differ: %v", c.GPU.RunnerLabels)
+	}
+	if len(c.Heavy.RunnerLabels) != 0 {
+		t.Errorf("heavy labels default %v", c.Heavy.RunnerLabels)
+	}
+	if !c.RuleEnabled("gpu-gate") || c.RuleSeverity("gpu-gate", finding.Warning) != finding.Warning || !c.RuleStrict("gpu-gate", true) {
+		t.Error("rule defaults")
+	}
+}
+
+func TestParse(t *testing.T) {
+	cases := []struct {
+		name, src, err string
+		check          func(*Config) bool
+	}{
+		{name: "empty", src: "", check: func(c *Config) bool { return len(c.GPU.RunnerLabels) == len(DefaultGPURunnerLabels) }},
+		{name: "override", src: "gpu:\n  runner-labels: [my-gpu-*]\n  jobs: [Train]\nheavy:\n  runner-labels: [gb10]\n  opt-in-label: run-heavy\n", check: func(c *Config) bool {
+			return slices.Equal(c.GPU.RunnerLabels, []string{"my-gpu-*"}) && c.Heavy.OptInLabel == "run-heavy" && c.Classifier() != nil
+		}},
+		{name: "rules", src: "rules:\n  gpu-gate:\n    severity: notice\n    strict: false\n  closure-bridge:\n    enabled: false\n", check: func(c *Config) bool {
+			return c.RuleSeverity("gpu-gate", finding.Error) == finding.Notice && !c.RuleStrict("gpu-gate", true) && !c.RuleEnabled("closure-bridge")
+		}},
+		{name: "unknown-top", src: "gpus: {}\n", err: `c.yaml:1:1: unknown key "gpus" (valid: gpu, heavy, ignore, paths-filter, registry, rules, scope)`},
+		{name: "unknown-gpu", src: "gpu:\n  labels: [x]\n", err: `c.yaml:2:3: unknown key "labels" in gpu (valid: jobs, runner-labels)`},
+		{name: "unknown-rule-key", src: "rules:\n  gpu-gate:\n    level: error\n", err: `c.yaml:3:5: unknown key "level" in rules.gpu-gate (valid: enabled, severity, strict)`},
+		{name: "bad-severity", src: "rules:\n  x:\n    severity: fatal\n", err: `c.yaml: rules.x.severity: unknown severity "fatal"`},
+		{name: "bad-type", src: "rules:\n  x:\n    enabled: maybe\n", err: `c.yaml:3:14: rules.x.enabled: cannot use "maybe" as a boolean`},
+		{name: "not-list", src: "gpu:\n  jobs: train\n", err: `c.yaml:2:9: gpu.jobs must be a list`},
+		{name: "malformed", src: "gpu: [\n", err: `c.yaml: `},
+		{name: "top-list", src: "- a\n", err: `c.yaml:1:1: the top level must be a mapping`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse("c.yaml", []byte(tc.src))
+			if tc.err != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
+					t.Fatalf("err = %v, want prefix %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.check(c) {
+				t.Errorf("unexpected config %+v", c)
+			}
+		})
+	}
+}
+
+func TestLoad(t *testing.T) {
+	if _, err := Load(fstest.MapFS{}, "nope.yaml"); err == nil || err.Error() != "nope.yaml: file does not exist" {
+		t.Errorf("err = %v", err)
+	}
+	c, err := Load(fstest.MapFS{".cicheck.yaml": {Data: []byte("ignore: [legacy/**]\n")}}, ".cicheck.yaml")
+	if err != nil || !slices.Equal(c.Ignore, []string{"legacy/**"}) {
+		t.Errorf("c=%+v err=%v", c, err)
+	}
+	out, err := Default().Marshal()
+	if err != nil || !strings.Contains(string(out), "runner-labels:") {
+		t.Errorf("marshal: %s %v", out, err)
+	}
+}

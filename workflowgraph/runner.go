@@ -1,0 +1,495 @@
+package workflowgraph
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/rhysd/actionlint"
+)
+
+// Runner is a job's resolved `runs-on`.
+type Runner struct {
+	// Labels are the labels resolved statically: literals, list entries,
+	// `labels:` of a group form, every value of a static matrix row, and
+	// inputs substituted through local reusable workflows. Sorted.
+	Labels []string
+	// Group is the runner group of the `group:` form.
+	Group string
+	// Symbolic holds what could not be resolved, as written (for example
+	// `${{ needs.setup.outputs.runner }}`). Never dropped. Sorted.
+	Symbolic []string
+	// InferredFrom names the `with:` inputs the labels were inferred from
+	// when the job calls a remote reusable workflow.
+	InferredFrom []string
+}
+
+// All returns the resolved labels plus the group, for matching.
+func (r Runner) All() []string {
+	if r.Group == "" {
+		return r.Labels
+	}
+	return append(append([]string(nil), r.Labels...), r.Group)
+}
+
+// alt is one possible value of an expression: a list of labels (a JSON
+// array gives several labels at once; a plain string gives one).
+type alt []string
+
+// maxAlts bounds the product of templated pieces.
+const maxAlts = 256
+
+type resolveCtx struct {
+	matrix   *actionlint.Matrix
+	inputs   map[string][]sval // with: values from the caller, resolved (nil: not called)
+	defaults map[string]string // workflow_call input defaults
+	depth    int
+}
+
+func resolveRunner(ro *actionlint.Runner, rc *resolveCtx) Runner {
+	var r Runner
+	if ro == nil {
+		return r
+	}
+	add := func(s *actionlint.String) {
+		if s == nil {
+			return
+		}
+		if alts, ok := resolveString(s.Value, rc); ok {
+			for _, a := range alts {
+				r.Labels = append(r.Labels, a...)
+			}
+		} else {
+			r.Symbolic = append(r.Symbolic, s.Value)
+		}
+	}
+	add(ro.LabelsExpr)
+	for _, l := range ro.Labels {
+		add(l)
+	}
+	if ro.Group != nil {
+		if alts, ok := resolveString(ro.Group.Value, rc); ok && len(alts) == 1 && len(alts[0]) == 1 {
+			r.Group = alts[0][0]
+		} else {
+			r.Group = ro.Group.Value
+			if strings.Contains(ro.Group.Value, "${{") {
+				r.Group = ""
+				r.Symbolic = append(r.Symbolic, "group: "+ro.Group.Value)
+			}
+		}
+	}
+	r.Labels, r.Symbolic = dedupe(r.Labels), dedupe(r.Symbolic)
+	return r
+}
+
+// resolveString resolves a string that may contain `${{ }}` pieces into
+// its possible values. ok is false when any piece is not static.
+func resolveString(s string, rc *resolveCtx) ([]alt, bool) {
+	if !strings.Contains(s, "${{") {
+		return []alt{{s}}, true
+	}
+	trimmed := strings.TrimSpace(s)
+	if strings.HasPrefix(trimmed, "${{") && strings.HasSuffix(trimmed, "}}") && strings.Count(trimmed, "${{") == 1 {
+		e, err := ParseExpr(trimmed[3 : len(trimmed)-2])
+		if err != "" {
+			return nil, false
+		}
+		vals, ok := evalStatic(e, rc)
+		if !ok {
+			return nil, false
+		}
+		var out []alt
+		for _, v := range vals {
+			out = append(out, v.labels())
+		}
+		return out, true
+	}
+	// A template: every piece becomes text; take the product.
+	results := []string{""}
+	rest := s
+	for {
+		i := strings.Index(rest, "${{")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(rest[i:], "}}")
+		if j < 0 {
+			return nil, false
+		}
+		lit := rest[:i]
+		e, err := ParseExpr(rest[i+3 : i+j])
+		if err != "" {
+			return nil, false
+		}
+		vals, ok := evalStatic(e, rc)
+		if !ok {
+			return nil, false
+		}
+		var next []string
+		for _, r := range results {
+			for _, v := range vals {
+				next = append(next, r+lit+v.text())
+				if len(next) > maxAlts {
+					return nil, false
+				}
+			}
+		}
+		results = next
+		rest = rest[i+j+2:]
+	}
+	var out []alt
+	for _, r := range results {
+		out = append(out, alt{r + rest})
+	}
+	return out, true
+}
+
+// sval is a static value: a string, or an array of strings.
+type sval struct {
+	str   string
+	arr   []string
+	isArr bool
+}
+
+func (v sval) labels() alt {
+	if v.isArr {
+		return alt(v.arr)
+	}
+	return alt{v.str}
+}
+
+func (v sval) text() string {
+	if v.isArr {
+		b, _ := json.Marshal(v.arr)
+		return string(b)
+	}
+	return v.str
+}
+
+func (v sval) truthy() bool { return v.isArr || (v.str != "" && v.str != "false" && v.str != "0") }
+
+// evalStatic evaluates the small subset of expressions that appear in
+// runs-on: literals, matrix.X(.Y), inputs.X, fromJSON, toJSON, format, ||.
+// Every value is a set of possibilities (a matrix row has several).
+func evalStatic(e actionlint.ExprNode, rc *resolveCtx) ([]sval, bool) {
+	if rc.depth > 16 {
+		return nil, false
+	}
+	rc.depth++
+	defer func() { rc.depth-- }()
+	switch n := e.(type) {
+	case *actionlint.StringNode:
+		return []sval{{str: n.Value}}, true
+	case *actionlint.IntNode:
+		return []sval{{str: n.Token().Value}}, true
+	case *actionlint.BoolNode:
+		if n.Value {
+			return []sval{{str: "true"}}, true
+		}
+		return []sval{{str: "false"}}, true
+	case *actionlint.ObjectDerefNode:
+		return evalDeref(n, rc)
+	case *actionlint.IndexAccessNode:
+		if s, ok := n.Index.(*actionlint.StringNode); ok {
+			return evalDeref(&actionlint.ObjectDerefNode{Receiver: n.Operand, Property: s.Value}, rc)
+		}
+		return nil, false
+	case *actionlint.LogicalOpNode:
+		if n.Kind != actionlint.LogicalOpNodeKindOr {
+			return nil, false
+		}
+		l, ok := evalStatic(n.Left, rc)
+		if !ok {
+			return nil, false
+		}
+		var out []sval
+		needRight := false
+		for _, v := range l {
+			if v.truthy() {
+				out = append(out, v)
+			} else {
+				needRight = true
+			}
+		}
+		if needRight {
+			r, ok := evalStatic(n.Right, rc)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, r...)
+		}
+		return out, true
+	case *actionlint.FuncCallNode:
+		return evalCall(n, rc)
+	}
+	return nil, false
+}
+
+func evalCall(n *actionlint.FuncCallNode, rc *resolveCtx) ([]sval, bool) {
+	switch strings.ToLower(n.Callee) {
+	case "fromjson":
+		if len(n.Args) != 1 {
+			return nil, false
+		}
+		in, ok := evalStatic(n.Args[0], rc)
+		if !ok {
+			return nil, false
+		}
+		var out []sval
+		for _, v := range in {
+			if v.isArr {
+				return nil, false
+			}
+			var x any
+			if json.Unmarshal([]byte(v.str), &x) != nil {
+				return nil, false
+			}
+			switch t := x.(type) {
+			case string:
+				out = append(out, sval{str: t})
+			case []any:
+				var arr []string
+				for _, el := range t {
+					s, ok := el.(string)
+					if !ok {
+						return nil, false
+					}
+					arr = append(arr, s)
+				}
+				out = append(out, sval{arr: arr, isArr: true})
+			default:
+				return nil, false
+			}
+		}
+		return out, true
+	case "tojson":
+		if len(n.Args) != 1 {
+			return nil, false
+		}
+		in, ok := evalStatic(n.Args[0], rc)
+		if !ok {
+			return nil, false
+		}
+		var out []sval
+		for _, v := range in {
+			if v.isArr {
+				out = append(out, sval{str: v.text()})
+			} else {
+				b, _ := json.Marshal(v.str)
+				out = append(out, sval{str: string(b)})
+			}
+		}
+		return out, true
+	case "format":
+		if len(n.Args) == 0 {
+			return nil, false
+		}
+		fs, ok := evalStatic(n.Args[0], rc)
+		if !ok || len(fs) != 1 || fs[0].isArr {
+			return nil, false
+		}
+		results := []string{fs[0].str}
+		for i, a := range n.Args[1:] {
+			vals, ok := evalStatic(a, rc)
+			if !ok {
+				return nil, false
+			}
+			ph := "{" + itoa(i) + "}"
+			var next []string
+			for _, r := range results {
+				for _, v := range vals {
+					next = append(next, strings.ReplaceAll(r, ph, v.text()))
+					if len(next) > maxAlts {
+						return nil, false
+					}
+				}
+			}
+			results = next
+		}
+		var out []sval
+		for _, r := range results {
+			out = append(out, sval{str: r})
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// evalDeref resolves matrix.X[.Y...] and inputs.X.
+func evalDeref(n *actionlint.ObjectDerefNode, rc *resolveCtx) ([]sval, bool) {
+	// Collect the property chain down to the root variable.
+	var props []string
+	var cur actionlint.ExprNode = n
+	for {
+		switch c := cur.(type) {
+		case *actionlint.ObjectDerefNode:
+			props = append([]string{strings.ToLower(c.Property)}, props...)
+			cur = c.Receiver
+			continue
+		case *actionlint.IndexAccessNode:
+			s, ok := c.Index.(*actionlint.StringNode)
+			if !ok {
+				return nil, false
+			}
+			props = append([]string{strings.ToLower(s.Value)}, props...)
+			cur = c.Operand
+			continue
+		case *actionlint.VariableNode:
+			switch strings.ToLower(c.Name) {
+			case "matrix":
+				return matrixValues(rc.matrix, props)
+			case "inputs":
+				if len(props) != 1 {
+					return nil, false
+				}
+				if v, ok := rc.inputs[props[0]]; ok {
+					return v, v != nil
+				}
+				if v, ok := rc.defaults[props[0]]; ok && !strings.Contains(v, "${{") {
+					return []sval{{str: v}}, true
+				}
+			}
+		}
+		return nil, false
+	}
+}
+
+// resolveValue resolves a `with:` value in the caller's context. A value
+// that is not static resolves to nil (still recorded, so the callee does not
+// fall back to the input's default).
+func resolveValue(v string, rc *resolveCtx) []sval {
+	if !strings.Contains(v, "${{") {
+		return []sval{{str: v}}
+	}
+	t := strings.TrimSpace(v)
+	if strings.HasPrefix(t, "${{") && strings.HasSuffix(t, "}}") && strings.Count(t, "${{") == 1 {
+		e, err := ParseExpr(t[3 : len(t)-2])
+		if err != "" {
+			return nil
+		}
+		vals, ok := evalStatic(e, rc)
+		if !ok {
+			return nil
+		}
+		return vals
+	}
+	alts, ok := resolveString(v, rc)
+	if !ok {
+		return nil
+	}
+	var out []sval
+	for _, a := range alts {
+		out = append(out, sval{str: strings.Join(a, "")})
+	}
+	return out
+}
+
+// matrixValues returns every value the matrix property can take: the row's
+// values plus the include entries. A dynamic matrix is not static.
+func matrixValues(m *actionlint.Matrix, props []string) ([]sval, bool) {
+	if m == nil || len(props) == 0 {
+		return nil, false
+	}
+	var raws []actionlint.RawYAMLValue
+	if m.Rows != nil {
+		if row, ok := m.Rows[props[0]]; ok {
+			if row.Expression != nil {
+				return nil, false
+			}
+			raws = append(raws, row.Values...)
+		}
+	}
+	if m.Include != nil {
+		if m.Include.Expression != nil {
+			return nil, false
+		}
+		for _, c := range m.Include.Combinations {
+			if c.Expression != nil {
+				return nil, false
+			}
+			if a, ok := c.Assigns[props[0]]; ok && a.Value != nil {
+				raws = append(raws, a.Value)
+			}
+		}
+	}
+	if len(raws) == 0 {
+		return nil, false
+	}
+	var out []sval
+	for _, r := range raws {
+		v, ok := rawValue(r, props[1:])
+		if !ok {
+			return nil, false
+		}
+		out = append(out, v)
+	}
+	return dedupeVals(out), true
+}
+
+func rawValue(r actionlint.RawYAMLValue, props []string) (sval, bool) {
+	for _, p := range props {
+		o, ok := r.(*actionlint.RawYAMLObject)
+		if !ok {
+			return sval{}, false
+		}
+		r, ok = o.Props[p]
+		if !ok {
+			return sval{}, false
+		}
+	}
+	switch t := r.(type) {
+	case *actionlint.RawYAMLString:
+		if strings.Contains(t.Value, "${{") {
+			return sval{}, false
+		}
+		return sval{str: t.Value}, true
+	case *actionlint.RawYAMLArray:
+		var arr []string
+		for _, el := range t.Elems {
+			s, ok := el.(*actionlint.RawYAMLString)
+			if !ok {
+				return sval{}, false
+			}
+			arr = append(arr, s.Value)
+		}
+		return sval{arr: arr, isArr: true}, true
+	}
+	return sval{}, false
+}
+
+func dedupeVals(vs []sval) []sval {
+	seen := map[string]bool{}
+	var out []sval
+	for _, v := range vs {
+		k := v.text()
+		if v.isArr {
+			k = "[]" + k
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// expandJSONLabels reads an input value as a label or a JSON array of labels.
+func expandJSONLabels(v string) []string {
+	t := strings.TrimSpace(v)
+	if strings.HasPrefix(t, "[") {
+		var arr []string
+		if json.Unmarshal([]byte(t), &arr) == nil {
+			return arr
+		}
+	}
+	if t == "" {
+		return nil
+	}
+	return []string{t}
+}

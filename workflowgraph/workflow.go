@@ -1,0 +1,423 @@
+// Package workflowgraph loads GitHub Actions workflow files once (with
+// actionlint's parser) and builds the job graph every cicheck rule queries:
+// jobs with their needs, parsed `if:` conditions and resolved runner labels,
+// local reusable workflows attached to their caller, transitive ancestors and
+// descendants, topological order and needs cycles.
+//
+// The package is an engine: it reads files only through the fs.FS it is
+// given, prints nothing and keeps no global state.
+package workflowgraph
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rhysd/actionlint"
+	"gopkg.in/yaml.v3"
+
+	"github.com/cicheck/cicheck/finding"
+)
+
+// MaxFileSize is the largest workflow file cicheck reads. GitHub's own
+// limits are far below it; a bigger file is almost certainly not a workflow.
+const MaxFileSize = 4 << 20
+
+// maxCallDepth is GitHub's nesting limit for reusable workflows (caller
+// plus three levels).
+const maxCallDepth = 4
+
+// Workflow is one parsed workflow file and its job graph.
+type Workflow struct {
+	// Path is the path the workflow was loaded from (slash-separated,
+	// relative to the fs.FS root).
+	Path   string
+	Source []byte
+	AST    *actionlint.Workflow
+	// Jobs in file order.
+	Jobs []*Job
+	// Cycles lists each needs cycle once, as job ids in dependency order,
+	// rotated to start at the smallest id. Sorted.
+	Cycles [][]string
+	// Inputs are the `with:` values this workflow was called with when it
+	// is a local reusable workflow attached to a caller job (nil otherwise).
+	Inputs map[string]string
+
+	byID map[string]*Job
+}
+
+// Job is one job of a workflow.
+type Job struct {
+	// ID is lower-cased: GitHub compares job ids case-insensitively.
+	ID   string
+	Name string
+	// Line and Column locate the job's key in the file.
+	Line, Column int
+	// Needs are the direct needs, lower-cased, in written order. An id that
+	// names no job is kept (see UnknownNeeds).
+	Needs []string
+	// NeedsPos holds the position of each entry of Needs.
+	NeedsPos []Pos
+	// If is nil when the job has no (or a blank) `if:`.
+	If *Cond
+	// ContinueOnError is the literal value; ContinueOnErrorExpr holds the
+	// expression when the value is `${{ … }}`.
+	ContinueOnError     bool
+	ContinueOnErrorExpr string
+	// Outputs maps output name (lower-cased) to its raw value.
+	Outputs map[string]string
+	Runner  Runner
+	// Uses is the reusable workflow a caller job calls ("" for a normal job).
+	Uses string
+	// With holds the caller job's `with:` inputs (lower-cased names).
+	With map[string]string
+	// Callee is the resolved local reusable workflow (Uses starts with
+	// "./"), with its jobs attached and its inputs substituted. Nil when
+	// Uses is remote or cannot be read; CalleeError then says why.
+	Callee      *Workflow
+	CalleeError string
+	AST         *actionlint.Job
+}
+
+// Pos is a 1-based line and column.
+type Pos struct{ Line, Column int }
+
+// Load reads and parses one workflow file from fsys and builds its graph.
+// The findings are actionlint's parse errors (a broken workflow is a
+// finding, not an error). The error is non-nil only for unusable input:
+// unreadable, too large, binary, empty, or YAML that is not a workflow; its
+// message reads "<path>:<line>:<col>: <problem>" where a position is known.
+func Load(fsys fs.FS, p string) (*Workflow, []finding.Finding, error) {
+	src, err := ReadFile(fsys, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	ast, errs := actionlint.Parse(src)
+	var fs []finding.Finding
+	for _, e := range errs {
+		fs = append(fs, finding.Finding{Rule: e.Kind, Severity: finding.Error, File: p, Line: e.Line, Column: e.Column, Message: e.Message})
+	}
+	if ast == nil {
+		return nil, finding.Sort(fs), nil
+	}
+	return Build(fsys, p, src, ast), finding.Sort(fs), nil
+}
+
+// ReadFile reads a candidate workflow and rejects unusable input with a
+// one-line error naming the file.
+func ReadFile(fsys fs.FS, p string) ([]byte, error) {
+	st, err := fs.Stat(fsys, p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory, not a workflow file", p)
+	}
+	if st.Size() > MaxFileSize {
+		return nil, fmt.Errorf("%s: file is %.1f MiB, larger than the %d MiB limit for a workflow", p, float64(st.Size())/(1<<20), MaxFileSize>>20)
+	}
+	src, err := fs.ReadFile(fsys, p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+	}
+	if err := CheckWorkflowBytes(p, src); err != nil {
+		return nil, err
+	}
+	return src, nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// CheckWorkflowBytes rejects content that cannot be a workflow at all:
+// empty, binary, or YAML whose top level is not a mapping with "on" or
+// "jobs". Malformed YAML passes: actionlint reports it as a syntax finding.
+func CheckWorkflowBytes(p string, src []byte) error {
+	if len(bytes.TrimSpace(src)) == 0 {
+		return fmt.Errorf("%s: empty file, not a workflow", p)
+	}
+	if bytes.IndexByte(src, 0) >= 0 || !utf8.Valid(src) {
+		return fmt.Errorf("%s: binary data, not a YAML workflow", p)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil // malformed YAML: a syntax finding, reported by the parser
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return fmt.Errorf("%s: empty file, not a workflow", p)
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return fmt.Errorf("%s:%d:%d: not a workflow: the top level is a %s, not a mapping with \"on\" and \"jobs\"", p, top.Line, top.Column, kindName(top.Kind))
+	}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		k := top.Content[i].Value
+		if k == "on" || k == "jobs" || k == "true" {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s:%d:%d: not a workflow: no \"on\" or \"jobs\" key at the top level", p, top.Line, top.Column)
+}
+
+func kindName(k yaml.Kind) string {
+	switch k {
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.ScalarNode:
+		return "scalar"
+	case yaml.AliasNode:
+		return "alias"
+	}
+	return "mapping"
+}
+
+// Build makes the graph of an already parsed workflow (the lint driver
+// parses through actionlint's linter and must not parse twice). fsys and p
+// are used to resolve local reusable workflows; fsys may be nil.
+func Build(fsys fs.FS, p string, src []byte, ast *actionlint.Workflow) *Workflow {
+	b := &builder{fsys: fsys, cache: map[string]*actionlint.Workflow{}}
+	return b.build(p, src, ast, nil, nil, 0, []string{path.Clean(p)})
+}
+
+type builder struct {
+	fsys  fs.FS
+	cache map[string]*actionlint.Workflow // parsed callees by path; nil value = unusable
+	srcs  map[string][]byte
+	errs  map[string]string
+}
+
+func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs map[string]string, inputVals map[string][]sval, depth int, stack []string) *Workflow {
+	w := &Workflow{Path: p, Source: src, AST: ast, Inputs: inputs, byID: map[string]*Job{}}
+	if ast == nil {
+		return w
+	}
+	var defaults map[string]string
+	if ev, ok := ast.FindWorkflowCallEvent(); ok {
+		defaults = map[string]string{}
+		for _, in := range ev.Inputs {
+			if in.Default != nil {
+				defaults[in.ID] = in.Default.Value
+			}
+		}
+	}
+	for id, aj := range ast.Jobs {
+		if aj == nil {
+			continue
+		}
+		j := &Job{ID: strings.ToLower(id), AST: aj, Outputs: map[string]string{}}
+		if aj.ID != nil {
+			j.ID = strings.ToLower(aj.ID.Value)
+			if aj.ID.Pos != nil {
+				j.Line, j.Column = aj.ID.Pos.Line, aj.ID.Pos.Col
+			}
+		} else if aj.Pos != nil {
+			j.Line, j.Column = aj.Pos.Line, aj.Pos.Col
+		}
+		if aj.Name != nil {
+			j.Name = aj.Name.Value
+		}
+		for _, n := range aj.Needs {
+			if n == nil {
+				continue
+			}
+			j.Needs = append(j.Needs, strings.ToLower(n.Value))
+			var ps Pos
+			if n.Pos != nil {
+				ps = Pos{n.Pos.Line, n.Pos.Col}
+			}
+			j.NeedsPos = append(j.NeedsPos, ps)
+		}
+		j.If = parseCond(aj.If)
+		if c := aj.ContinueOnError; c != nil {
+			j.ContinueOnError = c.Value
+			if c.Expression != nil {
+				j.ContinueOnErrorExpr = c.Expression.Value
+			}
+		}
+		for name, o := range aj.Outputs {
+			if o != nil && o.Value != nil {
+				j.Outputs[strings.ToLower(name)] = o.Value.Value
+			}
+		}
+		rc := &resolveCtx{inputs: inputVals, defaults: defaults}
+		if aj.Strategy != nil {
+			rc.matrix = aj.Strategy.Matrix
+		}
+		j.Runner = resolveRunner(aj.RunsOn, rc)
+		if wc := aj.WorkflowCall; wc != nil && wc.Uses != nil {
+			j.Uses = wc.Uses.Value
+			j.With = map[string]string{}
+			for name, in := range wc.Inputs {
+				if in != nil && in.Value != nil {
+					j.With[strings.ToLower(name)] = in.Value.Value
+				}
+			}
+			b.attachCallee(j, rc, depth, stack)
+		}
+		w.Jobs = append(w.Jobs, j)
+		w.byID[j.ID] = j
+	}
+	slices.SortFunc(w.Jobs, func(a, c *Job) int {
+		if a.Line != c.Line {
+			return a.Line - c.Line
+		}
+		return strings.Compare(a.ID, c.ID)
+	})
+	w.Cycles = findCycles(w)
+	return w
+}
+
+// attachCallee resolves a local reusable workflow and builds its graph with
+// the caller's `with:` inputs substituted; a remote one is judged by the
+// caller's runner-like inputs (gha-job-status.md §11).
+func (b *builder) attachCallee(j *Job, rc *resolveCtx, depth int, stack []string) {
+	// Substitute the caller's own context (its matrix, its inputs) into the
+	// `with:` values first: `with: {runs_on: "${{ matrix.gpu }}"}`.
+	with := map[string]string{}
+	withVals := map[string][]sval{}
+	for k, v := range j.With {
+		with[k] = v
+		vals := resolveValue(v, rc)
+		withVals[k] = vals
+		if len(vals) == 1 {
+			with[k] = vals[0].text()
+		}
+	}
+	if !strings.HasPrefix(j.Uses, "./") {
+		b.inferRemoteRunner(j, withVals)
+		return
+	}
+	if depth+1 >= maxCallDepth {
+		j.CalleeError = fmt.Sprintf("reusable workflows nested deeper than %d levels", maxCallDepth)
+		return
+	}
+	cp := path.Clean(strings.TrimPrefix(j.Uses, "./"))
+	if i := strings.IndexByte(cp, '@'); i >= 0 {
+		cp = cp[:i]
+	}
+	if slices.Contains(stack, cp) {
+		j.CalleeError = "reusable workflow calls itself: " + strings.Join(append(stack, cp), " -> ")
+		return
+	}
+	ast, src, msg := b.parseCallee(cp)
+	if ast == nil {
+		j.CalleeError = msg
+		return
+	}
+	j.Callee = b.build(cp, src, ast, with, withVals, depth+1, append(slices.Clone(stack), cp))
+	// The caller runs on whatever its called jobs run on.
+	j.Runner = unionRunners(j.Callee.Jobs)
+}
+
+func (b *builder) parseCallee(p string) (*actionlint.Workflow, []byte, string) {
+	if b.fsys == nil {
+		return nil, nil, "no file system to read " + p
+	}
+	if ast, ok := b.cache[p]; ok {
+		return ast, b.srcs[p], b.errs[p]
+	}
+	if b.srcs == nil {
+		b.srcs, b.errs = map[string][]byte{}, map[string]string{}
+	}
+	src, err := ReadFile(b.fsys, p)
+	var ast *actionlint.Workflow
+	if err != nil {
+		b.errs[p] = err.Error()
+	} else {
+		ast, _ = actionlint.Parse(src)
+		if ast == nil {
+			b.errs[p] = p + ": cannot be parsed"
+		}
+	}
+	b.cache[p], b.srcs[p] = ast, src
+	return ast, src, b.errs[p]
+}
+
+// inferRemoteRunner marks a caller of a remote reusable workflow with the
+// labels passed in inputs named like a runner.
+func (b *builder) inferRemoteRunner(j *Job, withVals map[string][]sval) {
+	names := make([]string, 0, len(j.With))
+	for k := range j.With {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var labels, from, sym []string
+	for _, k := range names {
+		lk := strings.ToLower(k)
+		if !strings.Contains(lk, "runner") && !strings.Contains(lk, "runs-on") && !strings.Contains(lk, "runs_on") {
+			continue
+		}
+		vals := withVals[k]
+		if vals == nil {
+			sym = append(sym, j.With[k])
+			from = append(from, k)
+			continue
+		}
+		for _, v := range vals {
+			if v.isArr {
+				labels = append(labels, v.arr...)
+			} else {
+				labels = append(labels, expandJSONLabels(v.str)...)
+			}
+		}
+		from = append(from, k)
+	}
+	if len(labels) == 0 && len(sym) == 0 {
+		return
+	}
+	j.Runner.Labels = dedupe(append(j.Runner.Labels, labels...))
+	j.Runner.Symbolic = dedupe(append(j.Runner.Symbolic, sym...))
+	j.Runner.InferredFrom = from
+}
+
+func unionRunners(jobs []*Job) Runner {
+	var r Runner
+	for _, cj := range jobs {
+		r.Labels = append(r.Labels, cj.Runner.Labels...)
+		r.Symbolic = append(r.Symbolic, cj.Runner.Symbolic...)
+		if cj.Runner.Group != "" && r.Group == "" {
+			r.Group = cj.Runner.Group
+		}
+	}
+	r.Labels, r.Symbolic = dedupe(r.Labels), dedupe(r.Symbolic)
+	return r
+}
+
+func dedupe(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	s = slices.Clone(s)
+	sort.Strings(s)
+	return slices.Compact(s)
+}
+
+// Job returns the job with the given id (compared case-insensitively), or nil.
+func (w *Workflow) Job(id string) *Job {
+	if w == nil {
+		return nil
+	}
+	return w.byID[strings.ToLower(id)]
+}
+
+// UnknownNeeds returns the entries of j.Needs that name no job of w.
+func (w *Workflow) UnknownNeeds(j *Job) []string {
+	var out []string
+	for _, n := range j.Needs {
+		if w.byID[n] == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}

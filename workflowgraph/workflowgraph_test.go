@@ -1,0 +1,238 @@
+package workflowgraph
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+const pipeline = `name: nightly
+on:
+  schedule: [{cron: "0 2 * * *"}]
+  workflow_dispatch:
+jobs:
+  policy:
+    runs-on: ubuntu-latest
+    outputs:
+      bypass: ${{ steps.p.outputs.bypass }}
+    steps:
+      - id: p
+        run: echo bypass=true >> "$GITHUB_OUTPUT"
+  CPU-Tests:
+    needs: policy
+    runs-on: [self-hosted, linux]
+    steps:
+      - run: make test
+  image:
+    needs: [policy, cpu-tests]
+    if: always() && !cancelled() && needs.policy.result == 'success'
+    runs-on:
+      group: builders
+      labels: [docker]
+    steps:
+      - run: make image
+  resolve-image:
+    needs: image
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo ok
+  gpu:
+    needs: [resolve-image]
+    if: ${{ !cancelled() && needs.resolve-image.result == 'success' }}
+    strategy:
+      matrix:
+        runner: [h100, a100]
+        include:
+          - runner: [self-hosted, 8gpu]
+    runs-on: ${{ matrix.runner }}
+    steps:
+      - run: nvidia-smi
+  gpu-reusable:
+    needs: resolve-image
+    uses: ./.github/workflows/gpu.yml
+    with:
+      runs_on: '["h200","2gpu"]'
+  remote:
+    uses: pytorch/test-infra/.github/workflows/linux_job_v2.yml@main
+    with:
+      runner: linux.g5.4xlarge.nvidia.gpu
+  dyn:
+    needs: policy
+    runs-on: ${{ needs.policy.outputs.runner }}
+    steps:
+      - run: true
+  templated:
+    if: |
+      ${{ false }}
+    runs-on: ubuntu-${{ matrix.v }}
+    strategy:
+      matrix:
+        v: ["22.04", "24.04"]
+    steps:
+      - run: true
+`
+
+const callee = `on:
+  workflow_call:
+    inputs:
+      runs_on:
+        type: string
+        default: '["ubuntu-latest"]'
+jobs:
+  test:
+    runs-on: ${{ fromJSON(inputs.runs_on) }}
+    steps:
+      - run: pytest
+`
+
+func load(t *testing.T, files map[string]string, p string) *Workflow {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	for k, v := range files {
+		fsys[k] = &fstest.MapFile{Data: []byte(v)}
+	}
+	w, fs, err := Load(fsys, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fs {
+		t.Logf("finding: %+v", f)
+	}
+	if w == nil {
+		t.Fatal("nil workflow")
+	}
+	return w
+}
+
+func TestPipeline(t *testing.T) {
+	w := load(t, map[string]string{
+		".github/workflows/nightly.yml": pipeline,
+		".github/workflows/gpu.yml":     callee,
+	}, ".github/workflows/nightly.yml")
+
+	var ids []string
+	for _, j := range w.Jobs {
+		ids = append(ids, j.ID)
+	}
+	if want := []string{"policy", "cpu-tests", "image", "resolve-image", "gpu", "gpu-reusable", "remote", "dyn", "templated"}; !slices.Equal(ids, want) {
+		t.Fatalf("jobs %v, want %v", ids, want)
+	}
+	runners := map[string]string{
+		"policy":        "ubuntu-latest|",
+		"cpu-tests":     "linux,self-hosted|",
+		"image":         "docker|",
+		"gpu":           "8gpu,a100,h100,self-hosted|",
+		"gpu-reusable":  "2gpu,h200|",
+		"remote":        "linux.g5.4xlarge.nvidia.gpu|",
+		"dyn":           "|${{ needs.policy.outputs.runner }}",
+		"templated":     "ubuntu-22.04,ubuntu-24.04|",
+		"resolve-image": "ubuntu-latest|",
+	}
+	for id, want := range runners {
+		j := w.Job(id)
+		got := strings.Join(j.Runner.Labels, ",") + "|" + strings.Join(j.Runner.Symbolic, ",")
+		if got != want {
+			t.Errorf("%s runner = %q, want %q", id, got, want)
+		}
+	}
+	if g := w.Job("image").Runner.Group; g != "builders" {
+		t.Errorf("group = %q", g)
+	}
+	if w.Job("gpu-reusable").Callee == nil || w.Job("gpu-reusable").Callee.Job("test") == nil {
+		t.Fatalf("callee not attached: %q", w.Job("gpu-reusable").CalleeError)
+	}
+	if got := w.Job("remote").Runner.InferredFrom; !slices.Equal(got, []string{"runner"}) {
+		t.Errorf("inferred from %v", got)
+	}
+
+	if got := w.Ancestors("resolve-image"); !slices.Equal(got, []string{"cpu-tests", "image", "policy"}) {
+		t.Errorf("ancestors %v", got)
+	}
+	if got := w.Descendants("CPU-TESTS"); !slices.Equal(got, []string{"gpu", "gpu-reusable", "image", "resolve-image"}) {
+		t.Errorf("descendants %v", got)
+	}
+	if got := w.TopoOrder(); !slices.Equal(got, []string{"policy", "cpu-tests", "image", "resolve-image", "gpu", "gpu-reusable", "remote", "dyn", "templated"}) {
+		t.Errorf("topo %v", got)
+	}
+	if len(w.Cycles) != 0 {
+		t.Errorf("cycles %v", w.Cycles)
+	}
+
+	conds := map[string]string{
+		"policy":        "<nil>",
+		"image":         "always,cancelled",
+		"resolve-image": "<nil>",
+		"gpu":           "cancelled",
+	}
+	for id, want := range conds {
+		c := w.Job(id).If
+		got := "<nil>"
+		if c != nil {
+			got = strings.Join(c.StatusFuncs(), ",")
+		}
+		if got != want {
+			t.Errorf("%s status funcs = %q, want %q", id, got, want)
+		}
+	}
+	if c := w.Job("templated").If; c == nil || !c.AlwaysTrue || c.Expr != nil || len(c.Embedded) != 1 {
+		t.Errorf("templated cond = %+v", c)
+	}
+
+	cl := NewClassifier([]string{"gpu", "*gpu", "nvidia", "cuda*", "h100", "h200", "a100", "*.nvidia.gpu"}, nil, nil, nil)
+	for id, want := range map[string]bool{"gpu": true, "gpu-reusable": true, "remote": true, "image": false, "dyn": false} {
+		if got := cl.IsGPU(w.Job(id)); got != want {
+			t.Errorf("IsGPU(%s) = %v", id, got)
+		}
+	}
+}
+
+func TestCycles(t *testing.T) {
+	w := load(t, map[string]string{"w.yml": `on: push
+jobs:
+  a: {needs: c, runs-on: x, steps: [{run: a}]}
+  b: {needs: a, runs-on: x, steps: [{run: a}]}
+  c: {needs: b, runs-on: x, steps: [{run: a}]}
+  d: {needs: [d, a], runs-on: x, steps: [{run: a}]}
+  e: {needs: nope, runs-on: x, steps: [{run: a}]}
+`}, "w.yml")
+	if got := w.Cycles; len(got) != 2 || !slices.Equal(got[0], []string{"a", "c", "b"}) || !slices.Equal(got[1], []string{"d"}) {
+		t.Errorf("cycles = %v", got)
+	}
+	if got := w.TopoOrder(); len(got) != 5 {
+		t.Errorf("topo = %v", got)
+	}
+	if got := w.Ancestors("b"); !slices.Equal(got, []string{"a", "b", "c"}) {
+		t.Errorf("ancestors = %v", got)
+	}
+	if got := w.UnknownNeeds(w.Job("e")); !slices.Equal(got, []string{"nope"}) {
+		t.Errorf("unknown = %v", got)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	cases := map[string]struct{ src, want string }{
+		"empty":    {"", "w.yml: empty file, not a workflow"},
+		"comments": {"# nothing\n", "w.yml: empty file, not a workflow"},
+		"binary":   {"\x00\x01\x02", "w.yml: binary data, not a YAML workflow"},
+		"list":     {"- a\n- b\n", "w.yml:1:1: not a workflow: the top level is a list"},
+		"mapping":  {"name: x\nfoo: 1\n", "w.yml:1:1: not a workflow: no \"on\" or \"jobs\" key"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, _, err := Load(fstest.MapFS{"w.yml": {Data: []byte(c.src)}}, "w.yml")
+			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+				t.Fatalf("err = %v, want prefix %q", err, c.want)
+			}
+		})
+	}
+	_, _, err := Load(fstest.MapFS{}, "missing.yml")
+	if err == nil || !strings.Contains(err.Error(), "missing.yml: file does not exist") {
+		t.Errorf("missing: %v", err)
+	}
+	// Malformed YAML is a finding, not an error.
+	_, fs, err := Load(fstest.MapFS{"w.yml": {Data: []byte("on: push\njobs:\n  a: [\n")}}, "w.yml")
+	if err != nil || len(fs) == 0 {
+		t.Errorf("malformed: err=%v findings=%v", err, fs)
+	}
+}
