@@ -167,5 +167,124 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-func runScopeChunk(e *env, args []string) int { return exitInternal }
-func runScopeJoin(e *env, args []string) int  { return exitInternal }
+func runScopeChunk(e *env, args []string) int {
+	f := newScopeFlags(e, "scope chunk")
+	f.fs.BoolVar(&f.exists, "exists", false, "require every target to exist in the working tree")
+	previous := f.fs.Int("previous", 0, "largest scope chunk index already published on the commit")
+	f.fs.StringVar(&f.cfg.StatusContext, "context", f.cfg.StatusContext, "status context prefix")
+	args, code, ok := f.parse(e, args)
+	if !ok {
+		return code
+	}
+	if *previous < 0 {
+		fmt.Fprintln(e.stderr, "cicheck: --previous must not be negative")
+		return exitUsage
+	}
+	targets := scope.SplitArgs(args...)
+	// No targets is the full suite ("run all"): nothing to validate, and
+	// every old chunk is blanked. Anything else must validate first, so a
+	// rejected scope never yields a publishable plan.
+	if len(targets) > 0 {
+		res := scope.Validate(targets, f.options(e))
+		if !res.Accepted() {
+			for _, r := range res.Reasons {
+				fmt.Fprintf(e.stderr, "cicheck: rejected: %s\n", r.Message)
+			}
+			return exitFindings
+		}
+		targets = res.Targets
+	}
+	plan, err := scope.PlanStatuses(targets, f.cfg.StatusContext, f.cfg.ChunkLimit, *previous)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: rejected: %v\n", err)
+		return exitFindings
+	}
+	fp := scope.Fingerprint(scope.ScopeString(targets))
+	if f.format == "json" {
+		if plan == nil {
+			plan = []scope.Status{}
+		}
+		if err := writeJSON(e.stdout, struct {
+			Version     int            `json:"version"`
+			Statuses    []scope.Status `json:"statuses"`
+			Fingerprint string         `json:"fingerprint"`
+		}{1, plan, fp}); err != nil {
+			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+			return exitInternal
+		}
+		return exitOK
+	}
+	for _, st := range plan {
+		fmt.Fprintf(e.stdout, "%s: %s\n", st.Context, describe(st.Description))
+	}
+	fmt.Fprintf(e.stdout, "fingerprint: %s\n", fp)
+	return exitOK
+}
+
+// describe shows a blank description visibly; "(empty)" cannot be a
+// target, the charset has no parentheses.
+func describe(d string) string {
+	if d == "" {
+		return "(empty)"
+	}
+	return d
+}
+
+func runScopeJoin(e *env, args []string) int {
+	f := newScopeFlags(e, "scope join")
+	f.fs.StringVar(&f.cfg.StatusContext, "context", f.cfg.StatusContext, "status context prefix")
+	f.fs.StringVar(&f.cfg.SnapshotContext, "snapshot-context", f.cfg.SnapshotContext, "snapshot marker context")
+	rest, code, ok := f.parse(e, args)
+	if !ok {
+		return code
+	}
+	if len(rest) > 0 {
+		fmt.Fprintln(e.stderr, "cicheck: scope join reads the combined-status JSON on stdin and takes no arguments")
+		return exitUsage
+	}
+	statuses, err := scope.ParseStatuses(e.stdin, "<stdin>")
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitUsage
+	}
+	r := scope.Reassemble(statuses, f.cfg.StatusContext, f.cfg.SnapshotContext, scope.OptionsFrom(f.cfg), "<stdin>")
+	if f.format == "json" {
+		type jf struct {
+			Rule     string `json:"rule"`
+			Severity string `json:"severity"`
+			Message  string `json:"message"`
+		}
+		fs := make([]jf, 0, len(r.Findings))
+		for _, x := range r.Findings {
+			fs = append(fs, jf{x.Rule, x.Severity.String(), x.Message})
+		}
+		if err := writeJSON(e.stdout, struct {
+			Version     int      `json:"version"`
+			Outcome     string   `json:"outcome"`
+			Scope       string   `json:"scope"`
+			Targets     []string `json:"targets"`
+			Fingerprint string   `json:"fingerprint"`
+			Previous    int      `json:"previous"`
+			Findings    []jf     `json:"findings"`
+		}{1, outcomeWord(r.Accepted()), r.Scope, nonNil(r.Targets), r.Fingerprint, r.Previous, fs}); err != nil {
+			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+			return exitInternal
+		}
+	} else {
+		fmt.Fprintln(e.stdout, outcomeWord(r.Accepted()))
+		if r.Scope == "" {
+			fmt.Fprintln(e.stdout, "scope: (full suite)")
+		} else {
+			fmt.Fprintf(e.stdout, "scope: %s\n", r.Scope)
+		}
+		fmt.Fprintf(e.stdout, "fingerprint: %s\n", r.Fingerprint)
+		fmt.Fprintf(e.stdout, "previous: %d\n", r.Previous)
+		for _, x := range r.Findings {
+			fmt.Fprintf(e.stdout, "%s: %s [%s]\n", x.Severity, x.Message, x.Rule)
+		}
+	}
+	if !r.Accepted() {
+		return exitFindings
+	}
+	return exitOK
+}
