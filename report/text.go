@@ -135,7 +135,7 @@ func defuseCommands(buf *bytes.Buffer) {
 	var out bytes.Buffer
 	out.Grow(buf.Len())
 	for _, l := range lines {
-		trimmed := bytes.TrimLeft(l, " \t")
+		trimmed := bytes.TrimLeftFunc(l, unicode.IsSpace) // the runner trims all white space
 		if bytes.HasPrefix(trimmed, []byte("::")) {
 			out.Write(l[:len(l)-len(trimmed)])
 			out.WriteString(`\x3a`)
