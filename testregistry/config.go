@@ -1,8 +1,130 @@
 package testregistry
 
-// Config is this engine's section of .cicheck.yaml. It is plain data with
-// yaml tags; the config package decodes it strictly and fills defaults.
-type Config struct{}
+// Config is this engine's section of .cicheck.yaml (`registry:`). It is plain
+// data with yaml tags; the config package decodes it strictly and fills
+// defaults. DefaultConfig reproduces radixark/miles' tests/ci conventions.
+type Config struct {
+	// Roots are scanned in this order for FileGlob (recursively).
+	Roots []string `yaml:"roots"`
+	// FileGlob is matched against base names only.
+	FileGlob string `yaml:"file-glob"`
+	// Markers maps a bare callee name to its backend.
+	Markers map[string]Marker `yaml:"markers"`
+	// ExtraParams adds keyword parameters per marker (the configurable
+	// schema), e.g. {register_cuda_ci: {hardware: {required: true, type: str_list}}}.
+	ExtraParams map[string]map[string]Param `yaml:"extra-params"`
+	// Labels names the module-level literal holding the known domain labels.
+	Labels SymbolRef `yaml:"labels"`
+	// Suites names the CI_SUITES literal; Map, when set, is used if the
+	// file cannot be read statically.
+	Suites SuitesRef `yaml:"suites"`
+	// ImplicitRoot auto-registers files under Prefix that hold no call.
+	ImplicitRoot Implicit `yaml:"implicit-root"`
+	// AccessPolicy is the comment-command access policy JSON ("" = none).
+	AccessPolicy string `yaml:"access-policy"`
+	// OrphanSearch lists the directories searched for test files outside
+	// the roots; OrphanAllowlist exempts exact paths.
+	OrphanSearch    []string `yaml:"orphan-search"`
+	OrphanAllowlist []string `yaml:"orphan-allowlist"`
+	// Policy holds the label-policy and selection tables.
+	Policy Policy `yaml:"policy"`
+}
 
-// DefaultConfig returns the settings used when .cicheck.yaml is silent.
-func DefaultConfig() Config { return Config{} }
+// Marker describes one registration function.
+type Marker struct {
+	Backend        string `yaml:"backend"` // cpu, cuda or rocm
+	LabelsRequired bool   `yaml:"labels-required"`
+}
+
+// Param is an extra keyword parameter of a marker.
+type Param struct {
+	Required bool     `yaml:"required"`
+	Type     string   `yaml:"type"` // str, str_list, bool, number
+	Allowed  []string `yaml:"allowed"`
+}
+
+// SymbolRef names a module-level symbol in a Python file.
+type SymbolRef struct {
+	File   string `yaml:"file"`
+	Symbol string `yaml:"symbol"`
+}
+
+// SuitesRef locates CI_SUITES; Map (backend -> suites) is the fallback.
+type SuitesRef struct {
+	File   string              `yaml:"file"`
+	Symbol string              `yaml:"symbol"`
+	Map    map[string][]string `yaml:"map"`
+}
+
+// Implicit is the auto-registration applied to call-less files under Prefix.
+type Implicit struct {
+	Prefix  string  `yaml:"prefix"`
+	Backend string  `yaml:"backend"`
+	Suite   string  `yaml:"suite"`
+	EstTime float64 `yaml:"est-time"`
+}
+
+// Policy is the CI label policy: label prefix, scope subtractions, cron
+// schedules, PR GPU stages and the /rerun-test tables.
+type Policy struct {
+	LabelPrefix     string   `yaml:"label-prefix"`
+	NightlySubtract []string `yaml:"nightly-subtract"`
+	ImageSubtract   []string `yaml:"image-subtract"`
+	NightlyCron     string   `yaml:"nightly-cron"`
+	WeeklyCron      string   `yaml:"weekly-cron"`
+	PRGPUStages     []string `yaml:"pr-gpu-stages"`
+	// DocsPaths are exact paths that never affect GPU stages; DocsPrefixes
+	// and DocsSuffixes likewise by prefix and suffix.
+	DocsPaths    []string `yaml:"docs-paths"`
+	DocsPrefixes []string `yaml:"docs-prefixes"`
+	DocsSuffixes []string `yaml:"docs-suffixes"`
+	// File runs (/rerun-test).
+	CUDARunsOn      map[string][]string `yaml:"cuda-runs-on"`
+	FileRunCPUSuite []string            `yaml:"file-run-cpu-suites"`
+	Image           string              `yaml:"image"`
+	MinTimeout      int                 `yaml:"min-timeout"`
+	TimeoutFactor   float64             `yaml:"timeout-factor"`
+}
+
+// DefaultConfig returns the radixark/miles profile.
+func DefaultConfig() Config {
+	return Config{
+		Roots:    []string{"tests/fast", "tests/fast-gpu", "tests/e2e", "tests/ci"},
+		FileGlob: "test_*.py",
+		Markers: map[string]Marker{
+			"register_cpu_ci":  {Backend: "cpu"},
+			"register_cuda_ci": {Backend: "cuda", LabelsRequired: true},
+			"register_rocm_ci": {Backend: "rocm", LabelsRequired: true},
+		},
+		ExtraParams:     map[string]map[string]Param{},
+		Labels:          SymbolRef{File: "tests/ci/labels.py", Symbol: "KNOWN_LABELS"},
+		Suites:          SuitesRef{File: "tests/ci/run_suite.py", Symbol: "CI_SUITES"},
+		ImplicitRoot:    Implicit{Prefix: "tests/fast/", Backend: "cpu", Suite: "stage-a-cpu", EstTime: 1.0},
+		AccessPolicy:    ".github/workflows/policies/comment-command-access.json",
+		OrphanSearch:    []string{"."},
+		OrphanAllowlist: []string{"miles/utils/test_wandb_utils.py"},
+		Policy: Policy{
+			LabelPrefix:     "run-ci-",
+			NightlySubtract: []string{"long", "ft-long"},
+			ImageSubtract:   []string{"long", "ft-short", "ft-long"},
+			NightlyCron:     "0 15 * * 0-5",
+			WeeklyCron:      "0 15 * * 6",
+			PRGPUStages: []string{"stage-b-2-gpu-h200", "stage-c-2-gpu-h200", "stage-c-4-gpu-h200",
+				"stage-c-8-gpu-h100", "stage-c-8-gpu-h200", "stage-c-4-gpu-mi350"},
+			DocsPaths:    []string{".pre-commit-config.yaml", "scripts/tools/sync_example_docs.py"},
+			DocsPrefixes: []string{"docs/"},
+			DocsSuffixes: []string{".md", ".mdx"},
+			CUDARunsOn: map[string][]string{
+				"stage-b-2-gpu-h200": {"h200", "2gpu"},
+				"stage-c-8-gpu-h100": {"h100", "8gpu"},
+				"stage-c-8-gpu-h200": {"h200", "8gpu"},
+				"stage-c-4-gpu-h200": {"h200", "4gpu"},
+				"stage-c-2-gpu-h200": {"h200", "2gpu"},
+			},
+			FileRunCPUSuite: []string{"stage-a-cpu", "stage-b-cpu"},
+			Image:           "radixark/miles",
+			MinTimeout:      1800,
+			TimeoutFactor:   1.25,
+		},
+	}
+}

@@ -1,0 +1,936 @@
+package testregistry
+
+import (
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// node is the small part of a Python expression AST the literal evaluator
+// needs: the AST class name (reported in messages such as "got Tuple"), the
+// position, and for constants the Python type and value.
+type node struct {
+	class     string // Python ast class: Constant, Name, List, Tuple, Call, ...
+	line, col int
+
+	ctype string  // for Constant: str, bytes, int, float, complex, bool, NoneType, ellipsis
+	str   string  // str/bytes value
+	num   float64 // int/float value; bool as 0/1
+	b     bool    // bool value
+
+	name  string  // Name id, Attribute attr
+	elts  []*node // List, Tuple, Set elements; Call positional args; Dict values
+	keys  []*node // Dict keys (nil entry for **spread)
+	fn    *node   // Call func, Attribute/Subscript/Starred value
+	kws   []keyword
+	paren bool // a parenthesised expression (for "(f)(x)" positions)
+}
+
+// keyword is one keyword argument of a call; name is "" for **kwargs.
+type keyword struct {
+	name      string
+	value     *node
+	line, col int
+}
+
+var pyKeywords = map[string]bool{
+	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true, "async": true,
+	"await": true, "break": true, "class": true, "continue": true, "def": true, "del": true, "elif": true,
+	"else": true, "except": true, "finally": true, "for": true, "from": true, "global": true, "if": true,
+	"import": true, "in": true, "is": true, "lambda": true, "nonlocal": true, "not": true, "or": true,
+	"pass": true, "raise": true, "return": true, "try": true, "while": true, "with": true, "yield": true,
+}
+
+type parser struct {
+	toks []token
+	i    int
+}
+
+func (p *parser) peek() token {
+	if p.i < len(p.toks) {
+		return p.toks[p.i]
+	}
+	if len(p.toks) > 0 {
+		last := p.toks[len(p.toks)-1]
+		return token{kind: tkNewline, line: last.line, col: last.col + len(last.text)}
+	}
+	return token{kind: tkNewline, line: 1, col: 1}
+}
+
+func (p *parser) isOp(s string) bool {
+	t := p.peek()
+	return t.kind == tkOp && t.text == s
+}
+
+func (p *parser) isKw(s string) bool {
+	t := p.peek()
+	return t.kind == tkName && t.text == s
+}
+
+func (p *parser) next() token {
+	t := p.peek()
+	if p.i < len(p.toks) {
+		p.i++
+	}
+	return t
+}
+
+func (p *parser) fail(t token, msg string) *SyntaxError {
+	return &SyntaxError{Line: t.line, Col: t.col, Msg: msg}
+}
+
+func (p *parser) expectOp(s string) error {
+	if !p.isOp(s) {
+		return p.fail(p.peek(), "invalid syntax")
+	}
+	p.next()
+	return nil
+}
+
+func (p *parser) atEnd() bool { return p.i >= len(p.toks) }
+
+func mk(class string, t token) *node { return &node{class: class, line: t.line, col: t.col} }
+
+// starExpressions parses an expression statement's value.
+func (p *parser) starExpressions() (*node, error) {
+	start := p.peek()
+	first, err := p.starExpression()
+	if err != nil {
+		return nil, err
+	}
+	if !p.isOp(",") {
+		return first, nil
+	}
+	tup := mk("Tuple", start)
+	tup.elts = []*node{first}
+	for p.isOp(",") {
+		p.next()
+		if p.atEnd() || p.isOp(")") || p.isOp("=") || p.isOp(";") {
+			break
+		}
+		e, err := p.starExpression()
+		if err != nil {
+			return nil, err
+		}
+		tup.elts = append(tup.elts, e)
+	}
+	return tup, nil
+}
+
+func (p *parser) starExpression() (*node, error) {
+	if p.isOp("*") {
+		t := p.next()
+		v, err := p.bitOr()
+		if err != nil {
+			return nil, err
+		}
+		n := mk("Starred", t)
+		n.fn = v
+		return n, nil
+	}
+	return p.namedExpression()
+}
+
+func (p *parser) namedExpression() (*node, error) {
+	t := p.peek()
+	if t.kind == tkName && !pyKeywords[t.text] && p.i+1 < len(p.toks) && p.toks[p.i+1].kind == tkOp && p.toks[p.i+1].text == ":=" {
+		p.i += 2
+		if _, err := p.expression(); err != nil {
+			return nil, err
+		}
+		return mk("NamedExpr", t), nil
+	}
+	return p.expression()
+}
+
+func (p *parser) expression() (*node, error) {
+	t := p.peek()
+	if p.isKw("lambda") {
+		p.next()
+		depth := 0
+		for !p.atEnd() {
+			x := p.peek()
+			if x.kind == tkOp {
+				switch x.text {
+				case "(", "[", "{":
+					depth++
+				case ")", "]", "}":
+					depth--
+				}
+				if x.text == ":" && depth == 0 {
+					break
+				}
+			}
+			p.next()
+		}
+		if err := p.expectOp(":"); err != nil {
+			return nil, err
+		}
+		if _, err := p.expression(); err != nil {
+			return nil, err
+		}
+		return mk("Lambda", t), nil
+	}
+	body, err := p.disjunction()
+	if err != nil {
+		return nil, err
+	}
+	if p.isKw("if") {
+		p.next()
+		if _, err := p.disjunction(); err != nil {
+			return nil, err
+		}
+		if !p.isKw("else") {
+			return nil, p.fail(p.peek(), "expected 'else' after 'if' expression")
+		}
+		p.next()
+		if _, err := p.expression(); err != nil {
+			return nil, err
+		}
+		n := mk("IfExp", t)
+		n.line, n.col = body.line, body.col
+		return n, nil
+	}
+	return body, nil
+}
+
+func (p *parser) boolChain(kw, class string, sub func() (*node, error)) (*node, error) {
+	left, err := sub()
+	if err != nil {
+		return nil, err
+	}
+	if !p.isKw(kw) {
+		return left, nil
+	}
+	for p.isKw(kw) {
+		p.next()
+		if _, err := sub(); err != nil {
+			return nil, err
+		}
+	}
+	return &node{class: class, line: left.line, col: left.col}, nil
+}
+
+func (p *parser) disjunction() (*node, error) { return p.boolChain("or", "BoolOp", p.conjunction) }
+func (p *parser) conjunction() (*node, error) { return p.boolChain("and", "BoolOp", p.inversion) }
+
+func (p *parser) inversion() (*node, error) {
+	if p.isKw("not") {
+		t := p.next()
+		if _, err := p.inversion(); err != nil {
+			return nil, err
+		}
+		return mk("UnaryOp", t), nil
+	}
+	return p.comparison()
+}
+
+func (p *parser) comparison() (*node, error) {
+	left, err := p.bitOr()
+	if err != nil {
+		return nil, err
+	}
+	found := false
+	for {
+		t := p.peek()
+		switch {
+		case t.kind == tkOp && (t.text == "==" || t.text == "!=" || t.text == "<" || t.text == "<=" || t.text == ">" || t.text == ">="):
+			p.next()
+		case t.kind == tkName && t.text == "in":
+			p.next()
+		case t.kind == tkName && t.text == "not" && p.i+1 < len(p.toks) && p.toks[p.i+1].text == "in" && p.toks[p.i+1].kind == tkName:
+			p.i += 2
+		case t.kind == tkName && t.text == "is":
+			p.next()
+			if p.isKw("not") {
+				p.next()
+			}
+		default:
+			if found {
+				return &node{class: "Compare", line: left.line, col: left.col}, nil
+			}
+			return left, nil
+		}
+		found = true
+		if _, err := p.bitOr(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// binary parses a left-associative chain of the given operators.
+func (p *parser) binary(ops []string, sub func() (*node, error)) (*node, error) {
+	left, err := sub()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := p.peek()
+		if t.kind != tkOp || !contains(ops, t.text) {
+			return left, nil
+		}
+		p.next()
+		if _, err := sub(); err != nil {
+			return nil, err
+		}
+		left = &node{class: "BinOp", line: left.line, col: left.col}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) bitOr() (*node, error)  { return p.binary([]string{"|"}, p.bitXor) }
+func (p *parser) bitXor() (*node, error) { return p.binary([]string{"^"}, p.bitAnd) }
+func (p *parser) bitAnd() (*node, error) { return p.binary([]string{"&"}, p.shift) }
+func (p *parser) shift() (*node, error)  { return p.binary([]string{"<<", ">>"}, p.sum) }
+func (p *parser) sum() (*node, error)    { return p.binary([]string{"+", "-"}, p.term) }
+func (p *parser) term() (*node, error) {
+	return p.binary([]string{"*", "/", "//", "%", "@"}, p.factor)
+}
+
+func (p *parser) factor() (*node, error) {
+	t := p.peek()
+	if t.kind == tkOp && (t.text == "+" || t.text == "-" || t.text == "~") {
+		p.next()
+		if _, err := p.factor(); err != nil {
+			return nil, err
+		}
+		return mk("UnaryOp", t), nil
+	}
+	return p.power()
+}
+
+func (p *parser) power() (*node, error) {
+	base, err := p.awaitPrimary()
+	if err != nil {
+		return nil, err
+	}
+	if p.isOp("**") {
+		p.next()
+		if _, err := p.factor(); err != nil {
+			return nil, err
+		}
+		return &node{class: "BinOp", line: base.line, col: base.col}, nil
+	}
+	return base, nil
+}
+
+func (p *parser) awaitPrimary() (*node, error) {
+	if p.isKw("await") {
+		t := p.next()
+		if _, err := p.primary(); err != nil {
+			return nil, err
+		}
+		return mk("Await", t), nil
+	}
+	return p.primary()
+}
+
+func (p *parser) primary() (*node, error) {
+	start := p.peek()
+	n, err := p.atom()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		switch {
+		case p.isOp("."):
+			p.next()
+			name := p.next()
+			if name.kind != tkName || pyKeywords[name.text] {
+				return nil, p.fail(name, "invalid syntax")
+			}
+			n = &node{class: "Attribute", line: start.line, col: start.col, fn: n, name: name.text}
+		case p.isOp("("):
+			call, err := p.call(start, n)
+			if err != nil {
+				return nil, err
+			}
+			n = call
+		case p.isOp("["):
+			p.next()
+			if err := p.slices(); err != nil {
+				return nil, err
+			}
+			if err := p.expectOp("]"); err != nil {
+				return nil, err
+			}
+			n = &node{class: "Subscript", line: start.line, col: start.col, fn: n}
+		default:
+			return n, nil
+		}
+	}
+}
+
+func (p *parser) slices() error {
+	for {
+		if p.isOp("]") {
+			return nil
+		}
+		if p.isOp("*") {
+			if _, err := p.starExpression(); err != nil {
+				return err
+			}
+		} else {
+			if !p.isOp(":") {
+				if _, err := p.namedExpression(); err != nil {
+					return err
+				}
+			}
+			for i := 0; i < 2 && p.isOp(":"); i++ {
+				p.next()
+				if !p.isOp(":") && !p.isOp(",") && !p.isOp("]") {
+					if _, err := p.expression(); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if !p.isOp(",") {
+			return nil
+		}
+		p.next()
+	}
+}
+
+// call parses "(args)" after fn, enforcing the argument-order rules that
+// make ast.parse itself fail.
+func (p *parser) call(start token, fn *node) (*node, error) {
+	p.next() // (
+	c := &node{class: "Call", line: start.line, col: start.col, fn: fn}
+	sawKw, sawDoubleStar := false, false
+	for !p.isOp(")") {
+		t := p.peek()
+		switch {
+		case p.isOp("**"):
+			p.next()
+			v, err := p.expression()
+			if err != nil {
+				return nil, err
+			}
+			c.kws = append(c.kws, keyword{value: v, line: t.line, col: t.col})
+			sawDoubleStar = true
+		case p.isOp("*"):
+			if sawDoubleStar {
+				return nil, p.fail(t, "iterable argument unpacking follows keyword argument unpacking")
+			}
+			v, err := p.starExpression()
+			if err != nil {
+				return nil, err
+			}
+			c.elts = append(c.elts, v)
+		case t.kind == tkName && p.i+1 < len(p.toks) && p.toks[p.i+1].kind == tkOp && p.toks[p.i+1].text == "=":
+			if pyKeywords[t.text] {
+				return nil, p.fail(t, "cannot assign to "+t.text)
+			}
+			p.i += 2
+			v, err := p.expression()
+			if err != nil {
+				return nil, err
+			}
+			c.kws = append(c.kws, keyword{name: t.text, value: v, line: t.line, col: t.col})
+			sawKw = true
+		default:
+			v, err := p.namedExpression()
+			if err != nil {
+				return nil, err
+			}
+			if p.isOp("=") {
+				return nil, p.fail(p.peek(), `expression cannot contain assignment, perhaps you meant "=="?`)
+			}
+			if p.isKw("for") || p.isKw("async") {
+				if err := p.comprehension(); err != nil {
+					return nil, err
+				}
+				if len(c.elts) > 0 || len(c.kws) > 0 || !p.isOp(")") {
+					return nil, p.fail(t, "Generator expression must be parenthesized")
+				}
+				v = &node{class: "GeneratorExp", line: v.line, col: v.col}
+			}
+			if sawDoubleStar {
+				return nil, p.fail(t, "positional argument follows keyword argument unpacking")
+			}
+			if sawKw {
+				return nil, p.fail(t, "positional argument follows keyword argument")
+			}
+			c.elts = append(c.elts, v)
+		}
+		if !p.isOp(",") {
+			break
+		}
+		p.next()
+	}
+	if err := p.expectOp(")"); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// comprehension parses one or more "for targets in iter [if cond]" clauses.
+func (p *parser) comprehension() error {
+	for p.isKw("for") || p.isKw("async") {
+		if p.isKw("async") {
+			p.next()
+		}
+		if !p.isKw("for") {
+			return p.fail(p.peek(), "invalid syntax")
+		}
+		p.next()
+		for {
+			if p.isOp("*") {
+				p.next()
+			}
+			if _, err := p.bitOr(); err != nil {
+				return err
+			}
+			if !p.isOp(",") {
+				break
+			}
+			p.next()
+			if p.isKw("in") {
+				break
+			}
+		}
+		if !p.isKw("in") {
+			return p.fail(p.peek(), "invalid syntax")
+		}
+		p.next()
+		if _, err := p.disjunction(); err != nil {
+			return err
+		}
+		for p.isKw("if") {
+			p.next()
+			if _, err := p.disjunction(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (p *parser) atom() (*node, error) {
+	t := p.peek()
+	switch t.kind {
+	case tkName:
+		switch t.text {
+		case "True", "False":
+			p.next()
+			n := mk("Constant", t)
+			n.ctype, n.b = "bool", t.text == "True"
+			if n.b {
+				n.num = 1
+			}
+			return n, nil
+		case "None":
+			p.next()
+			n := mk("Constant", t)
+			n.ctype = "NoneType"
+			return n, nil
+		}
+		if pyKeywords[t.text] {
+			return nil, p.fail(t, "invalid syntax")
+		}
+		p.next()
+		n := mk("Name", t)
+		n.name = t.text
+		return n, nil
+	case tkNumber:
+		p.next()
+		kind, v, ok := parseNumber(t.text)
+		if !ok {
+			return nil, p.fail(t, "invalid decimal literal")
+		}
+		n := mk("Constant", t)
+		n.ctype, n.num = kind, v
+		return n, nil
+	case tkString:
+		return p.strings()
+	case tkOp:
+		switch t.text {
+		case "...":
+			p.next()
+			n := mk("Constant", t)
+			n.ctype = "ellipsis"
+			return n, nil
+		case "(":
+			return p.group()
+		case "[":
+			return p.list()
+		case "{":
+			return p.dict()
+		}
+	}
+	if t.kind == tkNewline {
+		return nil, p.fail(t, "invalid syntax")
+	}
+	return nil, p.fail(t, "invalid syntax")
+}
+
+func (p *parser) strings() (*node, error) {
+	first := p.peek()
+	n := mk("Constant", first)
+	var sb strings.Builder
+	joined, template, bytes, text := false, false, false, false
+	for p.peek().kind == tkString {
+		t := p.next()
+		switch {
+		case strings.Contains(t.prefix, "f"):
+			joined = true
+		case strings.Contains(t.prefix, "t"):
+			template = true
+		}
+		if strings.Contains(t.prefix, "b") {
+			bytes = true
+		} else {
+			text = true
+		}
+		if bytes && text {
+			return nil, p.fail(t, "cannot mix bytes and nonbytes literals")
+		}
+		if strings.Contains(t.prefix, "r") {
+			sb.WriteString(t.body)
+		} else {
+			sb.WriteString(unescape(t.body, strings.Contains(t.prefix, "b")))
+		}
+	}
+	switch {
+	case template:
+		n.class = "TemplateStr"
+	case joined:
+		n.class = "JoinedStr"
+	case bytes:
+		n.ctype, n.str = "bytes", sb.String()
+	default:
+		n.ctype, n.str = "str", sb.String()
+	}
+	return n, nil
+}
+
+func (p *parser) group() (*node, error) {
+	open := p.next()
+	if p.isOp(")") {
+		p.next()
+		return mk("Tuple", open), nil
+	}
+	if p.isKw("yield") {
+		p.next()
+		if p.isKw("from") {
+			p.next()
+		}
+		for !p.atEnd() && !p.isOp(")") {
+			if _, err := p.starExpressions(); err != nil {
+				return nil, err
+			}
+		}
+		if err := p.expectOp(")"); err != nil {
+			return nil, err
+		}
+		return mk("Yield", open), nil
+	}
+	first, err := p.starExpression()
+	if err != nil {
+		return nil, err
+	}
+	if p.isKw("for") || p.isKw("async") {
+		if err := p.comprehension(); err != nil {
+			return nil, err
+		}
+		if err := p.expectOp(")"); err != nil {
+			return nil, err
+		}
+		return mk("GeneratorExp", open), nil
+	}
+	if p.isOp(")") {
+		p.next()
+		if first.class == "Starred" {
+			return nil, p.fail(open, "cannot use starred expression here")
+		}
+		first.paren = true
+		return first, nil
+	}
+	tup := mk("Tuple", open)
+	tup.elts = []*node{first}
+	if err := p.seq(tup, ")"); err != nil {
+		return nil, err
+	}
+	return tup, nil
+}
+
+// seq parses ", elt, elt [,]" up to and including the closing bracket.
+func (p *parser) seq(n *node, closer string) error {
+	for p.isOp(",") {
+		p.next()
+		if p.isOp(closer) {
+			break
+		}
+		e, err := p.starExpression()
+		if err != nil {
+			return err
+		}
+		n.elts = append(n.elts, e)
+	}
+	return p.expectOp(closer)
+}
+
+func (p *parser) list() (*node, error) {
+	open := p.next()
+	n := mk("List", open)
+	if p.isOp("]") {
+		p.next()
+		return n, nil
+	}
+	first, err := p.starExpression()
+	if err != nil {
+		return nil, err
+	}
+	if p.isKw("for") || p.isKw("async") {
+		if err := p.comprehension(); err != nil {
+			return nil, err
+		}
+		if err := p.expectOp("]"); err != nil {
+			return nil, err
+		}
+		return mk("ListComp", open), nil
+	}
+	n.elts = []*node{first}
+	return n, p.seq(n, "]")
+}
+
+func (p *parser) dict() (*node, error) {
+	open := p.next()
+	if p.isOp("}") {
+		p.next()
+		return mk("Dict", open), nil
+	}
+	isDict := p.isOp("**")
+	var first *node
+	var err error
+	if isDict {
+		p.next()
+		if _, err = p.bitOr(); err != nil {
+			return nil, err
+		}
+	} else {
+		if first, err = p.starExpression(); err != nil {
+			return nil, err
+		}
+		isDict = p.isOp(":")
+	}
+	if !isDict {
+		if p.isKw("for") || p.isKw("async") {
+			if err := p.comprehension(); err != nil {
+				return nil, err
+			}
+			if err := p.expectOp("}"); err != nil {
+				return nil, err
+			}
+			return mk("SetComp", open), nil
+		}
+		n := mk("Set", open)
+		n.elts = []*node{first}
+		return n, p.seq(n, "}")
+	}
+	n := mk("Dict", open)
+	if first == nil {
+		n.keys, n.elts = append(n.keys, nil), append(n.elts, nil)
+	} else {
+		p.next() // :
+		v, err := p.expression()
+		if err != nil {
+			return nil, err
+		}
+		if p.isKw("for") || p.isKw("async") {
+			if err := p.comprehension(); err != nil {
+				return nil, err
+			}
+			if err := p.expectOp("}"); err != nil {
+				return nil, err
+			}
+			return mk("DictComp", open), nil
+		}
+		n.keys, n.elts = append(n.keys, first), append(n.elts, v)
+	}
+	for p.isOp(",") {
+		p.next()
+		if p.isOp("}") {
+			break
+		}
+		if p.isOp("**") {
+			p.next()
+			if _, err := p.bitOr(); err != nil {
+				return nil, err
+			}
+			n.keys, n.elts = append(n.keys, nil), append(n.elts, nil)
+			continue
+		}
+		k, err := p.expression()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expectOp(":"); err != nil {
+			return nil, err
+		}
+		v, err := p.expression()
+		if err != nil {
+			return nil, err
+		}
+		n.keys, n.elts = append(n.keys, k), append(n.elts, v)
+	}
+	return n, p.expectOp("}")
+}
+
+const digitPart = `[0-9](?:_?[0-9])*`
+
+var (
+	reInt   = regexp.MustCompile(`^(?:[1-9](?:_?[0-9])*|0(?:_?0)*)$`)
+	reFloat = regexp.MustCompile(`^(?:(?:` + digitPart + `)?\.` + digitPart + `|` + digitPart + `\.?)(?:[eE][+-]?` + digitPart + `)?$`)
+	reHex   = regexp.MustCompile(`^0[xX](?:_?[0-9a-fA-F])+$`)
+	reOct   = regexp.MustCompile(`^0[oO](?:_?[0-7])+$`)
+	reBin   = regexp.MustCompile(`^0[bB](?:_?[01])+$`)
+)
+
+// parseNumber validates a Python number literal and returns its type
+// (int, float or complex) and value (0 for complex).
+func parseNumber(s string) (kind string, v float64, ok bool) {
+	if s == "" {
+		return "", 0, false
+	}
+	if simpleInt(s) {
+		f, _ := strconv.ParseFloat(s, 64)
+		return "int", f, true
+	}
+	if last := s[len(s)-1]; last == 'j' || last == 'J' {
+		body := s[:len(s)-1]
+		if reFloat.MatchString(body) {
+			return "complex", 0, true
+		}
+		return "", 0, false
+	}
+	clean := strings.ReplaceAll(s, "_", "")
+	for _, r := range []struct {
+		re   *regexp.Regexp
+		base int
+	}{{reHex, 16}, {reOct, 8}, {reBin, 2}} {
+		if r.re.MatchString(s) {
+			i, ok := new(big.Int).SetString(clean[2:], r.base)
+			if !ok {
+				return "", 0, false
+			}
+			f, _ := new(big.Float).SetInt(i).Float64()
+			return "int", f, true
+		}
+	}
+	if reInt.MatchString(s) {
+		f, _ := strconv.ParseFloat(clean, 64)
+		return "int", f, true
+	}
+	if reFloat.MatchString(s) && strings.ContainsAny(s, ".eE") {
+		f, err := strconv.ParseFloat(clean, 64)
+		if err != nil && !math.IsInf(f, 0) {
+			return "", 0, false
+		}
+		return "float", f, true
+	}
+	return "", 0, false
+}
+
+func simpleInt(s string) bool {
+	if len(s) > 15 || len(s) > 1 && s[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// unescape decodes the backslash escapes of a non-raw string body. \N{name}
+// is kept verbatim: resolving Unicode names would need the whole table, and
+// no label or suite name uses one.
+func unescape(s string, bytes bool) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			sb.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case '\n':
+		case '\r':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				i++
+			}
+		case '\\', '\'', '"':
+			sb.WriteByte(e)
+		case 'a':
+			sb.WriteByte('\a')
+		case 'b':
+			sb.WriteByte('\b')
+		case 'f':
+			sb.WriteByte('\f')
+		case 'n':
+			sb.WriteByte('\n')
+		case 'r':
+			sb.WriteByte('\r')
+		case 't':
+			sb.WriteByte('\t')
+		case 'v':
+			sb.WriteByte('\v')
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			v, _ := strconv.ParseUint(s[i:j], 8, 32)
+			writeCode(&sb, rune(v), bytes)
+			i = j - 1
+		case 'x', 'u', 'U':
+			n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			if bytes && e != 'x' || i+1+n > len(s) {
+				sb.WriteByte('\\')
+				sb.WriteByte(e)
+				continue
+			}
+			v, err := strconv.ParseUint(s[i+1:i+1+n], 16, 32)
+			if err != nil {
+				sb.WriteByte('\\')
+				sb.WriteByte(e)
+				continue
+			}
+			writeCode(&sb, rune(v), bytes)
+			i += n
+		default:
+			sb.WriteByte('\\')
+			sb.WriteByte(e)
+		}
+	}
+	return sb.String()
+}
+
+func writeCode(sb *strings.Builder, r rune, bytes bool) {
+	if bytes || r < 0x80 {
+		sb.WriteByte(byte(r))
+		return
+	}
+	if !utf8.ValidRune(r) {
+		r = utf8.RuneError
+	}
+	sb.WriteRune(r)
+}

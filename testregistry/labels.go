@@ -1,0 +1,347 @@
+package testregistry
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/cicheck/cicheck/finding"
+)
+
+// labelSet is KNOWN_LABELS as read statically, keys in source order.
+type labelSet struct {
+	keys []labelKey
+}
+
+type labelKey struct {
+	name      string
+	line, col int
+	dup       bool
+}
+
+// reservedLabels are workflow-only scopes that must not be domain labels.
+var reservedLabels = []string{"all", "image", "nightly"}
+
+// labelKeyRe is the shape the workflow adapter keeps for run-ci-<key>.
+var labelKeyRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+// binding is the last module-level assignment of a symbol.
+type binding struct {
+	value   *node
+	tok     token
+	mutated *token // a later module-level mutation
+	err     error
+}
+
+var mutators = map[string]bool{"update": true, "add": true, "pop": true, "clear": true, "setdefault": true,
+	"discard": true, "remove": true, "append": true, "extend": true, "insert": true, "popitem": true, "__setitem__": true, "__delitem__": true}
+
+// findBinding returns the last module-level binding "sym = v" or
+// "sym: T = v" in src, noting any later mutation.
+func findBinding(src, sym string) (*binding, error) {
+	toks, err := tokenize(src)
+	if err != nil {
+		return nil, err
+	}
+	lines, err := logicalLines(toks)
+	if err != nil {
+		return nil, err
+	}
+	var b *binding
+	for _, st := range topStatements(lines) {
+		if st[0].kind != tkName || st[0].text != sym {
+			// "del X[k]" also mutates.
+			if b != nil && len(st) > 2 && st[0].text == "del" && st[1].text == sym {
+				t := st[0]
+				b.mutated = &t
+			}
+			continue
+		}
+		if len(st) < 2 {
+			continue
+		}
+		op := st[1]
+		switch {
+		case op.kind == tkOp && (op.text == "=" || op.text == ":"):
+			// Find the value after the last top-level '=' (handles
+			// "A = B = {...}" and "A: dict[str, str] = {...}").
+			eq := -1
+			depth := 0
+			for i, t := range st {
+				if t.kind != tkOp {
+					continue
+				}
+				switch t.text {
+				case "(", "[", "{":
+					depth++
+				case ")", "]", "}":
+					depth--
+				case "=":
+					if depth == 0 {
+						eq = i
+					}
+				}
+			}
+			if eq < 0 {
+				continue // a bare annotation binds nothing
+			}
+			p := &parser{toks: st[eq+1:]}
+			v, err := p.starExpressions()
+			if err == nil && !p.atEnd() {
+				err = p.fail(p.peek(), "invalid syntax")
+			}
+			b = &binding{value: v, tok: st[0], err: err}
+		case b != nil && op.kind == tkOp && strings.HasSuffix(op.text, "=") && op.text != "==":
+			t := op
+			b.mutated = &t
+		case b != nil && op.kind == tkOp && op.text == "." && len(st) > 2 && mutators[st[2].text]:
+			t := st[2]
+			b.mutated = &t
+		case b != nil && op.kind == tkOp && (op.text == "[" || op.text == "."):
+			// X[k] = v or X.attr = v
+			depth := 0
+			for _, t := range st {
+				if t.kind == tkOp {
+					switch t.text {
+					case "(", "[", "{":
+						depth++
+					case ")", "]", "}":
+						depth--
+					}
+					if depth == 0 && t.text != "==" && strings.HasSuffix(t.text, "=") && t.text != "<=" && t.text != ">=" && t.text != "!=" {
+						tt := op
+						b.mutated = &tt
+						break
+					}
+				}
+			}
+		}
+	}
+	return b, nil
+}
+
+// stringItems extracts the string constants of a dict (keys), set, list or
+// tuple literal, or set(...)/frozenset(...) of one. why explains a failure.
+func stringItems(v *node) (items []*node, why string) {
+	switch v.class {
+	case "Dict":
+		for _, k := range v.keys {
+			if k == nil {
+				return nil, "it uses **spread"
+			}
+			if k.class != "Constant" || k.ctype != "str" {
+				return nil, fmt.Sprintf("a key is a %s, not a string literal", describe(k))
+			}
+			items = append(items, k)
+		}
+		return items, ""
+	case "Set", "List", "Tuple":
+		for _, e := range v.elts {
+			if e.class != "Constant" || e.ctype != "str" {
+				return nil, fmt.Sprintf("an element is a %s, not a string literal", describe(e))
+			}
+			items = append(items, e)
+		}
+		return items, ""
+	case "Call":
+		if v.fn.class == "Name" && (v.fn.name == "set" || v.fn.name == "frozenset") && len(v.kws) == 0 {
+			if len(v.elts) == 0 {
+				return nil, ""
+			}
+			if len(v.elts) == 1 && v.elts[0].class != "Call" {
+				return stringItems(v.elts[0])
+			}
+		}
+	}
+	return nil, fmt.Sprintf("the value is a %s, not a literal", describe(v))
+}
+
+func describe(n *node) string {
+	if n.class == "Constant" {
+		return n.ctype + " constant"
+	}
+	return n.class
+}
+
+// loadLabels reads KNOWN_LABELS statically and checks its keys.
+func loadLabels(fsys fs.FS, cfg Config) (*labelSet, []finding.Finding) {
+	file, sym := cfg.Labels.File, cfg.Labels.Symbol
+	if file == "" {
+		return nil, nil
+	}
+	notLiteral := func(line, col int, why string) []finding.Finding {
+		return []finding.Finding{newFinding(RuleLabelsNotLiteral, file, line, col,
+			fmt.Sprintf("cannot load %s statically: %s; label checks are skipped", sym, why))}
+	}
+	src, err := fs.ReadFile(fsys, file)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, notLiteral(1, 1, file+" does not exist")
+		}
+		return nil, notLiteral(1, 1, err.Error())
+	}
+	b, err := findBinding(string(src), sym)
+	if err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			return nil, notLiteral(se.Line, se.Col, "syntax error: "+se.Msg)
+		}
+		return nil, notLiteral(1, 1, err.Error())
+	}
+	switch {
+	case b == nil:
+		return nil, notLiteral(1, 1, "no module-level assignment of "+sym)
+	case b.err != nil:
+		return nil, notLiteral(b.tok.line, b.tok.col, "the value does not parse")
+	case b.mutated != nil:
+		return nil, notLiteral(b.mutated.line, b.mutated.col, fmt.Sprintf("it is modified after its assignment on line %d", b.tok.line))
+	}
+	items, why := stringItems(b.value)
+	if why != "" {
+		return nil, notLiteral(b.value.line, b.value.col, why)
+	}
+	ls := &labelSet{}
+	var out []finding.Finding
+	seen := map[string]bool{}
+	for _, it := range items {
+		k := labelKey{name: it.str, line: it.line, col: it.col}
+		switch {
+		case seen[k.name]:
+			k.dup = true
+			out = append(out, newFinding(RuleLabelsDupKey, file, k.line, k.col, fmt.Sprintf("label %s is listed twice in %s", pyRepr(k.name), sym)))
+		case slices.Contains(reservedLabels, k.name):
+			out = append(out, newFinding(RuleLabelsReserved, file, k.line, k.col,
+				fmt.Sprintf("%s must not contain %s: it is a workflow-only scope, not a domain label", sym, pyRepr(k.name))))
+		case !labelKeyRe.MatchString(k.name):
+			out = append(out, newFinding(RuleLabelsBadKey, file, k.line, k.col,
+				fmt.Sprintf("label %s does not match %s, so the workflow adapter silently drops %s", pyRepr(k.name), labelKeyRe, pyRepr(cfg.Policy.LabelPrefix+k.name))))
+		}
+		seen[k.name] = true
+		ls.keys = append(ls.keys, k)
+	}
+	return ls, out
+}
+
+var backendAttr = map[string]string{"CPU": "cpu", "CUDA": "cuda", "ROCM": "rocm", "cpu": "cpu", "cuda": "cuda", "rocm": "rocm"}
+
+// loadSuites reads CI_SUITES statically, falling back to the explicit map.
+func loadSuites(fsys fs.FS, cfg Config) (map[string][]string, []finding.Finding) {
+	fallback := func() map[string][]string {
+		if len(cfg.Suites.Map) == 0 {
+			return nil
+		}
+		m := map[string][]string{}
+		for k, v := range cfg.Suites.Map {
+			m[strings.ToLower(k)] = slices.Clone(v)
+		}
+		return m
+	}
+	if cfg.Suites.File == "" {
+		return fallback(), nil
+	}
+	src, err := fs.ReadFile(fsys, cfg.Suites.File)
+	if err != nil {
+		return fallback(), nil
+	}
+	b, err := findBinding(string(src), cfg.Suites.Symbol)
+	if err != nil || b == nil || b.err != nil || b.mutated != nil || b.value.class != "Dict" {
+		return fallback(), nil
+	}
+	m := map[string][]string{}
+	for i, k := range b.value.keys {
+		var backend string
+		switch {
+		case k == nil:
+			return fallback(), nil
+		case k.class == "Attribute":
+			backend = backendAttr[k.name]
+		case k.class == "Constant" && k.ctype == "str":
+			backend = backendAttr[strings.ToLower(k.str)]
+		}
+		if backend == "" {
+			return fallback(), nil
+		}
+		v := b.value.elts[i]
+		if v.class != "List" && v.class != "Tuple" {
+			return fallback(), nil
+		}
+		for _, e := range v.elts {
+			if e.class != "Constant" || e.ctype != "str" {
+				return fallback(), nil
+			}
+			m[backend] = append(m[backend], e.str)
+		}
+		if m[backend] == nil {
+			m[backend] = []string{}
+		}
+	}
+	return m, nil
+}
+
+// checkAccessPolicy compares the comment-command label allowlist with
+// KNOWN_LABELS (spec §7).
+func checkAccessPolicy(fsys fs.FS, cfg Config, labels *labelSet) []finding.Finding {
+	file := cfg.AccessPolicy
+	if file == "" || labels == nil {
+		return nil
+	}
+	src, err := fs.ReadFile(fsys, file)
+	if err != nil {
+		return nil
+	}
+	var doc struct {
+		Commands struct {
+			AddLabel struct {
+				AllowedLabels []string `json:"allowed_labels"`
+			} `json:"add_label"`
+		} `json:"commands"`
+	}
+	if err := json.Unmarshal(src, &doc); err != nil {
+		return []finding.Finding{newFinding(RuleAllowlistDrift, file, 1, 1, "cannot read commands.add_label.allowed_labels: "+err.Error())}
+	}
+	prefix := cfg.Policy.LabelPrefix
+	want := map[string]bool{prefix + "image": true, "bypass-fastfail": true}
+	for _, k := range labels.keys {
+		want[prefix+k.name] = true
+	}
+	have := map[string]bool{}
+	for _, l := range doc.Commands.AddLabel.AllowedLabels {
+		have[l] = true
+	}
+	var missing, extra []string
+	for l := range want {
+		if !have[l] {
+			missing = append(missing, l)
+		}
+	}
+	for l := range have {
+		if !want[l] {
+			extra = append(extra, l)
+		}
+	}
+	slices.Sort(missing)
+	slices.Sort(extra)
+	line, col := 1, 1
+	if i := strings.Index(string(src), `"allowed_labels"`); i >= 0 {
+		line, col = lineCol(string(src), i)
+	}
+	var out []finding.Finding
+	if len(missing) > 0 {
+		out = append(out, newFinding(RuleAllowlistDrift, file, line, col,
+			fmt.Sprintf("commands.add_label.allowed_labels is missing %s (every %s key needs its %s<key> entry)", pyList(missing), cfg.Labels.Symbol, prefix)))
+	}
+	if len(extra) > 0 {
+		out = append(out, newFinding(RuleAllowlistDrift, file, line, col,
+			fmt.Sprintf("commands.add_label.allowed_labels has entries that are not %s<key> for a %s key, %simage or bypass-fastfail: %s", prefix, cfg.Labels.Symbol, prefix, pyList(extra))))
+	}
+	return out
+}
+
+func lineCol(src string, off int) (int, int) {
+	line := 1 + strings.Count(src[:off], "\n")
+	return line, off - strings.LastIndex(src[:off], "\n")
+}

@@ -1,0 +1,538 @@
+package testregistry
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/cicheck/cicheck/finding"
+)
+
+// Registration is one CI registration of a test file.
+type Registration struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Column   int      `json:"column"`
+	Func     string   `json:"func"`
+	Backend  string   `json:"backend"` // cpu, cuda or rocm
+	EstTime  float64  `json:"est_time"`
+	Suite    string   `json:"suite"`
+	Labels   []string `json:"labels"`
+	Nightly  bool     `json:"nightly"`
+	Disabled *string  `json:"disabled"` // nil = enabled; "" still counts as disabled
+	Implicit bool     `json:"implicit"`
+	// Extra holds the values of configured extra parameters: string,
+	// []string, bool or float64.
+	Extra map[string]any `json:"extra,omitempty"`
+}
+
+// Enabled reports whether the registration runs when selected.
+func (r Registration) Enabled() bool { return r.Disabled == nil }
+
+// Registry is the result of scanning a repository.
+type Registry struct {
+	// Files are the discovered test files in collection order.
+	Files []string
+	// Registrations holds every valid registration in file order, then
+	// source order. Calls with an error are not registrations.
+	Registrations []Registration
+	// Findings holds every finding, sorted.
+	Findings []finding.Finding
+	// Known is the sorted list of KNOWN_LABELS keys; KnownOK is false when
+	// they could not be loaded (label checks were then skipped).
+	Known   []string
+	KnownOK bool
+	// Suites maps a backend to its suites; nil when unknown.
+	Suites map[string][]string
+
+	cfg Config
+}
+
+// Config returns the configuration the registry was scanned with.
+func (r *Registry) Config() Config { return r.cfg }
+
+// HasErrors reports whether any finding is an error (the reference
+// collector would have failed).
+func (r *Registry) HasErrors() bool {
+	for _, f := range r.Findings {
+		if f.Severity == finding.Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Check scans fsys (rooted at the repository) and returns every finding.
+func Check(fsys fs.FS, cfg Config) ([]finding.Finding, error) {
+	r, err := Scan(fsys, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return r.Findings, nil
+}
+
+// Present reports whether fsys looks like it holds a test registry: the
+// labels file or the suites file exists.
+func Present(fsys fs.FS, cfg Config) bool {
+	for _, p := range []string{cfg.Labels.File, cfg.Suites.File} {
+		if p == "" {
+			continue
+		}
+		if st, err := fs.Stat(fsys, p); err == nil && !st.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// validate rejects a configuration the scanner cannot work with.
+func (c Config) validate() error {
+	if _, err := path.Match(c.FileGlob, "x"); err != nil || c.FileGlob == "" {
+		return fmt.Errorf("registry.file-glob: invalid pattern %q", c.FileGlob)
+	}
+	for name, m := range c.Markers {
+		switch m.Backend {
+		case "cpu", "cuda", "rocm":
+		default:
+			return fmt.Errorf("registry.markers.%s.backend: %q is not one of cpu, cuda, rocm", name, m.Backend)
+		}
+	}
+	for fn, params := range c.ExtraParams {
+		if _, ok := c.Markers[fn]; !ok {
+			return fmt.Errorf("registry.extra-params: %q is not a configured marker", fn)
+		}
+		for kw, p := range params {
+			if baseParams[kw] {
+				return fmt.Errorf("registry.extra-params.%s.%s: %q is a built-in parameter", fn, kw, kw)
+			}
+			switch p.Type {
+			case "str", "str_list", "bool", "number":
+			default:
+				return fmt.Errorf("registry.extra-params.%s.%s.type: %q is not one of str, str_list, bool, number", fn, kw, p.Type)
+			}
+		}
+	}
+	return nil
+}
+
+// Scan discovers, parses and validates every test file and the label, suite
+// and access-policy files. The error is reserved for an invalid
+// configuration or an unreadable file; problems in the repository are
+// findings.
+func Scan(fsys fs.FS, cfg Config) (*Registry, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	r := &Registry{cfg: cfg}
+	var fnd []finding.Finding
+
+	labels, lf := loadLabels(fsys, cfg)
+	fnd = append(fnd, lf...)
+	if labels != nil {
+		r.KnownOK = true
+		for _, k := range labels.keys {
+			if !slices.Contains(r.Known, k.name) {
+				r.Known = append(r.Known, k.name)
+			}
+		}
+		slices.Sort(r.Known)
+	}
+	suites, sf := loadSuites(fsys, cfg)
+	r.Suites = suites
+	fnd = append(fnd, sf...)
+
+	files, err := Discover(fsys, cfg)
+	if err != nil {
+		return nil, err
+	}
+	r.Files = files
+	results := make([]fileResult, len(files))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	known := map[string]bool{}
+	for _, k := range r.Known {
+		known[k] = true
+	}
+	sc := &scanner{cfg: cfg, known: known, knownOK: r.KnownOK, knownList: r.Known}
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				src, err := fs.ReadFile(fsys, files[i])
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				results[i] = sc.scanFile(files[i], string(src))
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for _, res := range results {
+		fnd = append(fnd, res.findings...)
+		r.Registrations = append(r.Registrations, res.regs...)
+	}
+	fnd = append(fnd, r.crossChecks(labels)...)
+	fnd = append(fnd, checkAccessPolicy(fsys, cfg, labels)...)
+	orphans, err := findOrphans(fsys, cfg)
+	if err != nil {
+		return nil, err
+	}
+	fnd = append(fnd, orphans...)
+	r.Findings = finding.Sort(fnd)
+	return r, nil
+}
+
+// Discover lists the test files under the roots with Python glob semantics
+// (recursive, dot-names skipped, directory symlinks followed), sorted by
+// code point.
+func Discover(fsys fs.FS, cfg Config) ([]string, error) {
+	var out []string
+	for _, root := range cfg.Roots {
+		root = strings.TrimSuffix(path.Clean(root), "/")
+		if st, err := fs.Stat(fsys, root); err != nil || !st.IsDir() {
+			continue
+		}
+		if err := walkGlob(fsys, root, cfg.FileGlob, 0, &out); err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// maxDepth bounds recursion through symlink cycles, which Python's glob
+// would follow until the OS refuses the path.
+const maxDepth = 40
+
+func walkGlob(fsys fs.FS, dir, glob string, depth int, out *[]string) error {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || depth > 0 {
+			return nil // unreadable subdirectories are skipped, as glob does
+		}
+		return err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		p := dir + "/" + name
+		isDir := e.IsDir()
+		if e.Type()&fs.ModeSymlink != 0 {
+			if st, err := fs.Stat(fsys, p); err == nil {
+				isDir = st.IsDir()
+			} else {
+				continue // dangling symlink: glob lists it, but reading fails; skip
+			}
+		}
+		if isDir {
+			if depth < maxDepth {
+				if err := walkGlob(fsys, p, glob, depth+1, out); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if ok, _ := path.Match(glob, name); ok {
+			*out = append(*out, p)
+		}
+	}
+	return nil
+}
+
+type fileResult struct {
+	regs     []Registration
+	findings []finding.Finding
+}
+
+type scanner struct {
+	cfg       Config
+	known     map[string]bool
+	knownList []string
+	knownOK   bool
+}
+
+// call is one module-level marker call found in a file.
+type call struct {
+	fn   string
+	node *node
+}
+
+// topStatements yields the simple statements at module level, split on ';'.
+// Compound statements (their header line and body) are skipped, so calls in
+// if/def/class/with/try blocks are never seen.
+func topStatements(lines []logicalLine) [][]token {
+	var out [][]token
+	for _, l := range lines {
+		if l.depth != 0 || len(l.toks) == 0 || endsWithColon(l.toks) {
+			continue
+		}
+		first := l.toks[0]
+		if first.kind == tkOp && first.text == "@" {
+			continue
+		}
+		if first.kind == tkName {
+			switch first.text {
+			case "if", "elif", "else", "while", "for", "try", "except", "finally", "with", "def", "class", "async":
+				continue
+			}
+		}
+		depth, start := 0, 0
+		for i, t := range l.toks {
+			if t.kind != tkOp {
+				continue
+			}
+			switch t.text {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			case ";":
+				if depth == 0 {
+					if i > start {
+						out = append(out, l.toks[start:i])
+					}
+					start = i + 1
+				}
+			}
+		}
+		if start < len(l.toks) {
+			out = append(out, l.toks[start:])
+		}
+	}
+	return out
+}
+
+// findCalls returns the module-level bare-name marker calls of src, or the
+// first syntax error.
+func findCalls(src string, markers map[string]Marker) ([]call, error) {
+	toks, err := tokenize(src)
+	if err != nil {
+		return nil, err
+	}
+	lines, err := logicalLines(toks)
+	if err != nil {
+		return nil, err
+	}
+	var calls []call
+	for _, st := range topStatements(lines) {
+		if !mayBeCall(st, markers) {
+			continue
+		}
+		p := &parser{toks: st}
+		n, err := p.starExpressions()
+		if err != nil {
+			// Only a statement that starts like a marker call must parse
+			// as an expression; other statements (assignments, imports)
+			// are not this parser's business.
+			if st[0].kind == tkName && len(st) > 1 && st[1].text == "(" {
+				return nil, err
+			}
+			continue
+		}
+		if !p.atEnd() || n.class != "Call" || n.fn.class != "Name" {
+			continue
+		}
+		if _, ok := markers[n.fn.name]; ok {
+			calls = append(calls, call{fn: n.fn.name, node: n})
+		}
+	}
+	return calls, nil
+}
+
+// mayBeCall is a cheap filter: a marker call statement starts with the
+// marker name or an opening parenthesis.
+func mayBeCall(st []token, markers map[string]Marker) bool {
+	t := st[0]
+	if t.kind == tkOp && t.text == "(" {
+		return true
+	}
+	if t.kind != tkName {
+		return false
+	}
+	_, ok := markers[t.text]
+	return ok
+}
+
+func (s *scanner) scanFile(file, src string) fileResult {
+	var res fileResult
+	calls, err := findCalls(src, s.cfg.Markers)
+	if err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			res.findings = append(res.findings, newFinding(RuleSyntaxError, file, se.Line, se.Col, se.Msg))
+		}
+		return res
+	}
+	for _, c := range calls {
+		reg, fs := s.validateCall(file, c)
+		res.findings = append(res.findings, fs...)
+		if reg != nil {
+			res.regs = append(res.regs, *reg)
+		}
+	}
+	ir := s.cfg.ImplicitRoot
+	if ir.Prefix != "" && strings.HasPrefix(file, ir.Prefix) {
+		for _, c := range calls {
+			if s.cfg.Markers[c.fn].Backend != ir.Backend {
+				gpuDir := strings.TrimSuffix(ir.Prefix, "/") + "-gpu/"
+				res.findings = append(res.findings, newFinding(RuleGPUInImplicit, file, c.node.line, c.node.col,
+					fmt.Sprintf("register_cuda_ci is forbidden in %s; move the file to %s instead", ir.Prefix, gpuDir)))
+			}
+		}
+		if len(calls) > 0 {
+			return res
+		}
+		// The reference only looks for the cpu and cuda names; cicheck
+		// also flags the others (rocm), which it would silently register.
+		var ref, other []string
+		for name, m := range s.cfg.Markers {
+			if m.Backend == "rocm" {
+				other = append(other, name)
+			} else {
+				ref = append(ref, name)
+			}
+		}
+		slices.Sort(ref)
+		slices.Sort(other)
+		if line, col, ok := firstMention(src, ref); ok {
+			res.findings = append(res.findings, newFinding(RuleMentionNoCall, file, line, col,
+				"file mentions "+strings.Join(ref, " or ")+" textually but no top-level call was parsed; check for aliased import, non-toplevel call, or attribute access"))
+			return res
+		}
+		if line, col, ok := firstMention(src, other); ok {
+			res.findings = append(res.findings, newFinding(RuleRocmAliasQuirk, file, line, col,
+				"file mentions "+strings.Join(other, " or ")+" textually but no top-level call was parsed; the reference collector would silently register it as an implicit "+strings.ToUpper(ir.Backend)+" test"))
+			return res
+		}
+		res.regs = append(res.regs, Registration{File: file, Line: 1, Column: 1, Backend: ir.Backend,
+			EstTime: ir.EstTime, Suite: ir.Suite, Labels: []string{}, Implicit: true})
+		return res
+	}
+	if len(calls) == 0 {
+		res.findings = append(res.findings, newFinding(RuleNoRegistry, file, 1, 1, "No CI registry found in "+file))
+	}
+	return res
+}
+
+// firstMention finds the earliest occurrence of any of names in src.
+func firstMention(src string, names []string) (line, col int, ok bool) {
+	best := -1
+	for _, n := range names {
+		if i := strings.Index(src, n); i >= 0 && (best < 0 || i < best) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return 0, 0, false
+	}
+	line = 1 + strings.Count(src[:best], "\n")
+	col = best - strings.LastIndex(src[:best], "\n")
+	return line, col, true
+}
+
+// crossChecks runs the checks that look at several registrations.
+func (r *Registry) crossChecks(labels *labelSet) []finding.Finding {
+	var out []finding.Finding
+	cfg := r.cfg
+	type key struct{ file, backend, suite string }
+	seen := map[key]bool{}
+	used := map[string]bool{}
+	for _, g := range r.Registrations {
+		k := key{g.File, g.Backend, g.Suite}
+		if seen[k] {
+			out = append(out, newFinding(RuleDuplicate, g.File, g.Line, g.Column,
+				fmt.Sprintf("%s is registered twice for backend %s and suite %s", g.File, strings.ToUpper(g.Backend), g.Suite)))
+		}
+		seen[k] = true
+		for _, l := range g.Labels {
+			used[l] = true
+		}
+		if r.Suites != nil && !slices.Contains(r.Suites[g.Backend], g.Suite) {
+			f := newFinding(RuleUnknownSuite, g.File, g.Line, g.Column,
+				fmt.Sprintf("suite %s is not in %s for backend %s; this registration is never selected", pyRepr(g.Suite), cfg.Suites.Symbol, strings.ToUpper(g.Backend)))
+			if !g.Enabled() {
+				f.Severity = finding.Warning
+			}
+			out = append(out, f)
+		}
+	}
+	if r.Suites == nil {
+		out = append(out, newFinding(RuleSuitesUnknown, cfg.Suites.File, 1, 1,
+			fmt.Sprintf("cannot load %s statically and registry.suites.map is empty; suite checks are skipped", cfg.Suites.Symbol)))
+	}
+	if labels != nil {
+		for _, k := range labels.keys {
+			if !used[k.name] && !k.dup {
+				out = append(out, newFinding(RuleLabelsUnused, cfg.Labels.File, k.line, k.col,
+					fmt.Sprintf("label %s is used by no registration", pyRepr(k.name))))
+			}
+		}
+	}
+	return out
+}
+
+// findOrphans reports test files outside the roots.
+func findOrphans(fsys fs.FS, cfg Config) ([]finding.Finding, error) {
+	var out []finding.Finding
+	underRoot := func(p string) bool {
+		for _, r := range cfg.Roots {
+			r = path.Clean(r)
+			if p == r || strings.HasPrefix(p, r+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	seen := map[string]bool{}
+	for _, dir := range cfg.OrphanSearch {
+		dir = path.Clean(dir)
+		if _, err := fs.Stat(fsys, dir); err != nil {
+			continue
+		}
+		err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if p != dir && strings.HasPrefix(d.Name(), ".") || d.IsDir() && d.Name() == "node_modules" {
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if underRoot(p) {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if ok, _ := path.Match(cfg.FileGlob, d.Name()); !ok || underRoot(p) || seen[p] || slices.Contains(cfg.OrphanAllowlist, p) {
+				return nil
+			}
+			seen[p] = true
+			out = append(out, newFinding(RuleOrphanTest, p, 1, 1,
+				fmt.Sprintf("%s is outside the registry roots (%s) and is never collected by CI", p, strings.Join(cfg.Roots, ", "))))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

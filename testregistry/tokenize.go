@@ -1,0 +1,590 @@
+package testregistry
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The tokenizer follows CPython's tokenize rules closely enough that a
+// register_*_ci call inside a string, a comment, a function body or an if
+// block is never mistaken for a module-level statement. It does not build a
+// full AST: the scanner only needs logical lines, their indentation depth and
+// the tokens of each line. Columns are 1-based byte offsets, like Python's
+// ast col_offset + 1.
+
+type tokKind uint8
+
+const (
+	tkName tokKind = iota
+	tkNumber
+	tkString
+	tkOp
+	tkNewline
+	tkIndent
+	tkDedent
+	tkEOF
+)
+
+func (k tokKind) String() string {
+	return [...]string{"NAME", "NUMBER", "STRING", "OP", "NEWLINE", "INDENT", "DEDENT", "EOF"}[k]
+}
+
+type token struct {
+	kind      tokKind
+	text      string // raw source text of the token
+	line, col int    // 1-based; col counts bytes
+	// For strings: the lower-cased prefix and the body between the quotes.
+	prefix string
+	body   string
+}
+
+// SyntaxError is a Python syntax error found while tokenizing or parsing.
+type SyntaxError struct {
+	Line, Col int
+	Msg       string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
+
+// logicalLine is one logical line of source: its tokens (without the
+// trailing NEWLINE) and the indentation depth it starts at.
+type logicalLine struct {
+	depth  int
+	toks   []token
+	indent bool // an INDENT preceded this line
+}
+
+type lexer struct {
+	src       string
+	pos       int
+	line      int
+	lineStart int // byte offset of the current physical line
+	toks      []token
+	brackets  []token // open brackets, for implicit line joining and errors
+	indents   []indentLevel
+	atBOL     bool // at the beginning of a logical line
+}
+
+type indentLevel struct{ col, alt int }
+
+func (lx *lexer) errAt(line, col int, format string, a ...any) *SyntaxError {
+	return &SyntaxError{Line: line, Col: col, Msg: fmt.Sprintf(format, a...)}
+}
+
+func (lx *lexer) col() int { return lx.pos - lx.lineStart + 1 }
+
+func (lx *lexer) emit(k tokKind, start, line, col int) {
+	lx.toks = append(lx.toks, token{kind: k, text: lx.src[start:lx.pos], line: line, col: col})
+}
+
+// tokenize splits Python source into tokens, reporting the first syntax
+// error the way CPython's tokenizer would.
+func tokenize(src string) ([]token, error) {
+	src = strings.TrimPrefix(src, "\ufeff")
+	lx := &lexer{src: src, line: 1, atBOL: true, indents: []indentLevel{{0, 0}}}
+	if err := lx.run(); err != nil {
+		return nil, err
+	}
+	return lx.toks, nil
+}
+
+func (lx *lexer) newline() {
+	lx.line++
+	lx.lineStart = lx.pos
+}
+
+func (lx *lexer) run() error {
+	for {
+		if lx.atBOL && len(lx.brackets) == 0 {
+			blank, err := lx.indentation()
+			if err != nil {
+				return err
+			}
+			if blank {
+				continue
+			}
+			lx.atBOL = false
+		}
+		if lx.pos >= len(lx.src) {
+			return lx.eof()
+		}
+		c := lx.src[lx.pos]
+		switch {
+		case c == ' ' || c == '\t' || c == '\f':
+			lx.pos++
+		case c == '#':
+			for lx.pos < len(lx.src) && lx.src[lx.pos] != '\n' && lx.src[lx.pos] != '\r' {
+				lx.pos++
+			}
+		case c == '\r' || c == '\n':
+			line, col := lx.line, lx.col()
+			start := lx.pos
+			lx.pos++
+			if c == '\r' && lx.pos < len(lx.src) && lx.src[lx.pos] == '\n' {
+				lx.pos++
+			}
+			if len(lx.brackets) == 0 {
+				lx.emit(tkNewline, start, line, col)
+				lx.atBOL = true
+			}
+			lx.newline()
+		case c == '\\':
+			line, col := lx.line, lx.col()
+			lx.pos++
+			switch {
+			case lx.pos >= len(lx.src):
+				return lx.errAt(line, col, "unexpected EOF while parsing")
+			case lx.src[lx.pos] == '\n':
+				lx.pos++
+				lx.newline()
+			case lx.src[lx.pos] == '\r':
+				lx.pos++
+				if lx.pos < len(lx.src) && lx.src[lx.pos] == '\n' {
+					lx.pos++
+				}
+				lx.newline()
+			default:
+				return lx.errAt(line, col, "unexpected character after line continuation character")
+			}
+			if lx.pos >= len(lx.src) {
+				return lx.errAt(line, col, "unexpected EOF while parsing")
+			}
+		case c >= '0' && c <= '9' || c == '.' && lx.pos+1 < len(lx.src) && isDigit(lx.src[lx.pos+1]):
+			if err := lx.number(); err != nil {
+				return err
+			}
+		case c == '"' || c == '\'':
+			if err := lx.str(lx.pos); err != nil {
+				return err
+			}
+		case isIdentStart(lx.src[lx.pos:]):
+			start, line, col := lx.pos, lx.line, lx.col()
+			for lx.pos < len(lx.src) {
+				r, n := utf8.DecodeRuneInString(lx.src[lx.pos:])
+				if !isIdentRune(r) {
+					break
+				}
+				lx.pos += n
+			}
+			if lx.pos < len(lx.src) && (lx.src[lx.pos] == '"' || lx.src[lx.pos] == '\'') && isStringPrefix(lx.src[start:lx.pos]) {
+				lx.pos = start
+				if err := lx.str(start); err != nil {
+					return err
+				}
+				continue
+			}
+			lx.emit(tkName, start, line, col)
+		default:
+			if err := lx.op(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func (lx *lexer) eof() error {
+	if len(lx.brackets) > 0 {
+		b := lx.brackets[len(lx.brackets)-1]
+		return lx.errAt(b.line, b.col, "'%s' was never closed", b.text)
+	}
+	line, col := lx.line, lx.col()
+	if n := len(lx.toks); n > 0 && lx.toks[n-1].kind != tkNewline && lx.toks[n-1].kind != tkDedent {
+		lx.toks = append(lx.toks, token{kind: tkNewline, line: line, col: col})
+	}
+	for len(lx.indents) > 1 {
+		lx.indents = lx.indents[:len(lx.indents)-1]
+		lx.toks = append(lx.toks, token{kind: tkDedent, line: line, col: col})
+	}
+	lx.toks = append(lx.toks, token{kind: tkEOF, line: line, col: col})
+	return nil
+}
+
+// indentation measures the leading whitespace of a physical line. Blank and
+// comment-only lines produce no tokens (blank == true).
+func (lx *lexer) indentation() (blank bool, err error) {
+	col, alt := 0, 0
+	for lx.pos < len(lx.src) {
+		switch lx.src[lx.pos] {
+		case ' ':
+			col++
+			alt++
+		case '\t':
+			col = (col/8 + 1) * 8
+			alt++
+		case '\f':
+			col, alt = 0, 0
+		default:
+			goto done
+		}
+		lx.pos++
+	}
+done:
+	if lx.pos >= len(lx.src) {
+		return false, nil // EOF: handled by run
+	}
+	switch lx.src[lx.pos] {
+	case '#':
+		for lx.pos < len(lx.src) && lx.src[lx.pos] != '\n' && lx.src[lx.pos] != '\r' {
+			lx.pos++
+		}
+		fallthrough
+	case '\n', '\r':
+		if lx.pos < len(lx.src) {
+			if lx.src[lx.pos] == '\r' {
+				lx.pos++
+			}
+			if lx.pos < len(lx.src) && lx.src[lx.pos] == '\n' {
+				lx.pos++
+			}
+			lx.newline()
+		}
+		return true, nil
+	case '\\':
+		// A continuation right after indentation: the line is joined to
+		// the next, whose text decides. CPython treats this line's
+		// indentation as the statement's.
+	}
+	top := lx.indents[len(lx.indents)-1]
+	line, c := lx.line, lx.col()
+	switch {
+	case col == top.col:
+		if alt != top.alt {
+			return false, lx.errAt(line, c, "inconsistent use of tabs and spaces in indentation")
+		}
+	case col > top.col:
+		if alt <= top.alt {
+			return false, lx.errAt(line, c, "inconsistent use of tabs and spaces in indentation")
+		}
+		lx.indents = append(lx.indents, indentLevel{col, alt})
+		lx.toks = append(lx.toks, token{kind: tkIndent, line: line, col: 1})
+	default:
+		for len(lx.indents) > 1 && col < lx.indents[len(lx.indents)-1].col {
+			lx.indents = lx.indents[:len(lx.indents)-1]
+			lx.toks = append(lx.toks, token{kind: tkDedent, line: line, col: c})
+		}
+		top = lx.indents[len(lx.indents)-1]
+		if col != top.col {
+			return false, lx.errAt(line, c, "unindent does not match any outer indentation level")
+		}
+		if alt != top.alt {
+			return false, lx.errAt(line, c, "inconsistent use of tabs and spaces in indentation")
+		}
+	}
+	return false, nil
+}
+
+var operators = []string{
+	"**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=",
+	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
+	"+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}",
+	",", ":", ";", ".", "=",
+}
+
+var closing = map[string]string{")": "(", "]": "[", "}": "{"}
+
+func (lx *lexer) op() error {
+	start, line, col := lx.pos, lx.line, lx.col()
+	rest := lx.src[lx.pos:]
+	for _, o := range operators {
+		if strings.HasPrefix(rest, o) {
+			lx.pos += len(o)
+			lx.emit(tkOp, start, line, col)
+			switch o {
+			case "(", "[", "{":
+				lx.brackets = append(lx.brackets, lx.toks[len(lx.toks)-1])
+			case ")", "]", "}":
+				if len(lx.brackets) == 0 {
+					return lx.errAt(line, col, "unmatched '%s'", o)
+				}
+				open := lx.brackets[len(lx.brackets)-1]
+				if open.text != closing[o] {
+					if open.line != line {
+						return lx.errAt(line, col, "closing parenthesis '%s' does not match opening parenthesis '%s' on line %d", o, open.text, open.line)
+					}
+					return lx.errAt(line, col, "closing parenthesis '%s' does not match opening parenthesis '%s'", o, open.text)
+				}
+				lx.brackets = lx.brackets[:len(lx.brackets)-1]
+			}
+			return nil
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	if r == '!' {
+		return lx.errAt(line, col, "invalid syntax")
+	}
+	if unicode.IsPrint(r) {
+		return lx.errAt(line, col, "invalid character '%c' (U+%04X)", r, r)
+	}
+	return lx.errAt(line, col, "invalid non-printable character U+%04X", r)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isIdentStart(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r == '_' || unicode.IsLetter(r) || r >= 0x80 && (unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_ID_Start, r))
+}
+
+func isIdentRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) ||
+		r >= 0x80 && (unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Nl) || unicode.Is(unicode.Other_ID_Continue, r))
+}
+
+// isStringPrefix reports whether s is a valid string prefix (any case):
+// r, u, f, b, t and the two-letter combinations Python accepts.
+func isStringPrefix(s string) bool {
+	switch strings.ToLower(s) {
+	case "r", "u", "f", "b", "t", "br", "rb", "fr", "rf", "tr", "rt":
+		return true
+	}
+	return false
+}
+
+func (lx *lexer) number() error {
+	start, line, col := lx.pos, lx.line, lx.col()
+	for lx.pos < len(lx.src) {
+		c := lx.src[lx.pos]
+		switch {
+		case isDigit(c) || c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			lx.pos++
+		case (c == '+' || c == '-') && (lx.src[lx.pos-1] == 'e' || lx.src[lx.pos-1] == 'E') && !isHexLiteral(lx.src[start:lx.pos]):
+			lx.pos++
+		default:
+			goto done
+		}
+	}
+done:
+	text := lx.src[start:lx.pos]
+	// "1if x else y" and "0x1for" are legal but deprecated; cut a trailing
+	// keyword off rather than reject the file.
+	for _, kw := range []string{"if", "else", "for", "in", "is", "and", "or", "not"} {
+		if strings.HasSuffix(text, kw) {
+			if _, _, ok := parseNumber(text[:len(text)-len(kw)]); ok {
+				lx.pos -= len(kw)
+				text = text[:len(text)-len(kw)]
+				break
+			}
+		}
+	}
+	if _, _, ok := parseNumber(text); !ok {
+		return lx.errAt(line, col, "invalid decimal literal")
+	}
+	lx.emit(tkNumber, start, line, col)
+	return nil
+}
+
+func isHexLiteral(s string) bool {
+	return len(s) > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')
+}
+
+// str scans a string literal starting at start (prefix included) whose
+// quote begins at lx.pos after the prefix.
+func (lx *lexer) str(start int) error {
+	line, col := lx.line, lx.col()
+	for lx.pos < len(lx.src) && lx.src[lx.pos] != '"' && lx.src[lx.pos] != '\'' {
+		lx.pos++
+	}
+	prefix := strings.ToLower(lx.src[start:lx.pos])
+	bodyStart, bodyEnd, err := lx.strBody(prefix, line, col)
+	if err != nil {
+		return err
+	}
+	lx.toks = append(lx.toks, token{kind: tkString, text: lx.src[start:lx.pos], line: line, col: col,
+		prefix: prefix, body: lx.src[bodyStart:bodyEnd]})
+	return nil
+}
+
+// strBody consumes the quotes and body of a string whose opening quote is at
+// lx.pos and returns the body's bounds.
+func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
+	q := lx.src[lx.pos]
+	triple := strings.HasPrefix(lx.src[lx.pos:], strings.Repeat(string(q), 3))
+	n := 1
+	if triple {
+		n = 3
+	}
+	lx.pos += n
+	bodyStart := lx.pos
+	formatted := strings.ContainsAny(prefix, "ft")
+	for {
+		if lx.pos >= len(lx.src) {
+			return 0, 0, lx.unterminated(triple, line, col)
+		}
+		c := lx.src[lx.pos]
+		switch {
+		case c == q && (!triple || strings.HasPrefix(lx.src[lx.pos:], strings.Repeat(string(q), 3))):
+			end := lx.pos
+			lx.pos += n
+			return bodyStart, end, nil
+		case c == '\\':
+			lx.pos++
+			if lx.pos < len(lx.src) {
+				lx.skipChar()
+			}
+		case c == '\n' || c == '\r':
+			if !triple {
+				return 0, 0, lx.unterminated(false, line, col)
+			}
+			lx.skipChar()
+		case formatted && c == '{':
+			if strings.HasPrefix(lx.src[lx.pos:], "{{") {
+				lx.pos += 2
+				continue
+			}
+			lx.pos++
+			if err := lx.replacementField(line, col, triple); err != nil {
+				return 0, 0, err
+			}
+		case formatted && c == '}':
+			if strings.HasPrefix(lx.src[lx.pos:], "}}") {
+				lx.pos += 2
+				continue
+			}
+			return 0, 0, lx.errAt(lx.line, lx.col(), "f-string: single '}' is not allowed")
+		default:
+			lx.pos++
+		}
+	}
+}
+
+// skipChar advances over one byte, counting physical lines.
+func (lx *lexer) skipChar() {
+	c := lx.src[lx.pos]
+	lx.pos++
+	if c == '\r' && lx.pos < len(lx.src) && lx.src[lx.pos] == '\n' {
+		lx.pos++
+		lx.newline()
+	} else if c == '\n' || c == '\r' {
+		lx.newline()
+	}
+}
+
+func (lx *lexer) unterminated(triple bool, line, col int) error {
+	if triple {
+		return lx.errAt(line, col, "unterminated triple-quoted string literal (detected at line %d)", lx.line)
+	}
+	return lx.errAt(line, col, "unterminated string literal (detected at line %d)", lx.line)
+}
+
+// replacementField consumes an f-string replacement field after its '{' up to
+// and including the matching '}'. Nested strings may reuse the outer quote
+// (Python 3.12 rules, a superset of 3.11's).
+func (lx *lexer) replacementField(line, col int, triple bool) error {
+	depth := 0
+	for {
+		if lx.pos >= len(lx.src) {
+			return lx.unterminated(triple, line, col)
+		}
+		c := lx.src[lx.pos]
+		switch {
+		case c == '"' || c == '\'':
+			if _, _, err := lx.strBody("", lx.line, lx.col()); err != nil {
+				return err
+			}
+		case isIdentStart(lx.src[lx.pos:]):
+			s := lx.pos
+			for lx.pos < len(lx.src) {
+				r, n := utf8.DecodeRuneInString(lx.src[lx.pos:])
+				if !isIdentRune(r) {
+					break
+				}
+				lx.pos += n
+			}
+			if lx.pos < len(lx.src) && (lx.src[lx.pos] == '"' || lx.src[lx.pos] == '\'') && isStringPrefix(lx.src[s:lx.pos]) {
+				if _, _, err := lx.strBody(strings.ToLower(lx.src[s:lx.pos]), lx.line, lx.col()); err != nil {
+					return err
+				}
+			}
+		case c == '(' || c == '[' || c == '{':
+			depth++
+			lx.pos++
+		case (c == ')' || c == ']') && depth > 0:
+			depth--
+			lx.pos++
+		case c == '}' && depth > 0:
+			depth--
+			lx.pos++
+		case c == '}':
+			lx.pos++
+			return nil
+		case c == ':' && depth == 0:
+			lx.pos++
+			return lx.formatSpec(line, col, triple)
+		case c == '\n' || c == '\r':
+			lx.skipChar()
+		case c == '#' && depth == 0:
+			return lx.errAt(lx.line, lx.col(), "f-string expression part cannot include '#'")
+		default:
+			lx.pos++
+		}
+	}
+}
+
+// formatSpec consumes a format spec up to the '}' closing the field; the
+// spec may hold nested replacement fields.
+func (lx *lexer) formatSpec(line, col int, triple bool) error {
+	for {
+		if lx.pos >= len(lx.src) {
+			return lx.unterminated(triple, line, col)
+		}
+		switch c := lx.src[lx.pos]; {
+		case c == '{':
+			lx.pos++
+			if err := lx.replacementField(line, col, triple); err != nil {
+				return err
+			}
+		case c == '}':
+			lx.pos++
+			return nil
+		case (c == '\n' || c == '\r') && !triple:
+			return lx.unterminated(false, line, col)
+		default:
+			lx.skipChar()
+		}
+	}
+}
+
+// logicalLines groups tokens into logical lines and checks the two
+// indentation errors a tokenizer alone cannot see.
+func logicalLines(toks []token) ([]logicalLine, error) {
+	var out []logicalLine
+	depth := 0
+	var cur []token
+	indent := false
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch t.kind {
+		case tkIndent:
+			if len(out) == 0 || !endsWithColon(out[len(out)-1].toks) {
+				return nil, &SyntaxError{Line: t.line, Col: t.col, Msg: "unexpected indent"}
+			}
+			depth++
+			indent = true
+		case tkDedent:
+			depth--
+		case tkNewline:
+			if len(cur) > 0 {
+				out = append(out, logicalLine{depth: depth, toks: cur, indent: indent})
+				if endsWithColon(cur) && (i+1 >= len(toks) || toks[i+1].kind != tkIndent) {
+					var at token
+					if i+1 < len(toks) {
+						at = toks[i+1]
+					}
+					return nil, &SyntaxError{Line: at.line, Col: at.col, Msg: fmt.Sprintf("expected an indented block after line %d", cur[0].line)}
+				}
+			}
+			cur, indent = nil, false
+		case tkEOF:
+		default:
+			cur = append(cur, t)
+		}
+	}
+	return out, nil
+}
+
+func endsWithColon(toks []token) bool {
+	n := len(toks)
+	return n > 0 && toks[n-1].kind == tkOp && toks[n-1].text == ":"
+}
