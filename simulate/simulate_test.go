@@ -1,0 +1,151 @@
+package simulate
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/cicheck/cicheck/workflowgraph"
+)
+
+func load(t *testing.T, fsys fstest.MapFS, path string) *workflowgraph.Workflow {
+	t.Helper()
+	w, _, err := workflowgraph.Load(fsys, path)
+	if err != nil || w == nil {
+		t.Fatalf("load %s: %v", path, err)
+	}
+	return w
+}
+
+func fixture(t *testing.T, dir string) *workflowgraph.Workflow {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	for _, f := range []string{"pr-test.yml", "gpu-stage.yml"} {
+		b, err := os.ReadFile("../fixtures/" + dir + "/.github/workflows/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fsys[".github/workflows/"+f] = &fstest.MapFile{Data: b}
+	}
+	return load(t, fsys, ".github/workflows/pr-test.yml")
+}
+
+func render(vs []Verdict) string {
+	var b strings.Builder
+	for _, v := range vs {
+		b.WriteString(v.ID + ": " + v.Verdict + " [" + v.Result + "]: " + v.Reason + "\n")
+	}
+	return b.String()
+}
+
+var nightly = Scenario{
+	Event:    "schedule",
+	Outcomes: map[string]string{"stage-a-cpu": Failure},
+	Outputs:  map[string]map[string]string{"resolve-ci-policy": {"bypass_fastfail": "true", "skipped_stages": "[]"}, "resolve-ci-image": {"container_image": "img"}},
+}
+
+// Spec §12: the seed-003 incident and its fix.
+func TestSeed003(t *testing.T) {
+	got := render(Run(fixture(t, "gate-broken"), nightly))
+	want := `resolve-ci-policy: run [success]: implicit success() and the condition are true
+stage-a-cpu: run [failure]: implicit success() is true; ends failure (scenario)
+docker-build: run [success]: condition is true
+resolve-ci-image: skip [skipped]: implicit success() is false: stage-a-cpu failed (ancestor via docker-build)
+`
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("broken:\n%s\nwant prefix\n%s", got, want)
+	}
+	if n := strings.Count(got, "gpu-"); n != 7 || strings.Count(got, ": skip [skipped]: condition is false: needs.resolve-ci-image.result == 'success' is false (resolve-ci-image: skipped)") != 7 {
+		t.Errorf("broken: want 7 GPU stages skipped through resolve-ci-image:\n%s", got)
+	}
+	got = render(Run(fixture(t, "gate-fixed"), nightly))
+	if strings.Count(got, "gpu-") != 7 || strings.Count(got, "gpu-h1") != 3 || strings.Contains(got, "skip") {
+		t.Errorf("fixed: want every job to run:\n%s", got)
+	}
+	// Without the bypass, docker-build is skipped and everything below too.
+	noBypass := nightly
+	noBypass.Outputs = map[string]map[string]string{"resolve-ci-policy": {"bypass_fastfail": "false", "skipped_stages": "[]"}}
+	for _, v := range Run(fixture(t, "gate-fixed"), noBypass) {
+		if v.ID != "resolve-ci-policy" && v.ID != "stage-a-cpu" && v.Verdict != VerdictSkip {
+			t.Errorf("fixed without bypass: %s %s: %s", v.ID, v.Verdict, v.Reason)
+		}
+	}
+}
+
+func TestScenarios(t *testing.T) {
+	src := `on: push
+jobs:
+  a:
+    if: false
+    runs-on: x
+    steps: [{run: a}]
+  b:
+    needs: a
+    if: ${{ !cancelled() }}
+    runs-on: x
+    steps: [{run: b}]
+  c:
+    needs: b
+    runs-on: x
+    steps: [{run: c}]
+  d:
+    needs: b
+    if: vars.gpu == 'true' && always()
+    runs-on: x
+    steps: [{run: d}]
+  e:
+    needs: [b]
+    if: always() && fromJSON(needs.b.outputs.list)
+    outputs: {}
+    runs-on: x
+    steps: [{run: d}]
+  f:
+    needs: a
+    if: failure()
+    runs-on: x
+    steps: [{run: f}]
+`
+	w := load(t, fstest.MapFS{"w.yml": {Data: []byte(src)}}, "w.yml")
+	tests := []struct {
+		name string
+		sc   Scenario
+		want string
+	}{
+		{"runner#2205", Scenario{}, `a: skip [skipped]: condition is false: false is false
+b: run [success]: condition is true
+c: skip [skipped]: implicit success() is false: a was skipped (ancestor via b)
+d: unknown [unknown]: condition is unknown: vars.gpu is not given
+e: skip [failure]: evaluating if: raises (fromJSON: empty input is not JSON), so GitHub fails the job without running it
+f: skip [skipped]: condition is false: failure() is false: no ancestor failed
+`},
+		{"cancel", Scenario{Cancelled: true, Set: map[string]string{"vars.gpu": "TRUE"}}, `a: skip [skipped]: implicit success() is false: the run was cancelled
+b: skip [skipped]: condition is false: the run was cancelled
+c: skip [skipped]: implicit success() is false: the run was cancelled
+d: run [success]: condition is true
+e: skip [failure]: evaluating if: raises (fromJSON: empty input is not JSON), so GitHub fails the job without running it
+f: skip [skipped]: condition is false: failure() is false: no ancestor failed
+`},
+		{"forced", Scenario{Results: map[string]string{"A": Failure}, DefaultOutcome: Unknown}, `a: run [failure]: given by the scenario: failure
+b: run [unknown]: condition is true
+c: skip [skipped]: implicit success() is false: a failed (ancestor via b)
+d: unknown [unknown]: condition is unknown: vars.gpu is not given
+e: unknown [unknown]: condition is unknown: b may or may not run
+f: run [unknown]: condition is true
+`},
+	}
+	for _, tt := range tests {
+		if got := render(Run(w, tt.sc)); got != tt.want {
+			t.Errorf("%s:\n%s\nwant\n%s", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestInvalid(t *testing.T) {
+	w := load(t, fstest.MapFS{"w.yml": {Data: []byte("on: push\njobs:\n  a: {needs: b, runs-on: x, steps: [{run: a}]}\n  b: {needs: a, runs-on: x, steps: [{run: a}]}\n")}}, "w.yml")
+	for _, v := range Run(w, Scenario{}) {
+		if v.Verdict != VerdictSkip || !strings.Contains(v.Reason, "cycle") {
+			t.Errorf("%+v", v)
+		}
+	}
+}
