@@ -1,0 +1,138 @@
+package pathsfilter
+
+import (
+	"errors"
+	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// ErrUnsupportedGlob is matched (errors.Is) by every error reporting a glob
+// that cicheck cannot simulate faithfully. Callers treat such a pattern's
+// result as unknown; they never guess.
+var ErrUnsupportedGlob = errors.New("unsupported glob construct")
+
+// UnsupportedError names the pattern and, briefly, why it is unsupported.
+type UnsupportedError struct {
+	Pattern string
+	Reason  string
+}
+
+func (e *UnsupportedError) Error() string {
+	if e.Reason == "" {
+		return fmt.Sprintf("unsupported glob construct: %s", e.Pattern)
+	}
+	return fmt.Sprintf("unsupported glob construct: %s (%s)", e.Pattern, e.Reason)
+}
+
+// Is makes errors.Is(err, ErrUnsupportedGlob) true.
+func (e *UnsupportedError) Is(target error) bool { return target == ErrUnsupportedGlob }
+
+func errUnsupported(pattern string) error { return &UnsupportedError{Pattern: pattern} }
+
+// Picomatch is one compiled pattern with the semantics of
+// picomatch(pattern, {dot: true}) from picomatch 2.3.1 on posix, which is
+// what dorny/paths-filter v2.11+ runs for every filter rule.
+type Picomatch struct {
+	pattern string
+	source  string
+	negated bool
+	re      *reCompiled // nil: V8 rejects the regex, picomatch uses /$^/
+	fast    *fastGlob   // non-nil: a proven-equivalent matcher for clean paths
+}
+
+// CompilePicomatch compiles pattern as picomatch 2.3.1 with {dot: true}
+// would. An empty pattern is an error (picomatch throws). A pattern whose
+// regex uses syntax this engine does not implement returns an error that
+// matches ErrUnsupportedGlob.
+func CompilePicomatch(pattern string) (m *Picomatch, err error) {
+	if pattern == "" {
+		return nil, errors.New("empty glob pattern (picomatch throws: Expected pattern to be a non-empty string)")
+	}
+	if !utf8.ValidString(pattern) {
+		return nil, &UnsupportedError{Pattern: pattern, Reason: "invalid UTF-8"}
+	}
+	for _, r := range pattern {
+		if r > 0xFFFF {
+			// JavaScript indexes such characters as two code units; the port
+			// indexes runes, so it would diverge.
+			return nil, &UnsupportedError{Pattern: pattern, Reason: "character outside the Basic Multilingual Plane"}
+		}
+	}
+	defer func() {
+		// The port mirrors JavaScript that would throw a TypeError on some
+		// malformed inputs; never turn that into a panic for the caller.
+		if r := recover(); r != nil {
+			m, err = nil, &UnsupportedError{Pattern: pattern, Reason: fmt.Sprint("parser failure: ", r)}
+		}
+	}()
+	source, negated, err := pmMakeRe(pattern)
+	if err != nil {
+		return nil, &UnsupportedError{Pattern: pattern, Reason: err.Error()}
+	}
+	m = &Picomatch{pattern: pattern, source: source, negated: negated}
+	re, err := compileJSRegex(source)
+	switch {
+	case err == nil:
+		m.re = re
+	case errors.Is(err, errJSSyntax):
+		// picomatch.toRegex swallows the SyntaxError and returns /$^/.
+	default:
+		return nil, &UnsupportedError{Pattern: pattern, Reason: err.Error()}
+	}
+	m.fast = newFastGlob(pattern)
+	return m, nil
+}
+
+// Pattern returns the pattern as written.
+func (m *Picomatch) Pattern() string { return m.pattern }
+
+// Negated reports picomatch's state.negated: the pattern starts with an
+// odd number of '!' that do not open an extglob. Such a pattern matches
+// every path that the rest does not match; dorny/paths-filter v4.0.3's
+// some-with-excludes treats these rules as exclusions.
+func (m *Picomatch) Negated() bool { return m.negated }
+
+// Regexp returns the JavaScript regex source picomatch builds for the
+// pattern (the port's output; the golden test checks it against the real
+// one).
+func (m *Picomatch) Regexp() string { return m.source }
+
+// Match reports whether path matches, exactly as picomatch's matcher
+// function would answer for the same string.
+func (m *Picomatch) Match(path string) bool {
+	if path == "" {
+		return false
+	}
+	if path == m.pattern { // the equality shortcut in picomatch.test
+		return true
+	}
+	if m.fast != nil {
+		if v, ok := m.fast.match(path); ok {
+			return v
+		}
+	}
+	return m.matchRegex(path)
+}
+
+func (m *Picomatch) matchRegex(path string) bool {
+	if m.re == nil {
+		return false
+	}
+	var buf [128]rune
+	return m.re.match(toUTF16Units(path, buf[:0]))
+}
+
+// toUTF16Units turns path into the code units JavaScript's regex engine
+// walks: one per BMP character, a surrogate pair otherwise.
+func toUTF16Units(s string, buf []rune) []rune {
+	for _, r := range s {
+		if r > 0xFFFF {
+			a, b := utf16.EncodeRune(r)
+			buf = append(buf, a, b)
+			continue
+		}
+		buf = append(buf, r)
+	}
+	return buf
+}
