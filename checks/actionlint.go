@@ -25,6 +25,7 @@ type Linter struct {
 	mu       sync.Mutex
 	al       *actionlint.Linter
 	captured *actionlint.Workflow
+	projects map[string]*actionlint.Project
 }
 
 // LinterOptions configures NewLinter.
@@ -38,7 +39,7 @@ type LinterOptions struct {
 
 // NewLinter builds a Linter.
 func NewLinter(opts LinterOptions) (*Linter, error) {
-	l := &Linter{}
+	l := &Linter{projects: map[string]*actionlint.Project{}}
 	al, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{
 		WorkingDir: opts.WorkingDir,
 		ConfigFile: opts.ConfigFile,
@@ -65,11 +66,13 @@ func (r *captureRule) VisitWorkflowPre(w *actionlint.Workflow) error {
 	return nil
 }
 
-// Lint lints one workflow. path must name the file on disk (actionlint
-// uses it to find the project and its local actions and reusable
-// workflows); display is the name findings carry. The returned workflow is
-// nil when the YAML could not be parsed at all.
-func (l *Linter) Lint(path, display string, src []byte) (fs []finding.Finding, w *actionlint.Workflow, err error) {
+// Lint lints one workflow. path names the file on disk; root is its
+// project root, the directory holding .github (actionlint reads
+// .github/actionlint.yaml, local actions and local reusable workflows from
+// there; unlike actionlint's own discovery it needs no .git, so example
+// repositories work). display is the name findings carry. The returned
+// workflow is nil when the YAML could not be parsed at all.
+func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Finding, w *actionlint.Workflow, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.captured = nil
@@ -80,7 +83,14 @@ func (l *Linter) Lint(path, display string, src []byte) (fs []finding.Finding, w
 			err = fmt.Errorf("%s: actionlint failed: %v", display, r)
 		}
 	}()
-	errs, err := l.al.Lint(path, src, nil)
+	proj := l.projects[root]
+	if proj == nil && root != "" {
+		if proj, err = actionlint.NewProject(root); err != nil {
+			return nil, nil, fmt.Errorf("%s: %s", display, oneLine(err.Error()))
+		}
+		l.projects[root] = proj
+	}
+	errs, err := l.al.Lint(path, src, proj)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %s", display, oneLine(err.Error()))
 	}

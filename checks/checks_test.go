@@ -96,7 +96,7 @@ jobs:
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs, ast, err := l.Lint(p, ".github/workflows/ci.yml", src)
+	fs, ast, err := l.Lint(p, dir, ".github/workflows/ci.yml", src)
 	if err != nil || ast == nil {
 		t.Fatalf("err=%v ast=%v", err, ast)
 	}

@@ -1,0 +1,197 @@
+package checks
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/workflowgraph"
+)
+
+// MetaRules are the findings about suppressions themselves.
+var MetaRules = []*Rule{
+	{ID: "unused-suppression", Severity: finding.Notice,
+		Doc:  "an inline `# cicheck: ignore[rule]` comment matches no finding",
+		Help: "A suppression that matches nothing hides nothing today and may hide a real problem tomorrow. Remove it."},
+	{ID: "bad-suppression", Severity: finding.Warning,
+		Doc: "an inline suppression is malformed or has no reason",
+		Help: "Write `# cicheck: ignore[rule-id] reason` on the finding's line, on the line above it, or on a job's key line " +
+			"for the whole job. The reason is required and the comment is not applied without one."},
+}
+
+var (
+	suppressRE = regexp.MustCompile(`#\s*cicheck:\s*ignore\[([^\]]*)\](.*)$`)
+	looseRE    = regexp.MustCompile(`#\s*cicheck:\s*ignore\b`)
+	ruleIDRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+)
+
+type suppression struct {
+	line, col int
+	rules     []string
+	lines     []int  // lines the comment covers
+	job       string // whole job when the comment sits on (or just above) its key line
+	used      map[string]bool
+}
+
+// jobRange returns the lines a job spans: from its key line down to the
+// line before the next line indented no deeper than the key.
+func jobRange(lines []string, j *workflowgraph.Job) (int, int) {
+	if j.Line < 1 || j.Line > len(lines) {
+		return j.Line, j.Line
+	}
+	indent := j.Column - 1
+	end := j.Line
+	for i := j.Line; i < len(lines); i++ { // lines[i] is line i+1
+		t := strings.TrimSpace(lines[i])
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if leading(lines[i]) <= indent {
+			break
+		}
+		end = i + 1
+	}
+	return j.Line, end
+}
+
+func leading(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
+
+func splitLines(src []byte) []string {
+	return strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n")
+}
+
+// AssignJobs fills the Job of findings (from actionlint) that lie inside a
+// job's lines.
+func AssignJobs(src []byte, w *workflowgraph.Workflow, fs []finding.Finding) []finding.Finding {
+	if w == nil || len(w.Jobs) == 0 {
+		return fs
+	}
+	lines := splitLines(src)
+	type span struct {
+		id         string
+		start, end int
+	}
+	var spans []span
+	for _, j := range w.Jobs {
+		s, e := jobRange(lines, j)
+		spans = append(spans, span{j.ID, s, e})
+	}
+	for i := range fs {
+		if fs[i].Job != "" || fs[i].Line == 0 {
+			continue
+		}
+		for _, s := range spans {
+			if fs[i].Line >= s.start && fs[i].Line <= s.end {
+				fs[i].Job = s.id
+				break
+			}
+		}
+	}
+	return fs
+}
+
+// ApplySuppressions removes the findings matched by inline
+// `# cicheck: ignore[rule-id] reason` comments and adds a notice for each
+// suppression that matched nothing and a warning for each malformed one.
+func ApplySuppressions(file string, src []byte, w *workflowgraph.Workflow, fs []finding.Finding) []finding.Finding {
+	if !strings.Contains(string(src), "cicheck:") {
+		return fs
+	}
+	lines := splitLines(src)
+	jobAt := map[int]*workflowgraph.Job{}
+	if w != nil {
+		for _, j := range w.Jobs {
+			jobAt[j.Line] = j
+		}
+	}
+	var sups []*suppression
+	var meta []finding.Finding
+	for i, ln := range lines {
+		if !strings.Contains(ln, "cicheck:") {
+			continue
+		}
+		n := i + 1
+		m := suppressRE.FindStringSubmatchIndex(ln)
+		if m == nil {
+			if loc := looseRE.FindStringIndex(ln); loc != nil {
+				meta = append(meta, finding.Finding{Rule: "bad-suppression", Severity: finding.Warning, File: file, Line: n, Column: loc[0] + 1,
+					Message: "malformed suppression: write # cicheck: ignore[rule-id] reason"})
+			}
+			continue
+		}
+		col := m[0] + 1
+		ids := strings.Split(ln[m[2]:m[3]], ",")
+		reason := strings.TrimSpace(ln[m[4]:m[5]])
+		var rules []string
+		bad := ""
+		for _, id := range ids {
+			id = strings.TrimSpace(id)
+			if !ruleIDRE.MatchString(id) {
+				bad = fmt.Sprintf("malformed suppression: %q is not a rule id", id)
+				break
+			}
+			rules = append(rules, id)
+		}
+		if bad == "" && reason == "" {
+			bad = fmt.Sprintf("suppression of [%s] has no reason: write # cicheck: ignore[%s] <why this is fine>", strings.Join(rules, ","), strings.Join(rules, ","))
+		}
+		if bad != "" {
+			meta = append(meta, finding.Finding{Rule: "bad-suppression", Severity: finding.Warning, File: file, Line: n, Column: col, Message: bad})
+			continue
+		}
+		s := &suppression{line: n, col: col, rules: rules, used: map[string]bool{}, lines: []int{n}}
+		// The next code line below the comment is covered too.
+		for k := n; k < len(lines); k++ {
+			t := strings.TrimSpace(lines[k])
+			if t == "" || strings.HasPrefix(t, "#") {
+				continue
+			}
+			s.lines = append(s.lines, k+1)
+			break
+		}
+		for _, l := range s.lines {
+			if j := jobAt[l]; j != nil {
+				s.job = j.ID
+				start, end := jobRange(lines, j)
+				for x := start; x <= end; x++ {
+					if !slices.Contains(s.lines, x) {
+						s.lines = append(s.lines, x)
+					}
+				}
+				break
+			}
+		}
+		sups = append(sups, s)
+	}
+	out := fs[:0:0]
+	for _, f := range fs {
+		hidden := false
+		for _, s := range sups {
+			if !slices.Contains(s.rules, f.Rule) {
+				continue
+			}
+			if slices.Contains(s.lines, f.Line) || (s.job != "" && f.Job == s.job) {
+				s.used[f.Rule] = true
+				hidden = true
+			}
+		}
+		if !hidden {
+			out = append(out, f)
+		}
+	}
+	for _, s := range sups {
+		for _, r := range s.rules {
+			if !s.used[r] {
+				what := "this line or the next"
+				if s.job != "" {
+					what = fmt.Sprintf("job %q", s.job)
+				}
+				out = append(out, finding.Finding{Rule: "unused-suppression", Severity: finding.Notice, File: file, Line: s.line, Column: s.col, Job: s.job,
+					Message: fmt.Sprintf("suppression of [%s] matches no finding on %s; remove it", r, what)})
+			}
+		}
+	}
+	return append(out, meta...)
+}

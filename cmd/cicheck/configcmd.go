@@ -1,0 +1,123 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/pflag"
+
+	"github.com/cicheck/cicheck/config"
+)
+
+func init() {
+	register(command{
+		name:    "config",
+		summary: "show the effective configuration (config print)",
+		run:     runConfig,
+	})
+}
+
+func runConfig(e *env, args []string) int {
+	fl := pflag.NewFlagSet("cicheck config", pflag.ContinueOnError)
+	fl.SetOutput(e.stderr)
+	cfgPath := fl.String("config", "", "configuration file (default: .cicheck.yaml at the repository root)")
+	fl.Usage = func() {
+		fmt.Fprintln(e.stderr, "usage: cicheck config print [--config FILE]")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fl.NArg() != 1 || fl.Arg(0) != "print" {
+		fl.Usage()
+		return exitUsage
+	}
+	cfg, src, err := loadConfig(e, *cfgPath)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitUsage
+	}
+	out, err := cfg.Marshal()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: internal error: %v\n", err)
+		return exitInternal
+	}
+	if src == "" {
+		src = "built-in defaults (no " + config.FileName + ")"
+	}
+	fmt.Fprintf(e.stdout, "# effective configuration from %s\n", src)
+	e.stdout.Write(out)
+	return exitOK
+}
+
+// repoRoot returns the git top level above dir (the nearest directory with
+// a .git entry), else dir itself.
+func repoRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// loadConfig reads --config (relative to the working directory) or
+// .cicheck.yaml at the repository root; with neither, the defaults. The
+// second result names the file used ("" for the defaults).
+func loadConfig(e *env, flagPath string) (*config.Config, string, error) {
+	if flagPath != "" {
+		p := flagPath
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(e.wd, p)
+		}
+		cfg, err := config.Load(os.DirFS(filepath.Dir(p)), filepath.Base(p))
+		if err != nil {
+			return nil, "", relabel(err, filepath.Base(p), flagPath)
+		}
+		return cfg, flagPath, nil
+	}
+	root := repoRoot(e.wd)
+	p := filepath.Join(root, config.FileName)
+	if _, err := os.Stat(p); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return config.Default(), "", nil
+		}
+		return nil, "", fmt.Errorf("%s: %w", display(e.wd, p), err)
+	}
+	cfg, err := config.Load(os.DirFS(root), config.FileName)
+	if err != nil {
+		return nil, "", relabel(err, config.FileName, display(e.wd, p))
+	}
+	return cfg, display(e.wd, p), nil
+}
+
+// relabel rewrites the file name at the start of an engine error.
+func relabel(err error, from, to string) error {
+	msg := err.Error()
+	if len(msg) >= len(from) && msg[:len(from)] == from {
+		return errors.New(to + msg[len(from):])
+	}
+	return err
+}
+
+// display makes p relative to wd when it lies below it.
+func display(wd, p string) string {
+	if r, err := filepath.Rel(wd, p); err == nil && r != ".." && !startsWithDotDot(r) {
+		return filepath.ToSlash(r)
+	}
+	return filepath.ToSlash(p)
+}
+
+func startsWithDotDot(r string) bool {
+	return len(r) >= 3 && r[:3] == ".."+string(filepath.Separator)
+}

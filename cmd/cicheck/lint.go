@@ -1,0 +1,406 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/spf13/pflag"
+
+	"github.com/cicheck/cicheck/checks"
+	"github.com/cicheck/cicheck/config"
+	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/report"
+	"github.com/cicheck/cicheck/workflowgraph"
+)
+
+func init() {
+	register(command{
+		name:    "lint",
+		summary: "lint workflows with actionlint and cicheck's rules (the default command)",
+		run:     runLint,
+	})
+}
+
+const lintUsage = `usage: cicheck lint [flags] [PATH...]
+
+With no PATH, lints every .yml/.yaml file directly in .github/workflows of
+the repository (git top level, else the working directory). A PATH may be a
+workflow file or a directory (its .github/workflows, else the YAML files
+directly in it).
+
+Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 bad usage,
+unreadable input or invalid config, 3 internal error.
+
+flags:`
+
+// lintOptions are lint's flags.
+type lintOptions struct {
+	format, failOn, color, config, shellcheck string
+	verbose                                   bool
+}
+
+func runLint(e *env, args []string) int {
+	var o lintOptions
+	fl := pflag.NewFlagSet("cicheck lint", pflag.ContinueOnError)
+	fl.SetOutput(e.stderr)
+	fl.StringVar(&o.format, "format", "text", "output format: "+strings.Join(report.Formats, ", "))
+	fl.StringVar(&o.failOn, "fail-on", "error", "lowest severity that fails the run: error, warning, notice or never")
+	fl.StringVar(&o.color, "color", "auto", "colour the text format: auto, always or never (NO_COLOR is honoured)")
+	fl.StringVar(&o.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
+	fl.StringVar(&o.shellcheck, "shellcheck", "", "run shellcheck on run: scripts (optionally the executable's path)")
+	fl.Lookup("shellcheck").NoOptDefVal = "shellcheck"
+	fl.BoolVarP(&o.verbose, "verbose", "v", false, "explain which files are linted and skipped")
+	fl.Usage = func() {
+		fmt.Fprintln(e.stderr, lintUsage)
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	threshold, ok := failThreshold(o.failOn)
+	if !ok {
+		fmt.Fprintf(e.stderr, "cicheck: invalid --fail-on %q (valid: error, warning, notice, never)\n", o.failOn)
+		return exitUsage
+	}
+	if !validFormat(o.format) {
+		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: %s)\n", o.format, strings.Join(report.Formats, ", "))
+		return exitUsage
+	}
+	useColor, ok := colorWanted(e, o.color)
+	if !ok {
+		fmt.Fprintf(e.stderr, "cicheck: invalid --color %q (valid: auto, always, never)\n", o.color)
+		return exitUsage
+	}
+	cfg, cfgFile, err := loadConfig(e, o.config)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitUsage
+	}
+	if o.verbose && cfgFile != "" {
+		fmt.Fprintf(e.stderr, "cicheck: using configuration %s\n", cfgFile)
+	}
+	logf := func(format string, a ...any) {
+		if o.verbose {
+			fmt.Fprintf(e.stderr, "cicheck: "+format+"\n", a...)
+		}
+	}
+	targets, err := discover(e.wd, fl.Args(), logf)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitUsage
+	}
+	res, err := lintTargets(e.wd, targets, cfg, o.shellcheck, logf)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitUsage
+	}
+	for _, msg := range res.inputErrors {
+		fmt.Fprintf(e.stderr, "cicheck: %s\n", msg)
+	}
+	opts := report.Options{Color: useColor, Sources: res.sources, Rules: ruleInfos(), ToolName: "cicheck", ToolVersion: version}
+	if err := report.Write(e.stdout, o.format, res.findings, opts); err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: writing the report: %v\n", err)
+		return exitInternal
+	}
+	if len(res.inputErrors) > 0 {
+		return exitUsage
+	}
+	for _, f := range res.findings {
+		if threshold > 0 && f.Severity >= threshold {
+			return exitFindings
+		}
+	}
+	return exitOK
+}
+
+// version is the cicheck version reported in SARIF.
+var version = "dev"
+
+func failThreshold(s string) (finding.Severity, bool) {
+	if s == "never" {
+		return 0, true
+	}
+	sev, err := finding.ParseSeverity(s)
+	return sev, err == nil
+}
+
+func validFormat(f string) bool {
+	for _, x := range report.Formats {
+		if f == x {
+			return true
+		}
+	}
+	return false
+}
+
+// colorWanted decides the text colour: --color=always/never win; auto
+// colours only a terminal, and NO_COLOR (any non-empty value) turns it off.
+func colorWanted(e *env, mode string) (bool, bool) {
+	switch mode {
+	case "always":
+		return true, true
+	case "never":
+		return false, true
+	case "auto":
+		if e.getenv("NO_COLOR") != "" {
+			return false, true
+		}
+		f, ok := e.stdout.(*os.File)
+		if !ok {
+			return false, true
+		}
+		st, err := f.Stat()
+		return err == nil && st.Mode()&os.ModeCharDevice != 0, true
+	}
+	return false, false
+}
+
+// target is one workflow file to lint.
+type target struct {
+	abs     string // absolute path on disk
+	display string // as findings show it
+	root    string // project root: the directory holding .github
+	rel     string // slash path relative to root
+}
+
+// discover turns the PATH arguments into workflow files.
+func discover(wd string, args []string, logf func(string, ...any)) ([]target, error) {
+	var out []target
+	if len(args) == 0 {
+		root := repoRoot(wd)
+		dir := filepath.Join(root, ".github", "workflows")
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("%s: no .github/workflows directory (pass a workflow file or directory)", display(wd, root))
+		}
+		ts, err := workflowDir(wd, dir, logf)
+		if err != nil {
+			return nil, err
+		}
+		return ts, nil
+	}
+	for _, a := range args {
+		p := a
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(wd, p)
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, fmt.Errorf("%s: %v", a, err)
+		}
+		if !st.IsDir() {
+			out = append(out, makeTarget(wd, p))
+			continue
+		}
+		dir := p
+		if st, err := os.Stat(filepath.Join(p, ".github", "workflows")); err == nil && st.IsDir() {
+			dir = filepath.Join(p, ".github", "workflows")
+		}
+		ts, err := workflowDir(wd, dir, logf)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ts...)
+	}
+	// The same file named twice is linted once.
+	seen := map[string]bool{}
+	uniq := out[:0]
+	for _, t := range out {
+		if !seen[t.abs] {
+			seen[t.abs] = true
+			uniq = append(uniq, t)
+		}
+	}
+	return uniq, nil
+}
+
+// workflowDir lists the .yml/.yaml files directly in dir. GitHub ignores
+// sub-folders of .github/workflows, so their files are not workflows.
+func workflowDir(wd, dir string, logf func(string, ...any)) ([]target, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", display(wd, dir), unwrap(err))
+	}
+	var out []target
+	for _, en := range entries {
+		name := en.Name()
+		if en.IsDir() {
+			if n := countYAML(filepath.Join(dir, name)); n > 0 {
+				logf("skipping %s/: %d YAML file(s) in a sub-folder; GitHub only runs workflows directly in .github/workflows", showPath(wd, filepath.Join(dir, name)), n)
+			}
+			continue
+		}
+		if !isYAML(name) {
+			continue
+		}
+		out = append(out, makeTarget(wd, filepath.Join(dir, name)))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no workflow files (*.yml, *.yaml) found", display(wd, dir))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].display < out[j].display })
+	for _, t := range out {
+		logf("linting %s", t.display)
+	}
+	return out, nil
+}
+
+func isYAML(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	return ext == ".yml" || ext == ".yaml"
+}
+
+func countYAML(dir string) int {
+	n := 0
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && isYAML(d.Name()) {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+func unwrap(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// showPath is how findings name a file: relative to the repository root
+// (what GitHub annotations and SARIF expect), else to the working
+// directory, else absolute.
+func showPath(wd, abs string) string {
+	if r, err := filepath.Rel(repoRoot(wd), abs); err == nil && r != ".." && !startsWithDotDot(r) {
+		return filepath.ToSlash(r)
+	}
+	return display(wd, abs)
+}
+
+// makeTarget finds the project root of a workflow file: the directory
+// holding the .github/workflows it sits in, else its own directory.
+func makeTarget(wd, abs string) target {
+	dir := filepath.Dir(abs)
+	root := dir
+	if filepath.Base(dir) == "workflows" && filepath.Base(filepath.Dir(dir)) == ".github" {
+		root = filepath.Dir(filepath.Dir(dir))
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		rel = filepath.Base(abs)
+	}
+	return target{abs: abs, display: showPath(wd, abs), root: root, rel: filepath.ToSlash(rel)}
+}
+
+// lintResult is everything a lint run produced.
+type lintResult struct {
+	findings    []finding.Finding
+	sources     map[string][]byte
+	inputErrors []string // unusable files: reported, and the exit code is 2
+	workflows   []*workflowgraph.Workflow
+}
+
+// lintTargets lints each file with actionlint and cicheck's rules, applies
+// suppressions and returns sorted findings. Unusable files are collected
+// in inputErrors; the other files are still linted.
+func lintTargets(wd string, targets []target, cfg *config.Config, shellcheck string, logf func(string, ...any)) (*lintResult, error) {
+	res := &lintResult{sources: map[string][]byte{}}
+	var l *checks.Linter
+	var sc *checks.Shellcheck
+	if shellcheck != "" {
+		var err error
+		if sc, err = checks.NewShellcheck(shellcheck); err != nil {
+			return nil, err
+		}
+	}
+	for _, t := range targets {
+		if ignored(cfg, t, wd) {
+			logf("ignoring %s (config ignore)", t.display)
+			continue
+		}
+		src, err := workflowgraph.ReadFile(os.DirFS(t.root), t.rel)
+		if err != nil {
+			res.inputErrors = append(res.inputErrors, relabel(err, t.rel, t.display).Error())
+			continue
+		}
+		res.sources[t.display] = src
+		if l == nil {
+			if l, err = checks.NewLinter(checks.LinterOptions{WorkingDir: wd}); err != nil {
+				return nil, err
+			}
+		}
+		fs, ast, err := l.Lint(t.abs, t.root, t.display, src)
+		if err != nil {
+			res.inputErrors = append(res.inputErrors, err.Error())
+			continue
+		}
+		var w *workflowgraph.Workflow
+		if ast != nil {
+			w = workflowgraph.Build(os.DirFS(t.root), t.rel, src, ast)
+			res.workflows = append(res.workflows, w)
+			fs = append(fs, checks.Run(w, t.display, cfg, nil)...)
+			if sc != nil {
+				fs = append(fs, sc.Check(t.display, src, ast)...)
+			}
+		}
+		fs = checks.AssignJobs(src, w, fs)
+		fs = checks.ApplySuppressions(t.display, src, w, fs)
+		res.findings = append(res.findings, fs...)
+	}
+	res.findings = finding.Sort(res.findings)
+	return res, nil
+}
+
+// ignored applies the config's ignore globs to the path relative to the
+// project root and relative to the working directory.
+func ignored(cfg *config.Config, t target, wd string) bool {
+	for _, pat := range cfg.Ignore {
+		for _, p := range []string{t.rel, t.display} {
+			if ok, _ := doublestar.Match(pat, p); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ruleInfos is the rule metadata for SARIF: cicheck's rules, actionlint's
+// kinds and the suppression notices.
+func ruleInfos() []report.RuleInfo {
+	var out []report.RuleInfo
+	for _, r := range checks.All {
+		out = append(out, report.RuleInfo{ID: r.ID, Short: r.Doc, Help: r.Help, Severity: r.Severity})
+	}
+	for _, r := range checks.MetaRules {
+		out = append(out, report.RuleInfo{ID: r.ID, Short: r.Doc, Help: r.Help, Severity: r.Severity})
+	}
+	kinds := make([]string, 0, len(checks.ActionlintKinds))
+	for k := range checks.ActionlintKinds {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		out = append(out, report.RuleInfo{ID: k, Short: "actionlint: " + checks.ActionlintKinds[k],
+			Help:     "Reported by the embedded actionlint. See https://github.com/rhysd/actionlint/blob/main/docs/checks.md",
+			HelpURI:  "https://github.com/rhysd/actionlint/blob/main/docs/checks.md",
+			Severity: finding.Error})
+	}
+	return out
+}
+
+var _ io.Writer = (*os.File)(nil)
