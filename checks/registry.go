@@ -5,6 +5,26 @@ package checks
 var All = []*Rule{
 	UnknownNeeds,
 	NeedsCycle,
+	PathsFilterNegationWidens,
+	PathsFilterEveryUnsatisfiable,
+	PathsFilterQuantifierUnsupported,
+	PathsFilterQuantifierIgnored,
+	PathsFilterQuantifierUnverified,
+	PathsFilterVersionUnknown,
+	PathsFilterUnknownOutput,
+	PathsFilterOutputUnknown,
+	PathsFilterStatusTypo,
+	PathsFilterUnused,
+	PathsFilterChangesNameCollision,
+	PathsFilterFileNeedsCheckout,
+	PathsFilterDeadPattern,
+	PathsFilterExtglobNegation,
+	PathsFilterInvalid,
+	PathsFilterUnsupportedGlob,
+	TriggerPathsNegationOnly,
+	TriggerPathsIgnoreNegation,
+	TriggerPathsPicomatchSyntax,
+	WorkflowSelfTrigger,
 }
 
 // ByID returns the rule with the given id, or nil.

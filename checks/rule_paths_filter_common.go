@@ -1,0 +1,24 @@
+package checks
+
+import "github.com/cicheck/cicheck/pathsfilter"
+
+// pathsFilterRun adapts one of pathsfilter's lints to a rule: the model and
+// the lint logic live in pathsfilter, next to the matcher they depend on.
+// Filter files are not read here (a Pass has no file system): a step whose
+// filters live in a file is linted only for what its inputs show.
+func pathsFilterRun(id string) func(*Pass) {
+	return func(p *Pass) {
+		w := p.Workflow
+		if w == nil || w.AST == nil {
+			return
+		}
+		cfg := pathsfilter.DefaultConfig()
+		if p.Config != nil {
+			cfg = p.Config.PathsFilter
+		}
+		a := pathsfilter.Analyze(w.AST, w.Source, p.File, nil, cfg)
+		for _, f := range a.Lint(id) {
+			p.Report(f)
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package checks
+
+import "testing"
+
+// pathsFilterRules are the rules of the paths-filter family.
+var pathsFilterRules = []*Rule{
+	PathsFilterNegationWidens, PathsFilterEveryUnsatisfiable, PathsFilterQuantifierUnsupported,
+	PathsFilterQuantifierIgnored, PathsFilterQuantifierUnverified, PathsFilterVersionUnknown,
+	PathsFilterUnknownOutput, PathsFilterOutputUnknown, PathsFilterStatusTypo, PathsFilterUnused,
+	PathsFilterChangesNameCollision, PathsFilterFileNeedsCheckout, PathsFilterDeadPattern,
+	PathsFilterExtglobNegation, PathsFilterInvalid, PathsFilterUnsupportedGlob,
+	TriggerPathsNegationOnly, TriggerPathsIgnoreNegation, TriggerPathsPicomatchSyntax,
+	WorkflowSelfTrigger,
+}
+
+func TestPathsFilterRuleExamples(t *testing.T) {
+	for _, r := range pathsFilterRules {
+		if fs := Run(loadSrc(t, r.Bad), "", nil, []*Rule{r}); len(fs) == 0 {
+			t.Errorf("%s: Bad example reports nothing", r.ID)
+		}
+		if fs := Run(loadSrc(t, r.Good), "", nil, []*Rule{r}); len(fs) != 0 {
+			t.Errorf("%s: Good example reports %v", r.ID, render(fs))
+		}
+	}
+}
+
+// The seed-002 filters before the fix: ci.yml in every filter and `!`
+// exclusions under the default quantifier.
+const seedBefore = `on: pull_request
+jobs:
+  changes:
+    runs-on: ubuntu-latest
+    outputs:
+      cuda_arch: ${{ steps.filter.outputs.cuda_arch }}
+      rocm: ${{ steps.filter.outputs.rcom }}
+    steps:
+      - uses: dorny/paths-filter@v4
+        id: filter
+        with:
+          filters: |
+            cuda_arch:
+              - 'src/lib/mlx-cpp/**'
+              - '!src/lib/mlx-cpp/patches-rocm/**'
+              - '.github/workflows/ci.yml'
+            rocm:
+              - renamed: 'src/lib/mlx-cpp/**'
+  cuda:
+    needs: changes
+    if: needs.changes.outputs.cuda_arch == 'true'
+    runs-on: [self-hosted, GB10]
+    steps: [{run: make}]
+  rocm:
+    needs: changes
+    if: needs.changes.outputs.rocm == 'true'
+    runs-on: [self-hosted, gfx1151]
+    steps: [{run: make}]
+`
+
+func TestPathsFilterSeedBefore(t *testing.T) {
+	w := loadSrc(t, seedBefore)
+	w.Path = ".github/workflows/ci.yml"
+	got := render(Run(w, ".github/workflows/ci.yml", nil, pathsFilterRules))
+	want := `.github/workflows/ci.yml:7:13: error [paths-filter-unknown-output] job output "rocm" reads steps.filter.outputs.rcom, but the paths-filter step has no filter "rcom" (it sets: cuda_arch, rocm, changes); the value is always empty, so the jobs behind it can never wake job=changes fix=steps.filter.outputs.rocm
+.github/workflows/ci.yml:15:18: error [paths-filter-negation-widens] filter "cuda_arch" mixes positive and ` + "`!`" + ` patterns under predicate-quantifier some: "!src/lib/mlx-cpp/patches-rocm/**" matches every file outside src/lib/mlx-cpp/patches-rocm/**, so the filter is true for almost any change (a change to README.md wakes it) job=changes fix=set predicate-quantifier: some-with-excludes (dorny/paths-filter@v4.0.3 or later), or merge the positives into one pattern such as '{a,b}/**' and set predicate-quantifier: every, or use one extglob per exclusion such as 'src/**/!(*.md)'
+.github/workflows/ci.yml:16:18: notice [workflow-self-trigger] filter "cuda_arch" matches its own workflow file .github/workflows/ci.yml (via ".github/workflows/ci.yml"): editing a comment in it wakes every job behind the filter job=changes fix=drop the workflow file from the filter; lint workflow changes in a cheap hosted job and offer an opt-in label (such as ci:full) to run the heavy jobs deliberately
+.github/workflows/ci.yml:17:13: notice [paths-filter-unused] filter "rocm" is never read: no job condition, job output or step reads it (nor ` + "`changes`" + `) job=changes fix=remove the filter, or gate the job it was written for on it
+.github/workflows/ci.yml:18:17: error [paths-filter-status-typo] filter "rocm": status "renamed" never occurs: the action diffs with --no-renames (a rename is deleted + added) job=changes fix=added|deleted
+.github/workflows/ci.yml:26:9: error [paths-filter-unknown-output] job condition reads needs.changes.outputs.rocm, which re-exports the non-existent paths-filter output "rcom": it is always empty, so this job can never wake through it job=rocm fix=
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
