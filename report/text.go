@@ -260,50 +260,78 @@ func (c sourceCache) line(file string, n int) (string, bool) {
 
 // cell is one rune of a source line as displayed.
 type cell struct {
-	text  string
+	r     rune
 	width int
 }
 
-// cells lays a line out in terminal cells, expanding tabs from the start of
-// the line and escaping what must not reach a terminal.
-func cells(line string) []cell {
-	out := make([]cell, 0, len(line))
-	w := 0
-	for _, r := range line {
-		var c cell
-		switch {
-		case r == '\t':
-			n := tabWidth - w%tabWidth
-			c = cell{strings.Repeat(" ", n), n}
-		case isUnsafe(r):
-			e := escapeRune(r)
-			c = cell{e, len(e)}
-		case r == utf8.RuneError:
-			c = cell{"\uFFFD", 1}
-		default:
-			c = cell{string(r), widthCond.RuneWidth(r)}
-		}
-		w += c.width
-		out = append(out, c)
+// text is what a cell prints: tabs as spaces, unsafe runes escaped.
+func (c cell) text() string {
+	switch {
+	case c.r == '\t':
+		return strings.Repeat(" ", c.width)
+	case isUnsafe(c.r):
+		return escapeRune(c.r)
 	}
-	return out
+	return string(c.r) // invalid bytes decode to U+FFFD and print as such
+}
+
+// cellOf measures rune r starting w cells into the line.
+func cellOf(r rune, w int) cell {
+	switch {
+	case r >= ' ' && r < 0x7f: // printable ASCII, nearly every rune in a workflow
+		return cell{r, 1}
+	case r == '\t':
+		return cell{r, tabWidth - w%tabWidth}
+	case isUnsafe(r):
+		if r < 0x100 {
+			return cell{r, len(`\x00`)}
+		}
+		return cell{r, len(`\u0000`)}
+	case r == utf8.RuneError:
+		return cell{r, 1}
+	}
+	return cell{r, widthCond.RuneWidth(r)}
+}
+
+// layout returns the cells of runes [lo, hi) of line. Tabs are expanded from
+// the start of the line, so earlier runes are measured but not kept: a
+// megabyte-long minified line costs no more memory than a short one.
+func layout(line string, lo, hi int) []cell {
+	cs := make([]cell, 0, min(hi-lo, len(line)))
+	w, i := 0, 0
+	for _, r := range line {
+		if i >= hi {
+			break
+		}
+		c := cellOf(r, w)
+		w += c.width
+		if i >= lo {
+			cs = append(cs, c)
+		}
+		i++
+	}
+	return cs
 }
 
 // snippetLine returns the line as displayed and the number of cells before
 // the caret for the 1-based character column col (clamped to just past the
 // end of the line).
 func snippetLine(line string, col int) (string, int) {
-	cs := cells(line)
-	k := min(max(col-1, 0), len(cs)) // caret before cell k
+	n := utf8.RuneCountInString(line)
+	k := min(max(col-1, 0), n) // caret before rune k
+	// Only runes within one snippet width of the caret can be shown.
+	lo, hi := max(k-maxSnippet, 0), min(k+maxSnippet+1, n)
+	cs := layout(line, lo, hi)
+	kk := k - lo // caret before cs[kk]
 	start, end := 0, len(cs)
 	total := 0
 	for _, c := range cs {
 		total += c.width
 	}
-	if total > maxSnippet {
+	if lo > 0 || hi < n || total > maxSnippet {
 		// Keep up to half the budget left of the caret, then fill to the right.
 		w := 0
-		start = k
+		start = kk
 		for start > 0 && w+cs[start-1].width <= maxSnippet/2 {
 			start--
 			w += cs[start].width
@@ -316,17 +344,17 @@ func snippetLine(line string, col int) (string, int) {
 	}
 	var b strings.Builder
 	pad := 0
-	if start > 0 {
+	if lo+start > 0 {
 		b.WriteString("...")
 		pad += 3
 	}
 	for i := start; i < end; i++ {
-		b.WriteString(cs[i].text)
-		if i < k {
+		b.WriteString(cs[i].text())
+		if i < kk {
 			pad += cs[i].width
 		}
 	}
-	if end < len(cs) {
+	if lo+end < n {
 		b.WriteString("...")
 	}
 	return b.String(), pad

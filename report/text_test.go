@@ -41,6 +41,9 @@ func TestSnippetLine(t *testing.T) {
 		{"long line, caret near start", long, 5, long[:120] + "...", 4},
 		{"long line, caret in middle", long, 150, "..." + long[89:209] + "...", 3 + 60},
 		{"long line, caret at end", long, 301, "..." + long[240:], 3 + 60},
+		{"long line, caret far past the end", long, 10000, "..." + long[240:], 3 + 60},
+		{"long line, tab before the window", "\t" + long, 200, "..." + long[138:258] + "...", 3 + 60},
+		{"long line of wide characters", strings.Repeat("日", 100), 50, "..." + strings.Repeat("日", 60) + "...", 3 + 60},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
