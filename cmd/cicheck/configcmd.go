@@ -29,10 +29,7 @@ func runConfig(e *env, args []string) int {
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return flagError(e, err)
 	}
 	if fl.NArg() != 1 || fl.Arg(0) != "print" {
 		fl.Usage()
@@ -120,4 +117,14 @@ func display(wd, p string) string {
 
 func startsWithDotDot(r string) bool {
 	return len(r) >= 3 && r[:3] == ".."+string(filepath.Separator)
+}
+
+// flagError reports a flag parse error in one line (pflag does not print
+// it when ErrorHandling is ContinueOnError); -h/--help is not an error.
+func flagError(e *env, err error) int {
+	if errors.Is(err, pflag.ErrHelp) {
+		return exitOK
+	}
+	fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+	return exitUsage
 }

@@ -62,10 +62,7 @@ func runLint(e *env, args []string) int {
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return flagError(e, err)
 	}
 	threshold, ok := failThreshold(o.failOn)
 	if !ok {
