@@ -22,7 +22,7 @@ jobs:
         id: filter
         with:
           filters: |
-            src: 'src/[[:bogus:]]'
+            src: 'assets/🎨/**'
   build:
     needs: changes
     if: needs.changes.outputs.src == 'true'

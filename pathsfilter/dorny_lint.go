@@ -768,8 +768,6 @@ func (a *Analysis) invalid() []finding.Finding {
 	return out
 }
 
-var picomatchOnly = regexp.MustCompile(`\{[^}]*,[^}]*\}|[@!+*?]\(`)
-
 func (a *Analysis) trigger(id string) []finding.Finding {
 	var out []finding.Finding
 	if a.Workflow == nil {
@@ -800,7 +798,7 @@ func (a *Analysis) trigger(id string) []finding.Finding {
 				} else {
 					pos++
 				}
-				if id == RuleTriggerPicomatch && picomatchOnly.MatchString(v.Value) {
+				if id == RuleTriggerPicomatch && PicomatchOnlySyntax(v.Value) {
 					out = append(out, a.at(strPos(a.File, v), "", fmt.Sprintf("on.%s.%s entry %q uses picomatch syntax (braces or extglobs), which GitHub's path filter treats literally", name, key, v.Value), "list each alternative as its own pattern"))
 				}
 			}

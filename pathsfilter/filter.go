@@ -389,9 +389,6 @@ func (p *parser) pattern(at *yaml.Node) (Pattern, error) {
 	}
 	pt := Pattern{Text: n.Value, Pos: pos, Negated: IsNegated(n.Value)}
 	pt.m, pt.Err = compileGlob(n.Value)
-	if pt.Err != nil {
-		pt.Err = fmt.Errorf("unsupported glob construct in %q: %v", n.Value, pt.Err)
-	}
 	return pt, nil
 }
 
