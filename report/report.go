@@ -5,9 +5,8 @@
 //
 // Every format is deterministic: the same findings and options produce the
 // same bytes. Findings are written in finding.Sort order; Write sorts a copy
-// and never mutates the caller's slice. A reporter renders into memory and
-// writes once, so a failing writer leaves no half-written record behind it
-// other than what the writer itself accepted.
+// and never mutates the caller's slice. Each call renders into memory and
+// makes a single Write, so a render error never leaves half a document.
 package report
 
 import (
