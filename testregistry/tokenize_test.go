@@ -86,4 +86,3 @@ func TestFindCalls(t *testing.T) {
 		})
 	}
 }
-

@@ -34,10 +34,10 @@ func (s *scanner) validateCall(file string, c call) (*Registration, []finding.Fi
 		out = append(out, f)
 	}
 
-	set := map[string]bool{}         // given, validly or not
-	vals := map[string]*node{}       // given as an acceptable literal
-	unpacked := false                // *args or **kwargs: required checks are moot
-	var labels []*node               // label elements when labels is a list of str
+	set := map[string]bool{}   // given, validly or not
+	vals := map[string]*node{} // given as an acceptable literal
+	unpacked := false          // *args or **kwargs: required checks are moot
+	var labels []*node         // label elements when labels is a list of str
 	labelsGiven, labelsOK := false, true
 	var labelsNode *node
 
