@@ -75,7 +75,7 @@ func Parse(name string, data []byte) (*Baseline, error) {
 	dec.DisallowUnknownFields()
 	var b Baseline
 	if err := dec.Decode(&b); err != nil {
-		return nil, fmt.Errorf("%s: not a cicheck baseline: %v", name, err)
+		return nil, fmt.Errorf("%s: not a cicheck baseline: %w", name, err)
 	}
 	if b.Version != Version {
 		return nil, fmt.Errorf("%s: baseline version %d is not supported (want %d); rewrite it with 'cicheck baseline write'", name, b.Version, Version)

@@ -72,7 +72,6 @@ func TestApply(t *testing.T) {
 	}
 }
 
-
 func TestRoundTripAndDeterminism(t *testing.T) {
 	a := []finding.Finding{f("r1", "a.yml", "j", "m", 1), f("r2", "b.yml", "", "n", 2), f("r1", "a.yml", "j", "m", 7)}
 	rev := []finding.Finding{a[2], a[1], a[0]}
