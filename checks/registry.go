@@ -5,6 +5,13 @@ package checks
 var All = []*Rule{
 	UnknownNeeds,
 	NeedsCycle,
+	GPUGate,
+	ClosureBridge,
+	AlwaysWithoutCancelled,
+	GateReadsUnguardedOutput,
+	DeadNeedsResult,
+	IfEvalError,
+	StatusFnArgs,
 	PathsFilterNegationWidens,
 	PathsFilterEveryUnsatisfiable,
 	PathsFilterQuantifierUnsupported,

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/rhysd/actionlint"
 )
 
 // testEnv: one direct need "x" that was skipped (no outputs), a need "a"
@@ -296,4 +298,17 @@ func FuzzEval(f *testing.F) {
 			_ = IsTemplated(src)
 		}
 	})
+}
+
+func TestRenderReplace(t *testing.T) {
+	n, _ := Parse("always() && needs.a.result == 'success' || ALWAYS()")
+	got := RenderReplace(n, func(x actionlint.ExprNode) (string, bool) {
+		if c, ok := x.(*actionlint.FuncCallNode); ok && strings.EqualFold(c.Callee, "always") {
+			return "!cancelled()", true
+		}
+		return "", false
+	})
+	if want := "!cancelled() && needs.a.result == 'success' || !cancelled()"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
 }

@@ -1,0 +1,373 @@
+package checks
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/rhysd/actionlint"
+
+	"github.com/cicheck/cicheck/expr"
+	"github.com/cicheck/cicheck/simulate"
+	"github.com/cicheck/cicheck/workflowgraph"
+)
+
+// gateAnalysis is the shared groundwork of the GPU-gate rules
+// (gha-job-status.md §11) for one workflow: the GPU path, and simulations of
+// "job a ended with result r, nothing else known", cached per (a, r).
+type gateAnalysis struct {
+	w       *workflowgraph.Workflow
+	sim     *simulate.Sim
+	gpu     map[string]bool // GPU jobs
+	path    map[string]bool // GPU jobs and their ancestors
+	order   map[string]int  // position in dependency order
+	verdict map[string]map[string]simulate.Verdict
+}
+
+func newGateAnalysis(p *Pass) *gateAnalysis {
+	w := p.Workflow
+	g := &gateAnalysis{w: w, sim: simulate.New(w), gpu: map[string]bool{}, path: map[string]bool{},
+		order: map[string]int{}, verdict: map[string]map[string]simulate.Verdict{}}
+	for i, id := range w.TopoOrder() {
+		g.order[id] = i
+	}
+	for _, j := range w.Jobs {
+		if p.Classifier.IsGPU(j) {
+			g.gpu[j.ID] = true
+			g.path[j.ID] = true
+			for _, a := range w.Ancestors(j.ID) {
+				g.path[a] = true
+			}
+		}
+	}
+	return g
+}
+
+// usable reports whether the graph is sound enough to reason about; an
+// invalid workflow is reported by other rules.
+func (g *gateAnalysis) usable() bool {
+	if len(g.w.Cycles) > 0 {
+		return false
+	}
+	for _, j := range g.w.Jobs {
+		if len(g.w.UnknownNeeds(j)) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// forced simulates "job a ended with result r; every other outcome and
+// every context unknown" and returns the verdicts by job id.
+func (g *gateAnalysis) forced(a, r string) map[string]simulate.Verdict {
+	key := a + "=" + r
+	if m, ok := g.verdict[key]; ok {
+		return m
+	}
+	m := map[string]simulate.Verdict{}
+	for _, v := range g.sim.Run(simulate.Scenario{Results: map[string]string{a: r}, DefaultOutcome: simulate.Unknown}) {
+		m[v.ID] = v
+	}
+	g.verdict[key] = m
+	return m
+}
+
+// hasGate: the job's if: contains a status-check function on its AST.
+func hasGate(j *workflowgraph.Job) bool { return j != nil && j.If != nil && j.If.HasStatusFunc() }
+
+// ungated: a job GitHub gates on the implicit success() whose if: parses.
+func ungated(j *workflowgraph.Job) bool {
+	return j.If == nil || (j.If.ParseError == "" && !j.If.HasStatusFunc())
+}
+
+// bridge is (D, a): D, a direct need with a gate, runs through a's failure
+// or skip (Result), while the job's implicit success() still sees a.
+type bridge struct{ D, A, Result string }
+
+// bridges finds j's bridges (spec §11). Beyond the spec's test, a bridge
+// is dropped when another direct need of j is itself skipped by a's
+// failure: j is then skipped through its direct needs, as intended.
+func (g *gateAnalysis) bridges(j *workflowgraph.Job) []bridge {
+	if !ungated(j) || len(j.Needs) == 0 {
+		return nil
+	}
+	direct := map[string]bool{}
+	for _, n := range j.Needs {
+		direct[n] = true
+	}
+	var out []bridge
+	seen := map[string]bool{}
+	for _, d := range j.Needs {
+		dj := g.w.Job(d)
+		if !hasGate(dj) || seen[d] {
+			continue
+		}
+		seen[d] = true
+		anc := g.w.Ancestors(d)
+		sort.SliceStable(anc, func(x, y int) bool { return g.order[anc[x]] < g.order[anc[y]] })
+		for _, a := range anc {
+			if direct[a] || a == j.ID {
+				continue
+			}
+			for _, r := range []string{simulate.Failure, simulate.Skipped} {
+				if g.bridgesThrough(j, d, a, r) {
+					out = append(out, bridge{D: d, A: a, Result: r})
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (g *gateAnalysis) bridgesThrough(j *workflowgraph.Job, d, a, r string) bool {
+	vs := g.forced(a, r)
+	if vs[d].Verdict == simulate.VerdictSkip {
+		return false
+	}
+	for _, n := range j.Needs {
+		if n != d && vs[n].Verdict == simulate.VerdictSkip {
+			return false
+		}
+	}
+	return true
+}
+
+// skippedGPU lists the GPU jobs (j included) that are certainly skipped
+// when j is skipped, in dependency order.
+func (g *gateAnalysis) skippedGPU(j *workflowgraph.Job) []string {
+	vs := g.forced(j.ID, simulate.Skipped)
+	var out []string
+	if g.gpu[j.ID] {
+		out = append(out, j.ID)
+	}
+	desc := g.w.Descendants(j.ID)
+	sort.SliceStable(desc, func(x, y int) bool { return g.order[desc[x]] < g.order[desc[y]] })
+	for _, id := range desc {
+		if g.gpu[id] && vs[id].Verdict == simulate.VerdictSkip {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// describeBridges renders "a failure of stage-a-cpu (bridged by docker-build)".
+func describeBridges(bs []bridge) string {
+	parts := make([]string, len(bs))
+	for i, b := range bs {
+		what := "a failure"
+		if b.Result == simulate.Skipped {
+			what = "a skip"
+		}
+		parts[i] = what + " of " + b.A + " (bridged by " + b.D + ")"
+	}
+	return strings.Join(parts, " or ")
+}
+
+// gateFix keeps j's intent with an explicit gate built from its direct
+// needs (and its own condition, if any).
+func gateFix(j *workflowgraph.Job) string {
+	parts := []string{"!cancelled()"}
+	seen := map[string]bool{}
+	for _, n := range j.Needs {
+		if !seen[n] {
+			seen[n] = true
+			parts = append(parts, "needs."+n+".result == 'success'")
+		}
+	}
+	if j.If != nil && j.If.Expr != nil {
+		parts = append(parts, paren(j.If.Expr))
+	}
+	return "if: ${{ " + strings.Join(parts, " && ") + " }}"
+}
+
+// paren renders n for use as an operand of &&.
+func paren(n actionlint.ExprNode) string {
+	if l, ok := n.(*actionlint.LogicalOpNode); ok && l.Kind == actionlint.LogicalOpNodeKindOr {
+		return "(" + expr.Render(n) + ")"
+	}
+	return expr.Render(n)
+}
+
+// condPos is where findings about a job's condition point: its if: or,
+// without one, the job's key.
+func condPos(j *workflowgraph.Job) (int, int) {
+	if j.If != nil && j.If.Line > 0 {
+		return j.If.Line, j.If.Column
+	}
+	return j.Line, j.Column
+}
+
+// hasNotCancelled reports a `!cancelled()` node anywhere in n.
+func hasNotCancelled(n actionlint.ExprNode) bool {
+	found := false
+	if n == nil {
+		return false
+	}
+	actionlint.VisitExprNode(n, func(node, _ actionlint.ExprNode, entering bool) {
+		if not, ok := node.(*actionlint.NotOpNode); ok && entering {
+			if c, ok := not.Operand.(*actionlint.FuncCallNode); ok && strings.EqualFold(c.Callee, "cancelled") {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+// needState is what a static check assumes about one direct need.
+type needState struct {
+	result  string     // "" unknown
+	outputs expr.Value // zero: unknown
+}
+
+// condEnv builds an Env for j's condition where the listed direct needs are
+// known and everything else (other needs, github, vars, inputs) is unknown.
+// Status functions follow from the listed results: a non-success direct
+// need makes success() false, a failed one makes failure() true.
+func condEnv(j *workflowgraph.Job, known map[string]needState, cancelled bool) *expr.Env {
+	needs := map[string]expr.Value{}
+	success, failure := expr.Unknown("other ancestors are not known"), expr.Unknown("other ancestors are not known")
+	for _, n := range j.Needs {
+		st, ok := known[n]
+		res := expr.Unknown(n + " may or may not run")
+		if ok && st.result != "" {
+			res = expr.String(st.result)
+			if st.result != simulate.Success {
+				success = expr.Bool(false)
+			}
+			if st.result == simulate.Failure {
+				failure = expr.Bool(true)
+			}
+		}
+		outs := st.outputs
+		if outs.Kind == expr.KindUnknown && outs.Why == "" {
+			outs = expr.Unknown("outputs of " + n + " are not given")
+		}
+		needs[n] = expr.Object(map[string]expr.Value{"result": res, "outputs": outs})
+	}
+	if cancelled {
+		success = expr.Bool(false)
+	}
+	return &expr.Env{
+		Contexts:  map[string]expr.Value{"needs": expr.Object(needs)},
+		Success:   success,
+		Failure:   failure,
+		Cancelled: expr.Bool(cancelled),
+	}
+}
+
+// exprRef is an expression found in a job's YAML, with its position.
+type exprRef struct {
+	node         actionlint.ExprNode
+	line, column int
+}
+
+// jobExprs parses every ${{ }} in the job's YAML values (if excluded: it is
+// j.If) and every bare step if:, walking actionlint's AST so that comments
+// never count.
+func jobExprs(j *workflowgraph.Job) []exprRef {
+	if j.AST == nil {
+		return nil
+	}
+	var out []exprRef
+	var walk func(v reflect.Value, field string, depth int)
+	walk = func(v reflect.Value, field string, depth int) {
+		if depth > 30 || !v.IsValid() {
+			return
+		}
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			if v.IsNil() {
+				return
+			}
+			if s, ok := v.Interface().(*actionlint.String); ok {
+				out = append(out, stringExprs(s, field == "If")...)
+				return
+			}
+			if _, ok := v.Interface().(*actionlint.Pos); ok {
+				return
+			}
+			walk(v.Elem(), field, depth+1)
+		case reflect.Struct:
+			t := v.Type()
+			for i := 0; i < v.NumField(); i++ {
+				if !t.Field(i).IsExported() {
+					continue
+				}
+				walk(v.Field(i), t.Field(i).Name, depth+1)
+			}
+		case reflect.Slice, reflect.Array:
+			for i := 0; i < v.Len(); i++ {
+				walk(v.Index(i), field, depth+1)
+			}
+		case reflect.Map:
+			keys := v.MapKeys()
+			sort.Slice(keys, func(a, b int) bool { return keys[a].String() < keys[b].String() })
+			for _, k := range keys {
+				walk(v.MapIndex(k), field, depth+1)
+			}
+		}
+	}
+	ast := *j.AST
+	ast.If = nil // the job's own condition is j.If
+	walk(reflect.ValueOf(ast), "", 0)
+	sort.SliceStable(out, func(a, b int) bool {
+		if out[a].line != out[b].line {
+			return out[a].line < out[b].line
+		}
+		return out[a].column < out[b].column
+	})
+	return out
+}
+
+func stringExprs(s *actionlint.String, bareIf bool) []exprRef {
+	line, col := 0, 0
+	if s.Pos != nil {
+		line, col = s.Pos.Line, s.Pos.Col
+	}
+	v := s.Value
+	if bareIf && !strings.Contains(v, "${{") && strings.TrimSpace(v) != "" {
+		if n, err := expr.Parse(v); err == nil {
+			return []exprRef{{n, line, col}}
+		}
+		return nil
+	}
+	var out []exprRef
+	for {
+		i := strings.Index(v, "${{")
+		if i < 0 {
+			return out
+		}
+		v = v[i+3:]
+		e := strings.Index(v, "}}")
+		if e < 0 {
+			return out
+		}
+		if n, err := expr.Parse(v[:e]); err == nil {
+			out = append(out, exprRef{n, line, col})
+		}
+		v = v[e+2:]
+	}
+}
+
+// outputReads returns the (need, output) pairs `needs.X.outputs.Y` read in n.
+func outputReads(n actionlint.ExprNode) [][2]string {
+	var out [][2]string
+	if n == nil {
+		return nil
+	}
+	actionlint.VisitExprNode(n, func(node, _ actionlint.ExprNode, entering bool) {
+		d, ok := node.(*actionlint.ObjectDerefNode)
+		if !ok || !entering {
+			return
+		}
+		o, ok := d.Receiver.(*actionlint.ObjectDerefNode)
+		if !ok || o.Property != "outputs" {
+			return
+		}
+		if x := simulate.NeedsRef(o.Receiver); x != "" {
+			out = append(out, [2]string{x, d.Property})
+		}
+	})
+	return out
+}

@@ -1,0 +1,108 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cicheck/cicheck/finding"
+)
+
+// GPUGate is the check cicheck exists for (seed 003): a GPU-path job
+// without a status check is gated on success() of its whole closure.
+var GPUGate = &Rule{
+	ID:       "gpu-gate",
+	Severity: finding.Error,
+	Doc:      "a GPU-path job without a status check is skipped by failures it does not depend on",
+	Help: "A job whose `if:` contains no status-check function (`always()`, `cancelled()`, `failure()`, " +
+		"`success()`, found on the parsed expression, case-insensitively, anywhere in it) gets GitHub's implicit " +
+		"`success() &&`, and `success()` looks at **every transitive ancestor**, not at the direct needs.\n\n" +
+		"So when a direct need D runs through an upstream failure (D is gated on `always()` or `!cancelled()`) " +
+		"and succeeds, the job is still skipped: the failure two hops up is in its closure. If the job is on the " +
+		"path to the GPU jobs (a GPU job, or an ancestor of one), every GPU job below is skipped with it.\n\n" +
+		"- **error**: such a bridge (D, a) exists; the message names a, D and the GPU jobs the skip takes down.\n" +
+		"- **warning**: the job has needs but no bridge today; an explicit gate keeps it so when a job is inserted " +
+		"upstream. `rules.gpu-gate.strict: false` drops these.\n" +
+		"- nothing for jobs without needs.\n\n" +
+		"The fix keeps the job's intent, built from its direct needs: " +
+		"`if: ${{ !cancelled() && needs.D.result == 'success' }}`. A gate in a comment, a string literal " +
+		"`'always()'` or a step-level `if:` is not a gate.",
+	Bad: `on: push
+jobs:
+  cpu: {runs-on: ubuntu-latest, steps: [{run: pytest}]}
+  build:
+    needs: cpu
+    if: ${{ !cancelled() }}
+    runs-on: ubuntu-latest
+    steps: [{run: docker build .}]
+  resolve-image:
+    needs: build
+    runs-on: ubuntu-latest
+    steps: [{run: echo image}]
+  gpu-tests:
+    needs: resolve-image
+    if: ${{ !cancelled() && needs.resolve-image.result == 'success' }}
+    runs-on: [self-hosted, h100]
+    steps: [{run: pytest tests/gpu}]
+`,
+	Good: `on: push
+jobs:
+  cpu: {runs-on: ubuntu-latest, steps: [{run: pytest}]}
+  build:
+    needs: cpu
+    if: ${{ !cancelled() }}
+    runs-on: ubuntu-latest
+    steps: [{run: docker build .}]
+  resolve-image:
+    needs: build
+    if: ${{ !cancelled() && needs.build.result == 'success' }}
+    runs-on: ubuntu-latest
+    steps: [{run: echo image}]
+  gpu-tests:
+    needs: resolve-image
+    if: ${{ !cancelled() && needs.resolve-image.result == 'success' }}
+    runs-on: [self-hosted, h100]
+    steps: [{run: pytest tests/gpu}]
+`,
+	Run: func(p *Pass) {
+		g := newGateAnalysis(p)
+		if !g.usable() {
+			return
+		}
+		strict := p.Config.RuleStrict("gpu-gate", true)
+		for _, j := range p.Workflow.Jobs {
+			if !g.path[j.ID] || len(j.Needs) == 0 || !ungated(j) {
+				continue
+			}
+			line, col := condPos(j)
+			if bs := g.bridges(j); len(bs) > 0 {
+				msg := fmt.Sprintf("%s has no status check, so GitHub gates it on success() of its whole closure: %s skips it",
+					j.ID, describeBridges(bs))
+				if gpus := g.skippedGPU(j); len(gpus) > 0 {
+					if gpus[0] == j.ID {
+						msg += " (a GPU job)"
+						gpus = gpus[1:]
+					}
+					if len(gpus) > 0 {
+						msg += fmt.Sprintf(", and with it %d GPU %s: %s", len(gpus), plural(len(gpus), "job", "jobs"), strings.Join(gpus, ", "))
+					}
+				}
+				p.Report(finding.Finding{Job: j.ID, Line: line, Column: col, Message: msg, Fix: gateFix(j)})
+				continue
+			}
+			if !strict {
+				continue
+			}
+			p.Report(finding.Finding{Job: j.ID, Line: line, Column: col, Severity: finding.Warning,
+				Message: j.ID + " is on the GPU path but has no status check: no transitive hazard exists today, " +
+					"and an explicit gate keeps it so when a job is inserted upstream",
+				Fix: gateFix(j)})
+		}
+	},
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
