@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 )
 
 var errJSSyntax = errors.New("invalid regular expression")
@@ -549,6 +550,7 @@ type reProg struct {
 type reCompiled struct {
 	progs []*reProg
 	size  int
+	pool  sync.Pool // of *reRun
 }
 
 const maxProgSize = 20000
@@ -701,10 +703,13 @@ func (c *reCompiled) emit(p *reProg, n *reNode) error {
 
 // --- matcher ------------------------------------------------------------
 
-// reRun holds the per-call scratch state of one match.
+// reRun holds the per-call scratch state of one match. Runs are pooled per
+// compiled regex so steady-state matching does not allocate.
 type reRun struct {
 	c       *reCompiled
 	in      []rune
+	width   int
+	used    []bool     // per program: scratch initialised for this input
 	visited [][]uint64 // per program: bitset over (pc, pos)
 	clean   []bool     // per program: visited holds only dead states
 	looks   [][]int8   // per program: cached lookahead result per position
@@ -712,25 +717,49 @@ type reRun struct {
 }
 
 func (c *reCompiled) match(in []rune) bool {
-	r := &reRun{c: c, in: in}
-	r.visited = make([][]uint64, len(c.progs))
-	r.clean = make([]bool, len(c.progs))
-	r.looks = make([][]int8, len(c.progs))
-	main := c.progs[0]
-	if main.anchored {
-		return r.run(0, 0)
+	r, _ := c.pool.Get().(*reRun)
+	if r == nil {
+		n := len(c.progs)
+		r = &reRun{c: c, used: make([]bool, n), visited: make([][]uint64, n), clean: make([]bool, n), looks: make([][]int8, n)}
 	}
-	for pos := 0; pos <= len(in); pos++ {
-		if r.run(0, pos) {
-			return true
+	r.in, r.width = in, len(in)+1
+	clear(r.used)
+	ok := false
+	if c.progs[0].anchored {
+		ok = r.run(0, 0)
+	} else {
+		for pos := 0; pos <= len(in) && !ok; pos++ {
+			ok = r.run(0, pos)
 		}
 	}
-	return false
+	r.in = nil
+	r.stack = r.stack[:0]
+	c.pool.Put(r)
+	return ok
+}
+
+// prepare sizes and clears program pi's scratch for the current input.
+func (r *reRun) prepare(pi int) {
+	r.used[pi] = true
+	need := (len(r.c.progs[pi].insts)*r.width + 63) / 64
+	if cap(r.visited[pi]) < need {
+		r.visited[pi] = make([]uint64, need)
+	} else {
+		r.visited[pi] = r.visited[pi][:need]
+		clear(r.visited[pi])
+	}
+	r.clean[pi] = true
+	if cap(r.looks[pi]) < r.width {
+		r.looks[pi] = make([]int8, r.width)
+	} else {
+		r.looks[pi] = r.looks[pi][:r.width]
+		clear(r.looks[pi])
+	}
 }
 
 func (r *reRun) look(pi, pos int) bool {
-	if r.looks[pi] == nil {
-		r.looks[pi] = make([]int8, len(r.in)+1)
+	if !r.used[pi] {
+		r.prepare(pi)
 	}
 	switch r.looks[pi][pos] {
 	case 1:
@@ -751,10 +780,9 @@ func (r *reRun) look(pi, pos int) bool {
 // opMatch anywhere is success, like a lookahead or an unanchored search).
 func (r *reRun) run(pi, start int) bool {
 	p := r.c.progs[pi]
-	width := len(r.in) + 1
-	if r.visited[pi] == nil {
-		r.visited[pi] = make([]uint64, (len(p.insts)*width+63)/64)
-		r.clean[pi] = true
+	width := r.width
+	if !r.used[pi] {
+		r.prepare(pi)
 	} else if !r.clean[pi] {
 		clear(r.visited[pi])
 		r.clean[pi] = true
