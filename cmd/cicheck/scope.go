@@ -119,14 +119,14 @@ func runScopeCheck(e *env, args []string) int {
 	return exitOK
 }
 
-func outcomeWord(accepted bool) string {
+func scopeOutcomeWord(accepted bool) string {
 	if accepted {
 		return "accepted"
 	}
 	return "rejected"
 }
 
-func reasonMessages(rs []scope.Reason) []string {
+func scopeReasonMessages(rs []scope.Reason) []string {
 	out := make([]string, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, r.Message)
@@ -134,7 +134,7 @@ func reasonMessages(rs []scope.Reason) []string {
 	return out
 }
 
-func nonNil(s []string) []string {
+func scopeNonNil(s []string) []string {
 	if s == nil {
 		return []string{}
 	}
@@ -143,14 +143,14 @@ func nonNil(s []string) []string {
 
 func writeScopeResult(w io.Writer, format string, res scope.Result) error {
 	if format == "json" {
-		return writeJSON(w, struct {
+		return scopeWriteJSON(w, struct {
 			Version int      `json:"version"`
 			Outcome string   `json:"outcome"`
 			Targets []string `json:"targets"`
 			Reasons []string `json:"reasons"`
-		}{1, outcomeWord(res.Accepted()), nonNil(res.Targets), reasonMessages(res.Reasons)})
+		}{1, scopeOutcomeWord(res.Accepted()), scopeNonNil(res.Targets), scopeReasonMessages(res.Reasons)})
 	}
-	fmt.Fprintln(w, outcomeWord(res.Accepted()))
+	fmt.Fprintln(w, scopeOutcomeWord(res.Accepted()))
 	for _, t := range res.Targets {
 		fmt.Fprintf(w, "target: %s\n", t)
 	}
@@ -160,7 +160,7 @@ func writeScopeResult(w io.Writer, format string, res scope.Result) error {
 	return nil
 }
 
-func writeJSON(w io.Writer, v any) error {
+func scopeWriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
@@ -204,7 +204,7 @@ func runScopeChunk(e *env, args []string) int {
 		if plan == nil {
 			plan = []scope.Status{}
 		}
-		if err := writeJSON(e.stdout, struct {
+		if err := scopeWriteJSON(e.stdout, struct {
 			Version     int            `json:"version"`
 			Statuses    []scope.Status `json:"statuses"`
 			Fingerprint string         `json:"fingerprint"`
@@ -215,15 +215,15 @@ func runScopeChunk(e *env, args []string) int {
 		return exitOK
 	}
 	for _, st := range plan {
-		fmt.Fprintf(e.stdout, "%s: %s\n", st.Context, describe(st.Description))
+		fmt.Fprintf(e.stdout, "%s: %s\n", st.Context, scopeDescribe(st.Description))
 	}
 	fmt.Fprintf(e.stdout, "fingerprint: %s\n", fp)
 	return exitOK
 }
 
-// describe shows a blank description visibly; "(empty)" cannot be a
+// scopeDescribe shows a blank description visibly; "(empty)" cannot be a
 // target, the charset has no parentheses.
-func describe(d string) string {
+func scopeDescribe(d string) string {
 	if d == "" {
 		return "(empty)"
 	}
@@ -258,7 +258,7 @@ func runScopeJoin(e *env, args []string) int {
 		for _, x := range r.Findings {
 			fs = append(fs, jf{x.Rule, x.Severity.String(), x.Message})
 		}
-		if err := writeJSON(e.stdout, struct {
+		if err := scopeWriteJSON(e.stdout, struct {
 			Version     int      `json:"version"`
 			Outcome     string   `json:"outcome"`
 			Scope       string   `json:"scope"`
@@ -266,12 +266,12 @@ func runScopeJoin(e *env, args []string) int {
 			Fingerprint string   `json:"fingerprint"`
 			Previous    int      `json:"previous"`
 			Findings    []jf     `json:"findings"`
-		}{1, outcomeWord(r.Accepted()), r.Scope, nonNil(r.Targets), r.Fingerprint, r.Previous, fs}); err != nil {
+		}{1, scopeOutcomeWord(r.Accepted()), r.Scope, scopeNonNil(r.Targets), r.Fingerprint, r.Previous, fs}); err != nil {
 			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 			return exitInternal
 		}
 	} else {
-		fmt.Fprintln(e.stdout, outcomeWord(r.Accepted()))
+		fmt.Fprintln(e.stdout, scopeOutcomeWord(r.Accepted()))
 		if r.Scope == "" {
 			fmt.Fprintln(e.stdout, "scope: (full suite)")
 		} else {

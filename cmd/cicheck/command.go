@@ -1,0 +1,185 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/cicheck/cicheck/scope"
+)
+
+func init() {
+	register(command{
+		name:    "command",
+		summary: "classify a PR comment as a CI command, or check the access policy (parse|policy)",
+		run:     runCommand,
+	})
+}
+
+const commandUsage = "usage: cicheck command parse [flags] < comment.md\n       cicheck command policy [--profile NAME] [FILE]"
+
+func runCommand(e *env, args []string) int {
+	if len(args) == 0 {
+		fmt.Fprintln(e.stderr, commandUsage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "parse":
+		return runCommandParse(e, args[1:])
+	case "policy":
+		return runCommandPolicy(e, args[1:])
+	case "-h", "--help", "help":
+		fmt.Fprintln(e.stdout, commandUsage)
+		return exitOK
+	}
+	fmt.Fprintf(e.stderr, "cicheck: unknown command subcommand %q (valid: parse, policy)\n", args[0])
+	return exitUsage
+}
+
+// scopeReadPolicy reads an access-policy file relative to wd.
+func scopeReadPolicy(wd, file string) ([]byte, error) {
+	p := file
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(wd, p)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: cannot read JSON from %s: %v", file, file, err)
+	}
+	return data, nil
+}
+
+// scopeLoadPolicy reads and validates an access-policy file relative to wd.
+func scopeLoadPolicy(wd, file string) (*scope.Policy, error) {
+	data, err := scopeReadPolicy(wd, file)
+	if err != nil {
+		return nil, err
+	}
+	return scope.ParsePolicy(data, file)
+}
+
+func runCommandParse(e *env, args []string) int {
+	f := newScopeFlags(e, "command parse")
+	f.fs.BoolVar(&f.exists, "exists", false, "require every run target to exist in the working tree")
+	f.fs.StringVar(&f.cfg.Bot, "bot", f.cfg.Bot, "bot login addressed as @NAME (the /bot trigger always works)")
+	f.fs.StringVar(&f.cfg.PolicyFile, "policy", f.cfg.PolicyFile, "label-command access policy (JSON)")
+	f.fs.StringVar(&f.cfg.ProseMentions, "prose-mentions", f.cfg.ProseMentions, "a command marker in prose: ignore or fail (default: each vocabulary's own rule)")
+	author := f.fs.String("author", "", "comment author's login (the bot's own comments are ignored)")
+	permission := f.fs.String("permission", "", "comment author's repository permission (admin, maintain, write, triage, read)")
+	userID := f.fs.Int64("user-id", 0, "comment author's numeric user id")
+	rest, code, ok := f.parse(e, args)
+	if !ok {
+		return code
+	}
+	if len(rest) > 0 {
+		fmt.Fprintln(e.stderr, "cicheck: command parse reads the comment on stdin and takes no arguments")
+		return exitUsage
+	}
+	body, err := io.ReadAll(e.stdin)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: <stdin>: cannot read the comment: %v\n", err)
+		return exitUsage
+	}
+	o := scope.ClassifyOptions{
+		Config:     f.cfg,
+		Author:     *author,
+		Permission: strings.ToLower(*permission),
+		UserID:     *userID,
+		Validate:   f.options(e),
+	}
+	if f.cfg.PolicyFile != "" {
+		// Loaded only for a recognised gateway command, as the reference
+		// does: an unrelated comment never reads the policy.
+		o.Policy = func() (*scope.Policy, error) { return scopeLoadPolicy(e.wd, f.cfg.PolicyFile) }
+	}
+	cmd, err := scope.Classify(string(body), o)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitUsage
+	}
+	if f.format == "json" {
+		if err := scopeWriteJSON(e.stdout, struct {
+			Version int      `json:"version"`
+			Outcome string   `json:"outcome"`
+			Command string   `json:"command"`
+			Targets []string `json:"targets"`
+			Reason  string   `json:"reason"`
+		}{1, string(cmd.Outcome), cmd.Name, scopeNonNil(cmd.Targets), cmd.Reason}); err != nil {
+			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+			return exitInternal
+		}
+	} else {
+		fmt.Fprintln(e.stdout, cmd.Outcome)
+		if cmd.Name != "" {
+			fmt.Fprintf(e.stdout, "command: %s\n", cmd.Name)
+		}
+		if cmd.Line > 0 {
+			fmt.Fprintf(e.stdout, "line: %d\n", cmd.Line)
+		}
+		for _, t := range cmd.Targets {
+			fmt.Fprintf(e.stdout, "target: %s\n", t)
+		}
+		fmt.Fprintf(e.stdout, "reason: %s\n", cmd.Reason)
+		for _, n := range cmd.Notes {
+			fmt.Fprintf(e.stdout, "note: %s\n", n)
+		}
+	}
+	if cmd.Outcome == scope.Rejected {
+		return exitFindings
+	}
+	return exitOK
+}
+
+func runCommandPolicy(e *env, args []string) int {
+	fs := pflag.NewFlagSet("cicheck command policy", pflag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	profile := fs.String("profile", "", "repository profile naming the default policy file: "+strings.Join(scope.Profiles(), ", "))
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	cfg := scope.DefaultConfig()
+	cfg.Profile = *profile
+	cfg, err := cfg.Resolve()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitUsage
+	}
+	file := cfg.PolicyFile
+	switch fs.NArg() {
+	case 0:
+	case 1:
+		file = fs.Arg(0)
+	default:
+		fmt.Fprintln(e.stderr, commandUsage)
+		return exitUsage
+	}
+	if file == "" {
+		fmt.Fprintln(e.stderr, "cicheck: no policy file given (pass FILE, or --profile miles)")
+		return exitUsage
+	}
+	data, err := scopeReadPolicy(e.wd, file)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitUsage
+	}
+	p, err := scope.ParsePolicy(data, file)
+	if err != nil {
+		// An invalid policy is a finding about that file, not bad usage.
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitFindings
+	}
+	fmt.Fprintf(e.stdout, "%s: valid access policy, %d exposed labels\n", file, len(p.Commands[scope.PolicyAddLabel].AllowedLabels))
+	return exitOK
+}
