@@ -1,6 +1,7 @@
 package workflowgraph
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -234,5 +235,25 @@ func TestBadInput(t *testing.T) {
 	_, fs, err := Load(fstest.MapFS{"w.yml": {Data: []byte("on: push\njobs:\n  a: [\n")}}, "w.yml")
 	if err != nil || len(fs) == 0 {
 		t.Errorf("malformed: err=%v findings=%v", err, fs)
+	}
+}
+
+func TestMatrixObjectsAndDynamic(t *testing.T) {
+	src, err := os.ReadFile("testdata/seed_matrix_include.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := load(t, map[string]string{"w.yml": string(src)}, "w.yml")
+	if got := strings.Join(w.Job("gpu").Runner.Labels, ","); got != "h100,l40s,mi300x,self-hosted" {
+		t.Errorf("gpu labels %q", got)
+	}
+	if got := w.Job("dyn").Runner; len(got.Labels) != 0 || strings.Join(got.Symbolic, ",") != "${{ matrix.runner }}" {
+		t.Errorf("dyn runner %+v", got)
+	}
+	if got := w.Job("tmpl").Runner; len(got.Labels) != 0 || len(got.Symbolic) != 1 {
+		t.Errorf("tmpl runner %+v", got)
+	}
+	if c := w.Job("tmpl").If; c == nil || !c.AlwaysTrue || !c.HasStatusFunc() {
+		t.Errorf("tmpl cond %+v", c)
 	}
 }
