@@ -1,0 +1,138 @@
+package explain
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cicheck/cicheck/config"
+	"github.com/cicheck/cicheck/pathsfilter"
+	"github.com/cicheck/cicheck/workflowgraph"
+)
+
+// load reads a fixture repository's ci.yml and configuration.
+func load(t *testing.T, fixture string) ([]*workflowgraph.Workflow, *config.Config) {
+	t.Helper()
+	fsys := os.DirFS(filepath.Join("..", "fixtures", fixture))
+	cfg, err := config.Load(fsys, ".cicheck.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := workflowgraph.Load(fsys, ".github/workflows/ci.yml")
+	if err != nil || w == nil {
+		t.Fatalf("load: %v", err)
+	}
+	return []*workflowgraph.Workflow{w}, cfg
+}
+
+func changed(paths ...string) []pathsfilter.ChangedFile {
+	var out []pathsfilter.ChangedFile
+	for _, p := range paths {
+		out = append(out, pathsfilter.ChangedFile{Path: p, Status: pathsfilter.StatusModified})
+	}
+	return out
+}
+
+func verdicts(r *Report) map[string]string {
+	m := map[string]string{}
+	for _, j := range r.Workflows[0].Jobs {
+		m[j.ID] = j.Verdict
+	}
+	return m
+}
+
+var gb10 = []string{"clippy", "webui-installed-artifact", "xla-compile", "xla-link", "cuda-sm70", "cuda-blockfloat"}
+
+// TestSeedAcceptance is seed 002's acceptance criteria on the fixed fixture.
+func TestSeedAcceptance(t *testing.T) {
+	wfs, cfg := load(t, "paths-mlx")
+	opts := func(labels ...string) Options {
+		return Options{Labels: labels, Set: map[string]string{"github.repository": "lablup/mlxcel"},
+			Classifier: cfg.Classifier(), PathsFilter: cfg.PathsFilter}
+	}
+	run := func(files []pathsfilter.ChangedFile, o Options) map[string]string {
+		return verdicts(Explain(files, wfs, nil, o))
+	}
+	cases := []struct {
+		name   string
+		files  []pathsfilter.ChangedFile
+		labels []string
+		want   map[string]string
+	}{
+		{"docs and workflow comment", changed("docs/installation.md", ".github/workflows/ci.yml"), nil,
+			map[string]string{"clippy": Skip, "webui-installed-artifact": Skip, "xla-compile": Skip, "xla-link": Skip, "cuda-sm70": Skip, "cuda-blockfloat": Skip, "rocm-build": Skip, "workflow-lint": Run}},
+		{"patches-rocm only", changed("src/lib/mlx-cpp/patches-rocm/hip/gemm.hip"), nil,
+			map[string]string{"rocm-build": Run, "cuda-sm70": Skip, "cuda-blockfloat": Skip, "clippy": Skip}},
+		{"patches only", changed("src/lib/mlx-cpp/patches/mlx/backend/metal/copy.metal"), nil,
+			map[string]string{"rocm-build": Skip, "cuda-sm70": Skip}},
+		{"patches-cuda only", changed("src/lib/mlx-cpp/patches-cuda/mlx/backend/cuda/gemm.cu"), nil,
+			map[string]string{"rocm-build": Skip, "cuda-sm70": Run, "cuda-blockfloat": Run}},
+		{"turbo is shared", changed("src/lib/mlx-cpp/turbo/kernel.cpp"), nil,
+			map[string]string{"rocm-build": Run, "cuda-sm70": Run}},
+		{"label wakes all", changed("docs/installation.md"), []string{"ci:full"},
+			map[string]string{"clippy": Run, "webui-installed-artifact": Run, "xla-compile": Run, "xla-link": Run, "cuda-sm70": Run, "cuda-blockfloat": Run, "rocm-build": Run}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := run(c.files, opts(c.labels...))
+			for id, want := range c.want {
+				if got[id] != want {
+					t.Errorf("%s = %s, want %s", id, got[id], want)
+				}
+			}
+		})
+	}
+}
+
+// TestSeedBefore: the unfixed filters wake the CUDA jobs for a ROCm-only
+// change (the `!` widens under some) and every job for a workflow edit.
+func TestSeedBefore(t *testing.T) {
+	wfs, cfg := load(t, "paths-mlx-before")
+	o := Options{Set: map[string]string{"github.repository": "lablup/mlxcel"}, Classifier: cfg.Classifier(), PathsFilter: cfg.PathsFilter}
+	got := verdicts(Explain(changed("src/lib/mlx-cpp/patches-rocm/hip/gemm.hip"), wfs, nil, o))
+	if got["cuda-sm70"] != Run || got["rocm-build"] != Run {
+		t.Errorf("patches-rocm: %v", got)
+	}
+	got = verdicts(Explain(changed(".github/workflows/ci.yml", "docs/installation.md"), wfs, nil, o))
+	for _, id := range gb10 {
+		if got[id] != Run {
+			t.Errorf("workflow edit: %s = %s, want run", id, got[id])
+		}
+	}
+}
+
+// TestUnknownStaysUnknown: without --set github.repository the heavy jobs
+// that a filter would wake are unknown, and those it would not are skip.
+func TestUnknownStaysUnknown(t *testing.T) {
+	wfs, cfg := load(t, "paths-mlx")
+	r := Explain(changed("src/lib/mlx-cpp/patches-rocm/a.hip"), wfs, nil, Options{Classifier: cfg.Classifier(), PathsFilter: cfg.PathsFilter})
+	got := verdicts(r)
+	if got["rocm-build"] != Unknown || got["cuda-sm70"] != Skip {
+		t.Errorf("verdicts = %v", got)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, "text", r, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "--set github.repository=") {
+		t.Errorf("reason does not say how to decide:\n%s", b.String())
+	}
+}
+
+func TestAdvise(t *testing.T) {
+	base := []byte("jobs:\n  a:\n    runs-on: GB10\n    steps:\n      - run: make # build\n  b:\n    runs-on: GB10\n    steps: [{run: x}]\n")
+	head := []byte("jobs:\n  a:\n    runs-on: GB10\n    # a comment\n    steps:\n      - run: 'make' # build it\n  b:\n    runs-on: GB10\n    steps: [{run: y}]\n")
+	w := &Workflow{File: "ci.yml", Jobs: []*Job{{ID: "a", Verdict: Skip, Heavy: true, Runner: "GB10"}, {ID: "b", Verdict: Skip, Heavy: true, Runner: "GB10"}}}
+	adv := Advise(w, base, head, nil, "ci:full")
+	if len(adv) != 1 || adv[0].Job != "b" {
+		t.Fatalf("advisories = %+v", adv)
+	}
+	if want := "heavy job b changed in ci.yml but will not run for this diff (runner GB10); add the label ci:full to run it before merging"; adv[0].Message != want {
+		t.Errorf("message = %q", adv[0].Message)
+	}
+	if adv := Advise(w, base, head, []string{"ci:full"}, "ci:full"); len(adv) != 0 {
+		t.Errorf("with the label: %+v", adv)
+	}
+}

@@ -1,0 +1,215 @@
+package explain
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// Formats lists the output formats of Write.
+var Formats = []string{"text", "markdown", "json", "github"}
+
+// Summary is the head line of every human format.
+func Summary(r *Report, nfiles int) string {
+	var woken []string
+	for _, w := range r.Workflows {
+		for _, j := range w.Jobs {
+			if (j.Heavy || j.GPU) && j.Verdict == Run {
+				woken = append(woken, fmt.Sprintf("%s (%s)", j.ID, j.Runner))
+			}
+		}
+	}
+	var maybe int
+	for _, w := range r.Workflows {
+		for _, j := range w.Jobs {
+			if (j.Heavy || j.GPU) && j.Verdict == Unknown {
+				maybe++
+			}
+		}
+	}
+	s := fmt.Sprintf("%d changed file%s; ", nfiles, plural(nfiles))
+	switch len(woken) {
+	case 0:
+		s += "wakes no heavy or GPU job"
+	default:
+		s += fmt.Sprintf("wakes %d heavy/GPU job%s: %s", len(woken), plural(len(woken)), strings.Join(woken, ", "))
+	}
+	if maybe > 0 {
+		s += fmt.Sprintf("; %d more undecided", maybe)
+	}
+	return s
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func trigText(w *Workflow) string {
+	switch {
+	case w.Triggered == nil:
+		return "trigger unknown"
+	case *w.Triggered:
+		return "triggered"
+	}
+	return "not triggered"
+}
+
+func matchText(f *Filter) string {
+	if f.Match == nil {
+		return "unknown"
+	}
+	if *f.Match {
+		return "true"
+	}
+	return "false"
+}
+
+func countText(f *Filter) string {
+	if f.Count == nil {
+		return "?"
+	}
+	return fmt.Sprint(*f.Count)
+}
+
+func classText(j *Job) string {
+	var c []string
+	if j.Heavy {
+		c = append(c, "heavy")
+	}
+	if j.GPU {
+		c = append(c, "gpu")
+	}
+	if len(c) == 0 {
+		return "-"
+	}
+	return strings.Join(c, ",")
+}
+
+func witnessText(f *Filter) string {
+	switch {
+	case f.Witness != nil:
+		return fmt.Sprintf("%s (%s)", f.Witness.File, f.Witness.Pattern)
+	case f.Match == nil && f.Reason != "":
+		return f.Reason
+	}
+	return "-"
+}
+
+// Write renders the report. advisories are printed as warnings (never a
+// failure); nfiles is the number of changed files.
+func Write(w io.Writer, format string, r *Report, nfiles int, advisories []Advisory) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	case "markdown":
+		return writeMarkdown(w, r, nfiles, advisories)
+	case "text", "github":
+		return writeText(w, format, r, nfiles, advisories)
+	}
+	return fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(Formats, ", "))
+}
+
+func writeText(out io.Writer, format string, r *Report, nfiles int, advisories []Advisory) error {
+	var b strings.Builder
+	fmt.Fprintln(&b, Summary(r, nfiles))
+	for _, w := range r.Workflows {
+		fmt.Fprintf(&b, "\n%s: %s (%s)\n", w.File, trigText(w), w.TriggerReason)
+		if len(w.Filters) > 0 {
+			fmt.Fprintln(&b, "  filters:")
+			tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+			for _, f := range w.Filters {
+				fmt.Fprintf(tw, "    %s/%s\t%s\t%s\t%s\t%s\n", f.Job, f.Step, f.Name, matchText(f), countText(f), witnessText(f))
+			}
+			tw.Flush()
+		}
+		if len(w.Jobs) > 0 {
+			fmt.Fprintln(&b, "  jobs:")
+			tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+			for _, j := range w.Jobs {
+				runner := j.Runner
+				if runner == "" {
+					runner = "-"
+				}
+				fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\t%s\n", j.Verdict, j.ID, classText(j), runner, j.Reason)
+			}
+			tw.Flush()
+		}
+	}
+	for _, a := range advisories {
+		if format == "github" {
+			fmt.Fprintf(&b, "::warning file=%s,title=heavy job changed without %s::%s\n", a.File, labelOr(a.Label), escapeGH(a.Message))
+		} else {
+			fmt.Fprintf(&b, "warning: %s\n", a.Message)
+		}
+	}
+	// tabwriter pads the last column too; trailing blanks help nobody.
+	var lines []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		lines = append(lines, strings.TrimRight(l, " "))
+	}
+	_, err := io.WriteString(out, strings.Join(lines, "\n"))
+	return err
+}
+
+func labelOr(l string) string {
+	if l == "" {
+		return "opt-in label"
+	}
+	return l
+}
+
+// escapeGH escapes a workflow-command message (%, CR, LF).
+func escapeGH(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// mdCell escapes a markdown table cell.
+func mdCell(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+func writeMarkdown(out io.Writer, r *Report, nfiles int, advisories []Advisory) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**cicheck explain-diff**: %s\n", Summary(r, nfiles))
+	for _, w := range r.Workflows {
+		fmt.Fprintf(&b, "\n#### `%s`: %s\n\n", w.File, trigText(w))
+		if len(w.Jobs) > 0 {
+			fmt.Fprintln(&b, "| Job | Verdict | Runner | Class | Why |")
+			fmt.Fprintln(&b, "|---|---|---|---|---|")
+			for _, j := range w.Jobs {
+				v := j.Verdict
+				if v == Run && (j.Heavy || j.GPU) {
+					v = "**run**"
+				}
+				fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", j.ID, v, mdCell(j.Runner), classText(j), mdCell(j.Reason))
+			}
+		}
+		if len(w.Filters) > 0 {
+			fmt.Fprintf(&b, "\n<details><summary>paths-filter results (%d)</summary>\n\n", len(w.Filters))
+			fmt.Fprintln(&b, "| Step | Filter | Match | Files | First match |")
+			fmt.Fprintln(&b, "|---|---|---|---|---|")
+			for _, f := range w.Filters {
+				fmt.Fprintf(&b, "| `%s/%s` | `%s` | %s | %s | %s |\n", f.Job, f.Step, f.Name, matchText(f), countText(f), mdCell(witnessText(f)))
+			}
+			fmt.Fprintln(&b, "\n</details>")
+		}
+	}
+	if len(advisories) > 0 {
+		fmt.Fprintln(&b)
+		for _, a := range advisories {
+			fmt.Fprintf(&b, "> [!WARNING]\n> %s\n", mdCell(a.Message))
+		}
+	}
+	_, err := io.WriteString(out, b.String())
+	return err
+}
