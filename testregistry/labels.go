@@ -21,6 +21,7 @@ type labelKey struct {
 	name      string
 	line, col int
 	dup       bool
+	bad       bool // reserved or malformed: already reported
 }
 
 // reservedLabels are workflow-only scopes that must not be domain labels.
@@ -214,9 +215,11 @@ func loadLabels(fsys fs.FS, cfg Config) (*labelSet, []finding.Finding) {
 			k.dup = true
 			out = append(out, newFinding(RuleLabelsDupKey, file, k.line, k.col, fmt.Sprintf("label %s is listed twice in %s", pyRepr(k.name), sym)))
 		case slices.Contains(reservedLabels, k.name):
+			k.bad = true
 			out = append(out, newFinding(RuleLabelsReserved, file, k.line, k.col,
 				fmt.Sprintf("%s must not contain %s: it is a workflow-only scope, not a domain label", sym, pyRepr(k.name))))
 		case !labelKeyRe.MatchString(k.name):
+			k.bad = true
 			out = append(out, newFinding(RuleLabelsBadKey, file, k.line, k.col,
 				fmt.Sprintf("label %s does not match %s, so the workflow adapter silently drops %s", pyRepr(k.name), labelKeyRe, pyRepr(cfg.Policy.LabelPrefix+k.name))))
 		}
@@ -224,6 +227,22 @@ func loadLabels(fsys fs.FS, cfg Config) (*labelSet, []finding.Finding) {
 		ls.keys = append(ls.keys, k)
 	}
 	return ls, out
+}
+
+// KnownLabels reads KNOWN_LABELS statically (sorted, deduplicated); ok is
+// false when it cannot be loaded.
+func KnownLabels(fsys fs.FS, cfg Config) (labels []string, ok bool) {
+	ls, _ := loadLabels(fsys, cfg)
+	if ls == nil {
+		return nil, false
+	}
+	for _, k := range ls.keys {
+		if !k.dup {
+			labels = append(labels, k.name)
+		}
+	}
+	slices.Sort(labels)
+	return slices.Compact(labels), true
 }
 
 var backendAttr = map[string]string{"CPU": "cpu", "CUDA": "cuda", "ROCM": "rocm", "cpu": "cpu", "cuda": "cuda", "rocm": "rocm"}

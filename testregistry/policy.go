@@ -159,8 +159,9 @@ type Selected struct {
 	Suite   string `json:"suite"`
 	Backend string `json:"backend"`
 	Reason  string `json:"reason,omitempty"` // disabled reason, for skipped tests
-	EstTime float64
-	reg     *Registration
+	// Disabled is set for disabled registrations (Reason may be "").
+	Disabled bool    `json:"-"`
+	EstTime  float64 `json:"-"`
 }
 
 // Selection is the result of Select.
@@ -222,11 +223,11 @@ func (r *Registry) Select(p RunPolicy, hw, suite string, matchAll bool) (Selecti
 		if !want[hs{g.Backend, g.Suite}] || !selects(g, p, include) {
 			continue
 		}
-		s := Selected{File: g.File, Suite: g.Suite, Backend: g.Backend, EstTime: g.EstTime, reg: g}
+		s := Selected{File: g.File, Suite: g.Suite, Backend: g.Backend, EstTime: g.EstTime}
 		if g.Enabled() {
 			sel.Enabled = append(sel.Enabled, s)
 		} else {
-			s.Reason = *g.Disabled
+			s.Reason, s.Disabled = *g.Disabled, true
 			sel.Skipped = append(sel.Skipped, s)
 		}
 	}
@@ -464,9 +465,9 @@ func (r *Registry) ExplainLabels() []LabelUse {
 		for i := range r.Registrations {
 			g := &r.Registrations[i]
 			if slices.Contains(g.Labels, l) {
-				s := Selected{File: g.File, Suite: g.Suite, Backend: g.Backend}
+				s := Selected{File: g.File, Suite: g.Suite, Backend: g.Backend, EstTime: g.EstTime}
 				if !g.Enabled() {
-					s.Reason = *g.Disabled
+					s.Reason, s.Disabled = *g.Disabled, true
 				}
 				u.Tests = append(u.Tests, s)
 			}

@@ -182,11 +182,15 @@ func Scan(fsys fs.FS, cfg Config) (*Registry, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	used := map[string]bool{}
 	for _, res := range results {
 		fnd = append(fnd, res.findings...)
 		r.Registrations = append(r.Registrations, res.regs...)
+		for _, l := range res.labels {
+			used[l] = true
+		}
 	}
-	fnd = append(fnd, r.crossChecks(labels)...)
+	fnd = append(fnd, r.crossChecks(labels, used)...)
 	fnd = append(fnd, checkAccessPolicy(fsys, cfg, labels)...)
 	orphans, err := findOrphans(fsys, cfg)
 	if err != nil {
@@ -259,6 +263,7 @@ func walkGlob(fsys fs.FS, dir, glob string, depth int, out *[]string) error {
 type fileResult struct {
 	regs     []Registration
 	findings []finding.Finding
+	labels   []string // labels written in any call, valid or not
 }
 
 type scanner struct {
@@ -381,6 +386,15 @@ func (s *scanner) scanFile(file, src string) fileResult {
 		return res
 	}
 	for _, c := range calls {
+		for _, kw := range c.node.kws {
+			if kw.name == "labels" && kw.value.class == "List" {
+				for _, e := range kw.value.elts {
+					if e.class == "Constant" && e.ctype == "str" {
+						res.labels = append(res.labels, e.str)
+					}
+				}
+			}
+		}
 		reg, fs := s.validateCall(file, c)
 		res.findings = append(res.findings, fs...)
 		if reg != nil {
@@ -448,12 +462,11 @@ func firstMention(src string, names []string) (line, col int, ok bool) {
 }
 
 // crossChecks runs the checks that look at several registrations.
-func (r *Registry) crossChecks(labels *labelSet) []finding.Finding {
+func (r *Registry) crossChecks(labels *labelSet, used map[string]bool) []finding.Finding {
 	var out []finding.Finding
 	cfg := r.cfg
 	type key struct{ file, backend, suite string }
 	seen := map[key]bool{}
-	used := map[string]bool{}
 	for _, g := range r.Registrations {
 		k := key{g.File, g.Backend, g.Suite}
 		if seen[k] {
@@ -461,9 +474,6 @@ func (r *Registry) crossChecks(labels *labelSet) []finding.Finding {
 				fmt.Sprintf("%s is registered twice for backend %s and suite %s", g.File, strings.ToUpper(g.Backend), g.Suite)))
 		}
 		seen[k] = true
-		for _, l := range g.Labels {
-			used[l] = true
-		}
 		if r.Suites != nil && !slices.Contains(r.Suites[g.Backend], g.Suite) {
 			f := newFinding(RuleUnknownSuite, g.File, g.Line, g.Column,
 				fmt.Sprintf("suite %s is not in %s for backend %s; this registration is never selected", pyRepr(g.Suite), cfg.Suites.Symbol, strings.ToUpper(g.Backend)))
@@ -479,7 +489,7 @@ func (r *Registry) crossChecks(labels *labelSet) []finding.Finding {
 	}
 	if labels != nil {
 		for _, k := range labels.keys {
-			if !used[k.name] && !k.dup {
+			if !used[k.name] && !k.dup && !k.bad {
 				out = append(out, newFinding(RuleLabelsUnused, cfg.Labels.File, k.line, k.col,
 					fmt.Sprintf("label %s is used by no registration", pyRepr(k.name))))
 			}

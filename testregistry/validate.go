@@ -56,6 +56,7 @@ func (s *scanner) validateCall(file string, c call) (*Registration, []finding.Fi
 		add(RuleTooManyPos, pos[2].line, pos[2].col,
 			"too many positional arguments in %s(); only ['est_time', 'suite'] may be positional (labels and later are keyword-only)", fn)
 		pos = pos[:2]
+		unpacked = true // the extra positional was probably meant as labels
 	}
 	// 3. positional literals
 	for i, a := range pos {
