@@ -1,0 +1,199 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/cicheck/cicheck/simulate"
+	"github.com/cicheck/cicheck/workflowgraph"
+)
+
+func init() {
+	register(command{
+		name:    "simulate",
+		summary: "what-if: which jobs run when some jobs fail, are skipped or the run is cancelled",
+		run:     runSimulate,
+	})
+}
+
+const simulateUsage = `usage: cicheck simulate WORKFLOW [flags]
+
+Evaluates every job's if: in dependency order under GitHub's semantics
+(implicit success() over the transitive closure, always/cancelled/failure,
+needs.X.result, outputs of skipped jobs as '') and prints, for every job,
+run, skip or unknown with the reason. A fact nobody gave (an output of a job
+that runs, a vars.* value) is unknown and stays unknown; it is never guessed.
+
+flags:`
+
+// simulateDoc is the JSON schema of `cicheck simulate --format json`.
+type simulateDoc struct {
+	Version int           `json:"version"`
+	Jobs    []simulateJob `json:"jobs"`
+}
+
+type simulateJob struct {
+	ID      string `json:"id"`
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason"`
+}
+
+func runSimulate(e *env, args []string) int {
+	fl := pflag.NewFlagSet("cicheck simulate", pflag.ContinueOnError)
+	fl.SetOutput(e.stderr)
+	fail := fl.StringArray("fail", nil, "job whose body fails (repeatable)")
+	skip := fl.StringArray("skip", nil, "job that is skipped, whatever its if: says (repeatable)")
+	cancel := fl.Bool("cancel", false, "the run is cancelled before the jobs' if: are evaluated")
+	event := fl.String("event", "", "github.event_name (unknown when not given)")
+	labels := fl.StringArray("label", nil, "pull request label (repeatable; labels are unknown when none is given)")
+	inputs := fl.StringArray("input", nil, "workflow input K=V (repeatable; true/false are booleans)")
+	outputs := fl.StringArray("output", nil, "output of a job that runs, JOB.NAME=V (repeatable)")
+	sets := fl.StringArray("set", nil, "any other context value, e.g. github.ref=refs/heads/main or vars.RUN_GPU=true (repeatable)")
+	format := fl.String("format", "text", "output format: text, json")
+	fl.Usage = func() {
+		fmt.Fprintln(e.stderr, simulateUsage)
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		return flagError(e, err)
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: text, json)\n", *format)
+		return exitUsage
+	}
+	if fl.NArg() != 1 {
+		fmt.Fprintln(e.stderr, "cicheck: simulate takes exactly one WORKFLOW file (see cicheck simulate --help)")
+		return exitUsage
+	}
+	targets, err := discover(e.wd, fl.Args(), func(string, ...any) {})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitUsage
+	}
+	if len(targets) != 1 {
+		fmt.Fprintf(e.stderr, "cicheck: %s: not a single workflow file\n", fl.Arg(0))
+		return exitUsage
+	}
+	t := targets[0]
+	w, fs, err := workflowgraph.Load(os.DirFS(t.root), t.rel)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", relabel(err, t.rel, t.display))
+		return exitUsage
+	}
+	if w == nil {
+		for _, f := range fs {
+			fmt.Fprintf(e.stderr, "cicheck: %s:%d:%d: %s\n", t.display, f.Line, f.Column, f.Message)
+		}
+		return exitUsage
+	}
+
+	sc := simulate.Scenario{Event: *event, Cancelled: *cancel, Labels: *labels,
+		Outcomes: map[string]string{}, Results: map[string]string{}}
+	if len(*labels) == 0 {
+		sc.Labels = nil
+	}
+	jobID := func(flag, id string) (string, bool) {
+		if j := w.Job(id); j != nil {
+			return j.ID, true
+		}
+		ids := make([]string, len(w.Jobs))
+		for i, j := range w.Jobs {
+			ids[i] = j.ID
+		}
+		sort.Strings(ids)
+		fmt.Fprintf(e.stderr, "cicheck: --%s: %s has no job %q (jobs: %s)\n", flag, t.display, id, strings.Join(ids, ", "))
+		return "", false
+	}
+	for _, id := range *fail {
+		j, ok := jobID("fail", id)
+		if !ok {
+			return exitUsage
+		}
+		sc.Outcomes[j] = simulate.Failure
+	}
+	for _, id := range *skip {
+		j, ok := jobID("skip", id)
+		if !ok {
+			return exitUsage
+		}
+		sc.Results[j] = simulate.Skipped
+	}
+	kv := func(flag, s string) (string, string, bool) {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" {
+			fmt.Fprintf(e.stderr, "cicheck: --%s %q: want KEY=VALUE\n", flag, s)
+			return "", "", false
+		}
+		return k, v, true
+	}
+	for _, s := range *inputs {
+		k, v, ok := kv("input", s)
+		if !ok {
+			return exitUsage
+		}
+		if sc.Inputs == nil {
+			sc.Inputs = map[string]string{}
+		}
+		sc.Inputs[k] = v
+	}
+	for _, s := range *sets {
+		k, v, ok := kv("set", s)
+		if !ok {
+			return exitUsage
+		}
+		if sc.Set == nil {
+			sc.Set = map[string]string{}
+		}
+		sc.Set[k] = v
+	}
+	for _, s := range *outputs {
+		k, v, ok := kv("output", s)
+		if !ok {
+			return exitUsage
+		}
+		id, name, ok := strings.Cut(k, ".")
+		if !ok || name == "" {
+			fmt.Fprintf(e.stderr, "cicheck: --output %q: want JOB.NAME=VALUE\n", s)
+			return exitUsage
+		}
+		j, ok := jobID("output", id)
+		if !ok {
+			return exitUsage
+		}
+		if sc.Outputs == nil {
+			sc.Outputs = map[string]map[string]string{}
+		}
+		if sc.Outputs[j] == nil {
+			sc.Outputs[j] = map[string]string{}
+		}
+		sc.Outputs[j][strings.ToLower(name)] = v
+	}
+
+	vs := simulate.Run(w, sc)
+	if *format == "json" {
+		doc := simulateDoc{Version: 1, Jobs: make([]simulateJob, len(vs))}
+		for i, v := range vs {
+			doc.Jobs[i] = simulateJob{ID: v.ID, Verdict: v.Verdict, Reason: v.Reason}
+		}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(doc); err != nil {
+			fmt.Fprintf(e.stderr, "cicheck: writing the simulation: %v\n", err)
+			return exitInternal
+		}
+		return exitOK
+	}
+	width := 0
+	for _, v := range vs {
+		width = max(width, len(v.ID))
+	}
+	for _, v := range vs {
+		fmt.Fprintf(e.stdout, "%-*s  %s: %s\n", width, v.ID, v.Verdict, v.Reason)
+	}
+	return exitOK
+}
