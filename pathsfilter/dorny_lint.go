@@ -649,6 +649,19 @@ func (a *Analysis) selfTrigger() []finding.Finding {
 	var out []finding.Finding
 	self := WorkflowRepoPath(a.File)
 	a.filters(func(s *Step, f *Filter) {
+		// A filter made only of .github/ patterns is a "workflows changed"
+		// filter (it gates a workflow linter): that is its purpose.
+		other := false
+		for _, r := range f.Rules {
+			for _, p := range r.Patterns {
+				if !p.Negated && !strings.HasPrefix(strings.TrimPrefix(p.Text, "./"), ".github/") {
+					other = true
+				}
+			}
+		}
+		if !other {
+			return
+		}
 		for _, r := range f.Rules {
 			for _, p := range r.Patterns {
 				if p.Negated || p.Err != nil || !p.m.Match(self) {
