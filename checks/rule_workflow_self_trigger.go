@@ -29,7 +29,7 @@ jobs:
           filters: |
             rust:
               - '**/*.rs'
-              - '.github/workflows/w.yml'
+              - '.github/workflows/ci.yml'
   clippy:
     needs: changes
     if: needs.changes.outputs.rust == 'true'

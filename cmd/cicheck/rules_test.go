@@ -1,0 +1,111 @@
+package main
+
+import (
+	"testing/fstest"
+
+	"flag"
+	"github.com/cicheck/cicheck/checks"
+	"github.com/cicheck/cicheck/workflowgraph"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var updateDocs = flag.Bool("update-docs", false, "rewrite docs/rules/*.md from the rule values")
+
+const docsDir = "../../docs/rules"
+
+// TestRuleDocsFresh fails when docs/rules/ differs from what the rule values
+// generate. Regenerate with: go test ./cmd/cicheck -run TestRuleDocsFresh -update-docs
+func TestRuleDocsFresh(t *testing.T) {
+	docs := ruleDocs()
+	want := map[string]string{}
+	for _, d := range docs {
+		want[d.ID+".md"] = d.markdown()
+	}
+	want["README.md"] = rulesIndex(docs)
+	if *updateDocs {
+		old, _ := filepath.Glob(filepath.Join(docsDir, "*.md"))
+		for _, p := range old {
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.MkdirAll(docsDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, body := range want {
+			if err := os.WriteFile(filepath.Join(docsDir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return
+	}
+	got, _ := filepath.Glob(filepath.Join(docsDir, "*.md"))
+	for _, p := range got {
+		name := filepath.Base(p)
+		if _, ok := want[name]; !ok {
+			t.Errorf("docs/rules/%s documents no rule; regenerate with -update-docs", name)
+		}
+	}
+	for name, body := range want {
+		b, err := os.ReadFile(filepath.Join(docsDir, name))
+		if err != nil || string(b) != body {
+			t.Errorf("docs/rules/%s is stale or missing; run: go test ./cmd/cicheck -run TestRuleDocsFresh -update-docs", name)
+		}
+	}
+}
+
+func TestEveryWorkflowRuleHasExamples(t *testing.T) {
+	for _, d := range ruleDocs() {
+		if d.Area != "workflow" {
+			continue
+		}
+		if d.Doc == "" || d.Help == "" || d.Bad == "" || d.Good == "" {
+			t.Errorf("rule %s lacks Doc, Help, Bad or Good", d.ID)
+		}
+	}
+	ids := []string{}
+	for _, d := range ruleDocs() {
+		ids = append(ids, d.ID)
+	}
+	if !slices.IsSorted(ids) || len(slices.Compact(slices.Clone(ids))) != len(ids) {
+		t.Errorf("rule ids not unique and sorted: %s", strings.Join(ids, ", "))
+	}
+}
+
+// TestRuleExamples runs every workflow rule over its own Bad and Good
+// examples: Bad must trigger it, Good must not. Documentation that lies
+// fails here.
+func TestRuleExamples(t *testing.T) {
+	for _, r := range checks.All {
+		t.Run(r.ID, func(t *testing.T) {
+			if hits := exampleHits(t, r, r.Bad); hits == 0 {
+				t.Errorf("Bad example does not trigger %s", r.ID)
+			}
+			if hits := exampleHits(t, r, r.Good); hits != 0 {
+				t.Errorf("Good example triggers %s %d time(s)", r.ID, hits)
+			}
+		})
+	}
+}
+
+func exampleHits(t *testing.T, r *checks.Rule, src string) int {
+	t.Helper()
+	// Examples are documented as the file .github/workflows/ci.yml.
+	const path = ".github/workflows/ci.yml"
+	fsys := fstest.MapFS{path: {Data: []byte(src)}}
+	w, _, err := workflowgraph.Load(fsys, path)
+	if err != nil {
+		t.Fatalf("example does not load: %v", err)
+	}
+	n := 0
+	for _, f := range checks.Run(w, path, nil, []*checks.Rule{r}) {
+		if f.Rule == r.ID {
+			n++
+		}
+	}
+	return n
+}
