@@ -64,6 +64,9 @@ type ClassifyOptions struct {
 	// label-gateway command (an unrelated comment never loads it). Nil,
 	// or a nil policy, means no allowlist check.
 	Policy func() (*Policy, error)
+	// ResolveTestFile, when set, must accept a /rerun-test path (exactly
+	// one enabled CPU/CUDA registration); its error is the rejection reason.
+	ResolveTestFile func(path string) error
 	// Validate carries the scope rules for run targets; FS and HasTest in
 	// it add the existence and registry checks.
 	Validate Options
@@ -121,7 +124,15 @@ func Classify(body string, o ClassifyOptions) (Command, error) {
 		return Command{Outcome: Unrecognized, Reason: "comment authored by the bot account itself"}, nil
 	}
 	if cmd, ok := classifyGateway(body, o); ok {
-		return authorizeGateway(cmd, o)
+		cmd, err := authorizeGateway(cmd, o)
+		if err == nil && cmd.Outcome == Accepted && cmd.Name == CmdRerunTest && o.ResolveTestFile != nil {
+			// A path that resolves to nothing fails loudly instead of
+			// silently running nothing.
+			if rerr := o.ResolveTestFile(cmd.Targets[0]); rerr != nil {
+				return Command{Outcome: Rejected, Name: CmdRerunTest, Reason: rerr.Error()}, nil
+			}
+		}
+		return cmd, err
 	}
 	if cmd, ok := classifyBot(body, o); ok {
 		return cmd, nil

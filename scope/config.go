@@ -48,6 +48,9 @@ type Config struct {
 	// IndentedCode, when true, skips indented-code lines (4+ spaces or a
 	// tab) when looking for the command line.
 	IndentedCode bool `yaml:"skip-indented-code"`
+	// RequireRegisteredTest makes every run target hold at least one
+	// registered, enabled test of the configured test registry.
+	RequireRegisteredTest bool `yaml:"require-registered-test"`
 	// RerunTestRoots limits /rerun-test paths to these directories; empty
 	// means anywhere under Root.
 	RerunTestRoots []string `yaml:"rerun-test-roots"`

@@ -69,10 +69,10 @@ func scopeLoadPolicy(wd, file string) (*scope.Policy, error) {
 
 func runCommandParse(e *env, args []string) int {
 	f := newScopeFlags(e, "command parse")
-	f.fs.BoolVar(&f.exists, "exists", false, "require every run target to exist in the working tree")
-	f.fs.StringVar(&f.cfg.Bot, "bot", f.cfg.Bot, "bot login addressed as @NAME (the /bot trigger always works)")
-	f.fs.StringVar(&f.cfg.PolicyFile, "policy", f.cfg.PolicyFile, "label-command access policy (JSON)")
-	f.fs.StringVar(&f.cfg.ProseMentions, "prose-mentions", f.cfg.ProseMentions, "a command marker in prose: ignore or fail (default: each vocabulary's own rule)")
+	f.treeFlags()
+	f.str("bot", func(c *scope.Config) *string { return &c.Bot }, "bot login addressed as @NAME (the /bot trigger always works)")
+	f.str("policy", func(c *scope.Config) *string { return &c.PolicyFile }, "label-command access policy (JSON)")
+	f.str("prose-mentions", func(c *scope.Config) *string { return &c.ProseMentions }, "a command marker in prose: ignore or fail (default: each vocabulary's own rule)")
 	author := f.fs.String("author", "", "comment author's login (the bot's own comments are ignored)")
 	permission := f.fs.String("permission", "", "comment author's repository permission (admin, maintain, write, triage, read)")
 	userID := f.fs.Int64("user-id", 0, "comment author's numeric user id")
@@ -89,12 +89,25 @@ func runCommandParse(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cicheck: <stdin>: cannot read the comment: %v\n", err)
 		return exitUsage
 	}
+	tree, err := f.tree(e)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitUsage
+	}
 	o := scope.ClassifyOptions{
 		Config:     f.cfg,
 		Author:     *author,
 		Permission: strings.ToLower(*permission),
 		UserID:     *userID,
-		Validate:   f.options(e),
+		Validate:   tree.opts,
+	}
+	if tree.reg != nil {
+		// /rerun-test resolves its file against the registry (exactly one
+		// enabled CPU/CUDA registration), as the reference's resolve job.
+		o.ResolveTestFile = func(path string) error {
+			_, err := tree.reg.ResolveFile(path, "")
+			return err
+		}
 	}
 	if f.cfg.PolicyFile != "" {
 		// Loaded only for a recognised gateway command, as the reference
@@ -143,15 +156,23 @@ func runCommandPolicy(e *env, args []string) int {
 	fs := pflag.NewFlagSet("cicheck command policy", pflag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	profile := fs.String("profile", "", "repository profile naming the default policy file: "+strings.Join(scope.Profiles(), ", "))
+	cfgPath := fs.String("config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
 		return exitUsage
 	}
-	cfg := scope.DefaultConfig()
-	cfg.Profile = *profile
-	cfg, err := cfg.Resolve()
+	full, _, err := loadConfig(e, *cfgPath)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitUsage
+	}
+	cfg := full.Scope
+	if fs.Changed("profile") {
+		cfg.Profile = *profile
+	}
+	cfg, err = cfg.Resolve()
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return exitUsage

@@ -10,7 +10,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/scope"
+	"github.com/cicheck/cicheck/testregistry"
 )
 
 func init() {
@@ -43,30 +45,53 @@ func runScope(e *env, args []string) int {
 	return exitUsage
 }
 
-// scopeFlags are the settings shared by the scope sub-commands. They start
-// from scope.DefaultConfig (the central config, once wired, replaces it).
+// scopeFlags are the settings shared by the scope and command
+// sub-commands. The effective scope configuration is the scope: section of
+// .cicheck.yaml (or --config), then every flag the user set, then the
+// profile for whatever is still at its generic default.
 type scopeFlags struct {
-	fs      *pflag.FlagSet
-	cfg     scope.Config
-	format  string
-	exists  bool
-	profile string
+	fs       *pflag.FlagSet
+	flagged  scope.Config                   // flag values
+	setters  map[string]func(*scope.Config) // copy one flag into a config
+	cfg      scope.Config                   // effective, resolved
+	full     *config.Config                 // the whole configuration
+	config   string
+	format   string
+	exists   bool
+	registry bool
 }
 
 func newScopeFlags(e *env, name string) *scopeFlags {
-	f := &scopeFlags{cfg: scope.DefaultConfig()}
+	f := &scopeFlags{flagged: scope.DefaultConfig(), setters: map[string]func(*scope.Config){}}
 	f.fs = pflag.NewFlagSet("cicheck "+name, pflag.ContinueOnError)
 	f.fs.SetOutput(e.stderr)
-	f.fs.StringVar(&f.profile, "profile", "", "repository profile: "+strings.Join(scope.Profiles(), ", "))
-	f.fs.StringVar(&f.cfg.Root, "root", f.cfg.Root, "every target must start with this root")
-	f.fs.IntVar(&f.cfg.MaxTargets, "max", f.cfg.MaxTargets, "maximum number of distinct targets")
-	f.fs.IntVar(&f.cfg.ChunkLimit, "limit", f.cfg.ChunkLimit, "commit-status description limit")
+	f.fs.StringVar(&f.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
+	f.str("profile", func(c *scope.Config) *string { return &c.Profile }, "repository profile: "+strings.Join(scope.Profiles(), ", "))
+	f.str("root", func(c *scope.Config) *string { return &c.Root }, "every target must start with this root")
+	f.int("max", func(c *scope.Config) *int { return &c.MaxTargets }, "maximum number of distinct targets")
+	f.int("limit", func(c *scope.Config) *int { return &c.ChunkLimit }, "commit-status description limit")
 	f.fs.StringVar(&f.format, "format", "text", "output format: text or json")
 	return f
 }
 
-// parse parses args and resolves the profile; ok is false after a usage
-// error has been reported.
+func (f *scopeFlags) str(name string, field func(*scope.Config) *string, usage string) {
+	f.fs.StringVar(field(&f.flagged), name, *field(&f.flagged), usage)
+	f.setters[name] = func(c *scope.Config) { *field(c) = *field(&f.flagged) }
+}
+
+func (f *scopeFlags) int(name string, field func(*scope.Config) *int, usage string) {
+	f.fs.IntVar(field(&f.flagged), name, *field(&f.flagged), usage)
+	f.setters[name] = func(c *scope.Config) { *field(c) = *field(&f.flagged) }
+}
+
+// treeFlags adds the checks that need the requester's working tree.
+func (f *scopeFlags) treeFlags() {
+	f.fs.BoolVar(&f.exists, "exists", false, "require every target to exist in the repository")
+	f.fs.BoolVar(&f.registry, "registry", false, "require every target to hold a registered, enabled test (scans the registry: configuration; also scope.require-registered-test)")
+}
+
+// parse parses args, loads the configuration and resolves the profile; ok
+// is false after an error has been reported.
 func (f *scopeFlags) parse(e *env, args []string) (rest []string, code int, ok bool) {
 	if err := f.fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -78,37 +103,69 @@ func (f *scopeFlags) parse(e *env, args []string) (rest []string, code int, ok b
 		fmt.Fprintf(e.stderr, "cicheck: unknown format %q (valid: text, json)\n", f.format)
 		return nil, exitUsage, false
 	}
-	if f.profile != "" {
-		// A profile fills only what the flags left at the default.
-		f.cfg.Profile = f.profile
-	}
-	cfg, err := f.cfg.Resolve()
+	full, _, err := loadConfig(e, f.config)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return nil, exitUsage, false
 	}
-	f.cfg = cfg
+	f.full = full
+	c := full.Scope
+	for name, set := range f.setters {
+		if f.fs.Changed(name) {
+			set(&c)
+		}
+	}
+	if c, err = c.Resolve(); err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return nil, exitUsage, false
+	}
+	f.cfg = c
+	f.registry = f.registry || c.RequireRegisteredTest
 	return f.fs.Args(), exitOK, true
 }
 
-func (f *scopeFlags) options(e *env) scope.Options {
-	o := scope.OptionsFrom(f.cfg)
-	if f.exists {
-		o.FS = os.DirFS(e.wd)
+// scopeTree is what the tree checks need from the repository: its files
+// and, when asked for, its test registry.
+type scopeTree struct {
+	opts scope.Options
+	reg  *testregistry.Registry
+}
+
+func (f *scopeFlags) tree(e *env) (scopeTree, error) {
+	t := scopeTree{opts: scope.OptionsFrom(f.cfg)}
+	if !f.exists && !f.registry {
+		return t, nil
 	}
-	// The test-registry predicate (o.HasTest) is wired here once the
-	// testregistry package exports it.
-	return o
+	// Targets are repository-relative: resolve them from the repository
+	// root, not from wherever the command runs.
+	fsys := os.DirFS(repoRoot(e.wd))
+	if f.exists {
+		t.opts.FS = fsys
+	}
+	if f.registry {
+		r, err := testregistry.Scan(fsys, f.full.Registry)
+		if err != nil {
+			return t, err
+		}
+		t.reg = r
+		t.opts.HasTest = r.HasEnabledTest
+	}
+	return t, nil
 }
 
 func runScopeCheck(e *env, args []string) int {
 	f := newScopeFlags(e, "scope check")
-	f.fs.BoolVar(&f.exists, "exists", false, "require every target to exist in the working tree")
+	f.treeFlags()
 	targets, code, ok := f.parse(e, args)
 	if !ok {
 		return code
 	}
-	res := scope.Validate(scope.SplitArgs(targets...), f.options(e))
+	tree, err := f.tree(e)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitUsage
+	}
+	res := scope.Validate(scope.SplitArgs(targets...), tree.opts)
 	if err := writeScopeResult(e.stdout, f.format, res); err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return exitInternal
@@ -169,12 +226,17 @@ func scopeWriteJSON(w io.Writer, v any) error {
 
 func runScopeChunk(e *env, args []string) int {
 	f := newScopeFlags(e, "scope chunk")
-	f.fs.BoolVar(&f.exists, "exists", false, "require every target to exist in the working tree")
+	f.treeFlags()
 	previous := f.fs.Int("previous", 0, "largest scope chunk index already published on the commit")
-	f.fs.StringVar(&f.cfg.StatusContext, "context", f.cfg.StatusContext, "status context prefix")
+	f.str("context", func(c *scope.Config) *string { return &c.StatusContext }, "status context prefix")
 	args, code, ok := f.parse(e, args)
 	if !ok {
 		return code
+	}
+	tree, err := f.tree(e)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitUsage
 	}
 	if *previous < 0 {
 		fmt.Fprintln(e.stderr, "cicheck: --previous must not be negative")
@@ -185,7 +247,7 @@ func runScopeChunk(e *env, args []string) int {
 	// every old chunk is blanked. Anything else must validate first, so a
 	// rejected scope never yields a publishable plan.
 	if len(targets) > 0 {
-		res := scope.Validate(targets, f.options(e))
+		res := scope.Validate(targets, tree.opts)
 		if !res.Accepted() {
 			for _, r := range res.Reasons {
 				fmt.Fprintf(e.stderr, "cicheck: rejected: %s\n", r.Message)
@@ -232,8 +294,8 @@ func scopeDescribe(d string) string {
 
 func runScopeJoin(e *env, args []string) int {
 	f := newScopeFlags(e, "scope join")
-	f.fs.StringVar(&f.cfg.StatusContext, "context", f.cfg.StatusContext, "status context prefix")
-	f.fs.StringVar(&f.cfg.SnapshotContext, "snapshot-context", f.cfg.SnapshotContext, "snapshot marker context")
+	f.str("context", func(c *scope.Config) *string { return &c.StatusContext }, "status context prefix")
+	f.str("snapshot-context", func(c *scope.Config) *string { return &c.SnapshotContext }, "snapshot marker context")
 	rest, code, ok := f.parse(e, args)
 	if !ok {
 		return code
