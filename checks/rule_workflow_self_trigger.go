@@ -29,7 +29,7 @@ jobs:
           filters: |
             rust:
               - '**/*.rs'
-              - '.github/workflows/ci.yml'
+              - '.github/workflows/**'
   clippy:
     needs: changes
     if: needs.changes.outputs.rust == 'true'
