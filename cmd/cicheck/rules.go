@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -50,6 +51,9 @@ func ruleDocs() []ruleDoc {
 	return out
 }
 
+// ruleHelpURI is the published page of a rule (SARIF helpUri).
+func ruleHelpURI(id string) string { return docsBaseURL + id + ".md" }
+
 func findRuleDoc(id string) (ruleDoc, bool) {
 	for _, d := range ruleDocs() {
 		if d.ID == id {
@@ -67,7 +71,7 @@ func runRules(e *env, args []string) int {
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
-		if err == pflag.ErrHelp {
+		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
 		return exitUsage
@@ -86,6 +90,7 @@ func runRules(e *env, args []string) int {
 			return exitUsage
 		}
 		fmt.Fprint(e.stdout, d.markdown())
+		fmt.Fprintf(e.stdout, "\nOnline: %s\n", ruleHelpURI(d.ID))
 		return exitOK
 	}
 	fmt.Fprintln(e.stderr, "cicheck: rules takes at most one rule id")
