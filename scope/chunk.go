@@ -265,11 +265,11 @@ func ParseStatuses(r io.Reader, file string) ([]Status, error) {
 				off = se.Offset
 			}
 			line, col := lineCol(data, off)
-			return nil, fmt.Errorf("%s:%d:%d: invalid JSON: %v", file, line, col, err)
+			return nil, fmt.Errorf("%s:%d:%d: invalid JSON: %w", file, line, col, err)
 		}
 		if err := collectStatuses(v, &out); err != nil {
 			line, col := lineCol(data, dec.InputOffset())
-			return nil, fmt.Errorf("%s:%d:%d: %v", file, line, col, err)
+			return nil, fmt.Errorf("%s:%d:%d: %w", file, line, col, err)
 		}
 	}
 	return out, nil

@@ -53,7 +53,7 @@ func scopeReadPolicy(wd, file string) ([]byte, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, fmt.Errorf("%s: cannot read JSON from %s: %v", file, file, err)
+		return nil, fmt.Errorf("%s: cannot read JSON from %s: %w", file, file, err)
 	}
 	return data, nil
 }
