@@ -857,8 +857,7 @@ func simpleInt(s string) bool {
 }
 
 // unescape decodes the backslash escapes of a non-raw string body. \N{name}
-// is kept verbatim: resolving Unicode names would need the whole table, and
-// no label or suite name uses one.
+// is resolved for printable ASCII names only (see asciiNames).
 func unescape(s string, bytes bool) string {
 	if !strings.Contains(s, "\\") {
 		return s
@@ -901,6 +900,21 @@ func unescape(s string, bytes bool) string {
 			v, _ := strconv.ParseUint(s[i:j], 8, 32)
 			writeCode(&sb, rune(v), bytes)
 			i = j - 1
+		case 'N':
+			end := strings.IndexByte(s[i:], '}')
+			if bytes || i+1 >= len(s) || s[i+1] != '{' || end < 0 {
+				sb.WriteString("\\N")
+				continue
+			}
+			r, ok := asciiNames[strings.ToUpper(s[i+2:i+end])]
+			if !ok {
+				// Names outside printable ASCII are kept verbatim: no
+				// label or suite needs them, and the full table is large.
+				sb.WriteString(s[i-1 : i+end+1])
+			} else {
+				sb.WriteRune(r)
+			}
+			i += end
 		case 'x', 'u', 'U':
 			n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
 			if bytes && e != 'x' || i+1+n > len(s) {

@@ -50,7 +50,8 @@ type Registry struct {
 	// Suites maps a backend to its suites; nil when unknown.
 	Suites map[string][]string
 
-	cfg Config
+	cfg    Config
+	firsts []callError
 }
 
 // Config returns the configuration the registry was scanned with.
@@ -186,6 +187,7 @@ func Scan(fsys fs.FS, cfg Config) (*Registry, error) {
 	for _, res := range results {
 		fnd = append(fnd, res.findings...)
 		r.Registrations = append(r.Registrations, res.regs...)
+		r.firsts = append(r.firsts, res.firsts...)
 		for _, l := range res.labels {
 			used[l] = true
 		}
@@ -264,6 +266,15 @@ type fileResult struct {
 	regs     []Registration
 	findings []finding.Finding
 	labels   []string // labels written in any call, valid or not
+	firsts   []callError
+}
+
+// callError is the first error of one call in spec §5 order: the message
+// the reference collector would raise. The golden test compares it.
+type callError struct {
+	file      string
+	line, col int
+	msg       string
 }
 
 type scanner struct {
@@ -397,6 +408,12 @@ func (s *scanner) scanFile(file, src string) fileResult {
 		}
 		reg, fs := s.validateCall(file, c)
 		res.findings = append(res.findings, fs...)
+		for _, f := range fs {
+			if f.Severity == finding.Error {
+				res.firsts = append(res.firsts, callError{file, c.node.line, c.node.col, f.Message})
+				break
+			}
+		}
 		if reg != nil {
 			res.regs = append(res.regs, *reg)
 		}

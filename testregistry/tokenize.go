@@ -408,6 +408,7 @@ func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
 	lx.pos += n
 	bodyStart := lx.pos
 	formatted := strings.ContainsAny(prefix, "ft")
+	raw := strings.Contains(prefix, "r")
 	for {
 		if lx.pos >= len(lx.src) {
 			return 0, 0, lx.unterminated(triple, line, col)
@@ -420,7 +421,16 @@ func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
 			return bodyStart, end, nil
 		case c == '\\':
 			lx.pos++
-			if lx.pos < len(lx.src) {
+			switch {
+			case lx.pos >= len(lx.src):
+			case formatted && (lx.src[lx.pos] == '{' || lx.src[lx.pos] == '}'):
+				// In f-strings a backslash does not escape a brace.
+			case formatted && !raw && lx.src[lx.pos] == 'N' && strings.HasPrefix(lx.src[lx.pos+1:], "{"):
+				// \N{NAME} is an escape, not a replacement field.
+				if end := strings.IndexByte(lx.src[lx.pos:], '}'); end >= 0 {
+					lx.pos += end + 1
+				}
+			default:
 				lx.skipChar()
 			}
 		case c == '\n' || c == '\r':
@@ -463,7 +473,11 @@ func (lx *lexer) skipChar() {
 
 func (lx *lexer) unterminated(triple bool, line, col int) error {
 	if triple {
-		return lx.errAt(line, col, "unterminated triple-quoted string literal (detected at line %d)", lx.line)
+		detected := lx.line
+		if lx.pos >= len(lx.src) && lx.pos > 0 && (lx.src[lx.pos-1] == '\n' || lx.src[lx.pos-1] == '\r') {
+			detected-- // CPython reports the last line that has text
+		}
+		return lx.errAt(line, col, "unterminated triple-quoted string literal (detected at line %d)", detected)
 	}
 	return lx.errAt(line, col, "unterminated string literal (detected at line %d)", lx.line)
 }

@@ -1,0 +1,1 @@
+KNOWN_LABELS = {"megatron": "", "short": "", "amd": "", "ft-long": ""}

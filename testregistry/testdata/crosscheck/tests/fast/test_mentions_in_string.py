@@ -1,0 +1,1 @@
+DOC = "use register_cpu_ci(1, 'stage-a-cpu') in real files"
