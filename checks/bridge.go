@@ -326,6 +326,11 @@ func stringExprs(s *actionlint.String, bareIf bool) []exprRef {
 		line, col = s.Pos.Line, s.Pos.Col
 	}
 	v := s.Value
+	// Fast path, not detection: only expressions that mention needs can
+	// read a need's output, and parsing every ${{ }} is the costly part.
+	if !strings.Contains(strings.ToLower(v), "needs") {
+		return nil
+	}
 	if bareIf && !strings.Contains(v, "${{") && strings.TrimSpace(v) != "" {
 		if n, err := expr.Parse(v); err == nil {
 			return []exprRef{{n, line, col}}

@@ -2,6 +2,9 @@ package checks
 
 import (
 	"fmt"
+	"strings"
+
+	"github.com/rhysd/actionlint"
 
 	"github.com/cicheck/cicheck/expr"
 	"github.com/cicheck/cicheck/finding"
@@ -49,7 +52,7 @@ jobs:
 `,
 	Run: func(p *Pass) {
 		for _, j := range p.Workflow.Jobs {
-			if j.If == nil || j.If.Expr == nil {
+			if j.If == nil || j.If.Expr == nil || !mayRaise(j.If.Expr) {
 				continue
 			}
 			c := simulate.Condition(j)
@@ -92,4 +95,19 @@ jobs:
 				Message: fmt.Sprintf("%s's if: raises %s (%s): GitHub then fails the job with \"Error when evaluating 'if' for job '%s'\"", j.ID, when, msg, j.ID)})
 		}
 	},
+}
+
+// mayRaise: only fromJSON and format raise during evaluation, so a
+// condition without them needs no scenario enumeration.
+func mayRaise(n actionlint.ExprNode) bool {
+	found := false
+	actionlint.VisitExprNode(n, func(node, _ actionlint.ExprNode, entering bool) {
+		if c, ok := node.(*actionlint.FuncCallNode); ok && entering {
+			switch strings.ToLower(c.Callee) {
+			case "fromjson", "format":
+				found = true
+			}
+		}
+	})
+	return found
 }
