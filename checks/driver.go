@@ -23,11 +23,12 @@ func Run(w *workflowgraph.Workflow, file string, cfg *config.Config, rules []*Ru
 	}
 	cl := cfg.Classifier()
 	var out []finding.Finding
+	memo := map[string]any{}
 	for _, r := range rules {
 		if r.Run == nil || !cfg.RuleEnabled(r.ID) {
 			continue
 		}
-		p := &Pass{Workflow: w, Config: cfg, Classifier: cl, File: file, Rule: r, severity: cfg.RuleSeverity(r.ID, r.Severity)}
+		p := &Pass{Workflow: w, Config: cfg, Classifier: cl, File: file, Rule: r, severity: cfg.RuleSeverity(r.ID, r.Severity), memo: memo}
 		r.Run(p)
 		out = append(out, p.findings...)
 	}

@@ -40,6 +40,23 @@ type Pass struct {
 
 	severity finding.Severity
 	findings []finding.Finding
+	memo     map[string]any // shared by every rule of one Run
+}
+
+// Memo returns the value computed once per workflow under key and shared
+// by every rule of the run, so that rules built on the same analysis (all
+// the paths-filter lints, say) do not redo it. Not safe across goroutines;
+// one Run is sequential.
+func (p *Pass) Memo(key string, compute func() any) any {
+	if p.memo == nil {
+		p.memo = map[string]any{}
+	}
+	if v, ok := p.memo[key]; ok {
+		return v
+	}
+	v := compute()
+	p.memo[key] = v
+	return v
 }
 
 // Report records a finding. Empty Rule, Severity and File are filled in

@@ -21,8 +21,7 @@ const ShellcheckTimeout = 20 * time.Second
 // Shellcheck runs shellcheck on every bash/sh `run:` script, one process
 // per script with a timeout.
 type Shellcheck struct {
-	exe     string
-	lastErr string
+	exe string
 }
 
 // NewShellcheck finds the executable (a name on PATH or a path).
@@ -77,7 +76,8 @@ func (s *Shellcheck) Check(file string, src []byte, w *actionlint.Workflow) []fi
 			if sh != "bash" && sh != "sh" {
 				continue
 			}
-			for _, is := range s.run(sanitize(run.Run.Value), sh) {
+			issues, problem := s.run(sanitize(run.Run.Value), sh)
+			for _, is := range issues {
 				line, col := run.Run.Pos.Line, run.Run.Pos.Col
 				if literalBlock(src, line) && is.Line >= 1 {
 					line += is.Line
@@ -92,9 +92,8 @@ func (s *Shellcheck) Check(file string, src []byte, w *actionlint.Workflow) []fi
 				out = append(out, finding.Finding{Rule: "shellcheck", Severity: sev, File: file, Line: line, Column: col, Job: strings.ToLower(id),
 					Message: fmt.Sprintf("SC%d: %s", is.Code, strings.TrimSuffix(is.Message, "."))})
 			}
-			if is := s.lastErr; is != "" {
-				out = append(out, finding.Finding{Rule: "shellcheck", Severity: finding.Notice, File: file, Line: run.Run.Pos.Line, Column: run.Run.Pos.Col, Job: strings.ToLower(id), Message: is})
-				s.lastErr = ""
+			if problem != "" {
+				out = append(out, finding.Finding{Rule: "shellcheck", Severity: finding.Notice, File: file, Line: run.Run.Pos.Line, Column: run.Run.Pos.Col, Job: strings.ToLower(id), Message: problem})
 			}
 		}
 	}
@@ -139,7 +138,9 @@ func sanitize(s string) string {
 	}
 }
 
-func (s *Shellcheck) run(script, sh string) []shellcheckIssue {
+// run checks one script; the string explains a timeout or failure.
+// Safe for concurrent use.
+func (s *Shellcheck) run(script, sh string) ([]shellcheckIssue, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), ShellcheckTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, s.exe, "--norc", "-f", "json", "--shell", sh, "-e", "SC1091,SC2194,SC2050,SC2153,SC2154,SC2157,SC2043", "-")
@@ -148,15 +149,14 @@ func (s *Shellcheck) run(script, sh string) []shellcheckIssue {
 	cmd.Stdout = &stdout
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		s.lastErr = fmt.Sprintf("shellcheck timed out after %s on this script; skipped", ShellcheckTimeout)
-		return nil
+		return nil, fmt.Sprintf("shellcheck timed out after %s on this script; skipped", ShellcheckTimeout)
 	}
 	var issues []shellcheckIssue
 	if jerr := json.Unmarshal(stdout.Bytes(), &issues); jerr != nil {
 		if err != nil {
-			s.lastErr = fmt.Sprintf("shellcheck failed on this script: %v", err)
+			return nil, fmt.Sprintf("shellcheck failed on this script: %v", err)
 		}
-		return nil
+		return nil, ""
 	}
-	return issues
+	return issues, ""
 }

@@ -20,7 +20,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/rhysd/actionlint"
-	"gopkg.in/yaml.v3"
 
 	"github.com/cicheck/cicheck/finding"
 )
@@ -99,6 +98,9 @@ func Load(fsys fs.FS, p string) (*Workflow, []finding.Finding, error) {
 		return nil, nil, err
 	}
 	ast, errs := actionlint.Parse(src)
+	if err := CheckParsed(p, src, ast); err != nil {
+		return nil, nil, err
+	}
 	var fs []finding.Finding
 	for _, e := range errs {
 		fs = append(fs, finding.Finding{Rule: e.Kind, Severity: finding.Error, File: p, Line: e.Line, Column: e.Column, Message: e.Message})
@@ -141,45 +143,59 @@ func unwrapPathError(err error) error {
 }
 
 // CheckWorkflowBytes rejects content that cannot be a workflow at all:
-// empty, binary, or YAML whose top level is not a mapping with "on" or
-// "jobs". Malformed YAML passes: actionlint reports it as a syntax finding.
+// empty (or only comments) and binary. It is cheap: the YAML is parsed
+// once, later, by actionlint; CheckParsed then rejects YAML that is not a
+// workflow. Malformed YAML passes: it is a syntax finding.
 func CheckWorkflowBytes(p string, src []byte) error {
-	if len(bytes.TrimSpace(src)) == 0 {
-		return fmt.Errorf("%s: empty file, not a workflow", p)
-	}
 	if bytes.IndexByte(src, 0) >= 0 || !utf8.Valid(src) {
 		return fmt.Errorf("%s: binary data, not a YAML workflow", p)
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil {
-		return nil // malformed YAML: a syntax finding, reported by the parser
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+	if _, _, ok := firstContentLine(src); !ok {
 		return fmt.Errorf("%s: empty file, not a workflow", p)
 	}
-	top := doc.Content[0]
-	if top.Kind != yaml.MappingNode {
-		return fmt.Errorf("%s:%d:%d: not a workflow: the top level is a %s, not a mapping with \"on\" and \"jobs\"", p, top.Line, top.Column, kindName(top.Kind))
-	}
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		k := top.Content[i].Value
-		if k == "on" || k == "jobs" || k == "true" {
-			return nil
-		}
-	}
-	return fmt.Errorf("%s:%d:%d: not a workflow: no \"on\" or \"jobs\" key at the top level", p, top.Line, top.Column)
+	return nil
 }
 
-func kindName(k yaml.Kind) string {
-	switch k {
-	case yaml.SequenceNode:
-		return "list"
-	case yaml.ScalarNode:
-		return "scalar"
-	case yaml.AliasNode:
-		return "alias"
+// CheckParsed rejects parsed YAML that is not a workflow: a top level that
+// is not a mapping, or a mapping with neither "on" nor "jobs".
+func CheckParsed(p string, src []byte, ast *actionlint.Workflow) error {
+	if ast == nil || len(ast.On) > 0 || len(ast.Jobs) > 0 {
+		return nil
 	}
-	return "mapping"
+	line, text, ok := firstContentLine(src)
+	if !ok {
+		return fmt.Errorf("%s: empty file, not a workflow", p)
+	}
+	col := len(text) - len(strings.TrimLeft(text, " \t")) + 1
+	t := strings.TrimSpace(text)
+	switch {
+	case strings.HasPrefix(t, "- ") || t == "-" || strings.HasPrefix(t, "["):
+		return fmt.Errorf("%s:%d:%d: not a workflow: the top level is a list, not a mapping with \"on\" and \"jobs\"", p, line, col)
+	case !strings.Contains(t, ":") && !strings.HasPrefix(t, "{"):
+		return fmt.Errorf("%s:%d:%d: not a workflow: the top level is a scalar, not a mapping with \"on\" and \"jobs\"", p, line, col)
+	}
+	return fmt.Errorf("%s:%d:%d: not a workflow: no \"on\" or \"jobs\" key at the top level", p, line, col)
+}
+
+// firstContentLine returns the first line that is not blank, a comment, a
+// directive or a document marker.
+func firstContentLine(src []byte) (int, string, bool) {
+	n := 0
+	for len(src) > 0 {
+		n++
+		var line []byte
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			line, src = src, nil
+		}
+		t := strings.TrimSpace(string(line))
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "%") || t == "---" || t == "..." {
+			continue
+		}
+		return n, strings.TrimRight(string(line), "\r"), true
+	}
+	return 0, "", false
 }
 
 // Build makes the graph of an already parsed workflow (the lint driver

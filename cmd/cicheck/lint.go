@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/spf13/pflag"
@@ -314,10 +316,11 @@ type lintResult struct {
 
 // lintTargets lints each file with actionlint and cicheck's rules, applies
 // suppressions and returns sorted findings. Unusable files are collected
-// in inputErrors; the other files are still linted.
+// in inputErrors; the other files are still linted. Files are linted in
+// parallel (one actionlint linter per worker) and merged in input order, so
+// the output does not depend on scheduling.
 func lintTargets(wd string, targets []target, cfg *config.Config, shellcheck string, logf func(string, ...any)) (*lintResult, error) {
 	res := &lintResult{sources: map[string][]byte{}}
-	var l *checks.Linter
 	var sc *checks.Shellcheck
 	if shellcheck != "" {
 		var err error
@@ -325,47 +328,102 @@ func lintTargets(wd string, targets []target, cfg *config.Config, shellcheck str
 			return nil, err
 		}
 	}
+	var todo []target
 	for _, t := range targets {
-		if ignored(cfg, t, wd) {
+		if ignored(cfg, t) {
 			logf("ignoring %s (config ignore)", t.display)
 			continue
 		}
-		src, err := workflowgraph.ReadFile(os.DirFS(t.root), t.rel)
-		if err != nil {
-			res.inputErrors = append(res.inputErrors, relabel(err, t.rel, t.display).Error())
+		todo = append(todo, t)
+	}
+	type slot struct {
+		src      []byte
+		findings []finding.Finding
+		w        *workflowgraph.Workflow
+		inputErr string
+		fatal    error
+	}
+	slots := make([]slot, len(todo))
+	workers := min(runtime.GOMAXPROCS(0), len(todo))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var l *checks.Linter
+			for i := range next {
+				s := &slots[i]
+				t := todo[i]
+				if l == nil {
+					var err error
+					if l, err = checks.NewLinter(checks.LinterOptions{WorkingDir: wd}); err != nil {
+						s.fatal = err
+						continue
+					}
+				}
+				s.src, s.findings, s.w, s.inputErr = lintOne(l, t, cfg, sc)
+			}
+		}()
+	}
+	for i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, s := range slots {
+		if s.fatal != nil {
+			return nil, s.fatal
+		}
+		if s.inputErr != "" {
+			res.inputErrors = append(res.inputErrors, s.inputErr)
 			continue
 		}
-		res.sources[t.display] = src
-		if l == nil {
-			if l, err = checks.NewLinter(checks.LinterOptions{WorkingDir: wd}); err != nil {
-				return nil, err
-			}
+		res.sources[todo[i].display] = s.src
+		if s.w != nil {
+			res.workflows = append(res.workflows, s.w)
 		}
-		fs, ast, err := l.Lint(t.abs, t.root, t.display, src)
-		if err != nil {
-			res.inputErrors = append(res.inputErrors, err.Error())
-			continue
-		}
-		var w *workflowgraph.Workflow
-		if ast != nil {
-			w = workflowgraph.Build(os.DirFS(t.root), t.rel, src, ast)
-			res.workflows = append(res.workflows, w)
-			fs = append(fs, checks.Run(w, t.display, cfg, nil)...)
-			if sc != nil {
-				fs = append(fs, sc.Check(t.display, src, ast)...)
-			}
-		}
-		fs = checks.AssignJobs(src, w, fs)
-		fs = checks.ApplySuppressions(t.display, src, w, fs)
-		res.findings = append(res.findings, fs...)
+		res.findings = append(res.findings, s.findings...)
 	}
 	res.findings = finding.Sort(res.findings)
 	return res, nil
 }
 
+// lintOne lints one file: actionlint, then cicheck's rules on the graph
+// built from the tree actionlint parsed, then job ids and suppressions.
+func lintOne(l *checks.Linter, t target, cfg *config.Config, sc *checks.Shellcheck) ([]byte, []finding.Finding, *workflowgraph.Workflow, string) {
+	src, err := workflowgraph.ReadFile(os.DirFS(t.root), t.rel)
+	if err != nil {
+		return nil, nil, nil, relabel(err, t.rel, t.display).Error()
+	}
+	fs, ast, err := l.Lint(t.abs, t.root, t.display, src)
+	if err != nil {
+		return nil, nil, nil, err.Error()
+	}
+	if err := workflowgraph.CheckParsed(t.display, src, ast); err != nil {
+		return nil, nil, nil, err.Error()
+	}
+	var w *workflowgraph.Workflow
+	if ast != nil {
+		w = workflowgraph.Build(os.DirFS(t.root), t.rel, src, ast)
+		fs = append(fs, checks.Run(w, t.display, cfg, nil)...)
+		if sc != nil {
+			fs = append(fs, sc.Check(t.display, src, ast)...)
+		}
+	}
+	fs = checks.AssignJobs(src, w, fs)
+	fs = checks.ApplySuppressions(t.display, src, w, fs)
+	return src, fs, w, ""
+}
+
+// writeReportDiscard renders the text report and drops it (benchmarks).
+func writeReportDiscard(res *lintResult) error {
+	return report.Write(io.Discard, "text", res.findings, report.Options{Sources: res.sources, Rules: ruleInfos()})
+}
+
 // ignored applies the config's ignore globs to the path relative to the
 // project root and relative to the working directory.
-func ignored(cfg *config.Config, t target, wd string) bool {
+func ignored(cfg *config.Config, t target) bool {
 	for _, pat := range cfg.Ignore {
 		for _, p := range []string{t.rel, t.display} {
 			if ok, _ := doublestar.Match(pat, p); ok {
@@ -399,5 +457,3 @@ func ruleInfos() []report.RuleInfo {
 	}
 	return out
 }
-
-var _ io.Writer = (*os.File)(nil)
