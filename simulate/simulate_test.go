@@ -149,3 +149,60 @@ func TestInvalid(t *testing.T) {
 		}
 	}
 }
+
+func TestContexts(t *testing.T) {
+	src := `on: [pull_request, workflow_dispatch]
+jobs:
+  gpu:
+    if: contains(github.event.pull_request.labels.*.name, 'run-gpu') || inputs.force
+    runs-on: x
+    steps: [{run: a}]
+  ref:
+    if: github.ref == 'refs/heads/main' && vars.ENABLED == 'yes'
+    runs-on: x
+    steps: [{run: a}]
+  push-only:
+    if: github.event_name == 'push' && github.event.action != 'closed'
+    runs-on: x
+    steps: [{run: a}]
+`
+	w := load(t, fstest.MapFS{"w.yml": {Data: []byte(src)}}, "w.yml")
+	tests := []struct {
+		name string
+		sc   Scenario
+		want string
+	}{
+		{"labelled", Scenario{Event: "pull_request", Labels: []string{"Run-GPU"}}, "run unknown skip"},
+		{"unlabelled", Scenario{Event: "pull_request", Labels: []string{}, Inputs: map[string]string{"force": "false"}}, "skip unknown skip"},
+		{"dispatch", Scenario{Event: "workflow_dispatch", Inputs: map[string]string{"force": "true"}}, "run unknown skip"},
+		{"push", Scenario{Event: "push", Set: map[string]string{"github.ref": "refs/heads/main", "vars.enabled": "YES"}}, "unknown run run"},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, v := range Run(w, tt.sc) {
+			got = append(got, v.Verdict)
+		}
+		if g := strings.Join(got, " "); g != tt.want {
+			t.Errorf("%s: got %s, want %s", tt.name, g, tt.want)
+		}
+	}
+}
+
+func FuzzSimulate(f *testing.F) {
+	f.Add("on: push\njobs:\n  a: {runs-on: x, if: \"failure() || vars.x\", needs: b}\n  b: {runs-on: x, if: \"${{ !cancelled() }} \"}\n", "b", true)
+	f.Add("on: push\njobs:\n  a: {runs-on: x, needs: [b, c]}\n  b: {runs-on: x, needs: c, outputs: {o: x}}\n  c: {runs-on: x, if: \"fromJSON(needs.b.outputs.o)\"}\n", "c", false)
+	f.Fuzz(func(t *testing.T, src, fail string, cancel bool) {
+		if len(src) > 20000 {
+			return
+		}
+		w, _, err := workflowgraph.Load(fstest.MapFS{"w.yml": {Data: []byte(src)}}, "w.yml")
+		if err != nil || w == nil {
+			return
+		}
+		vs := Run(w, Scenario{Outcomes: map[string]string{fail: Failure}, Cancelled: cancel})
+		if len(vs) != len(w.Jobs) {
+			t.Fatalf("%d verdicts for %d jobs", len(vs), len(w.Jobs))
+		}
+		_ = Run(w, Scenario{Results: map[string]string{fail: Skipped}, DefaultOutcome: Unknown})
+	})
+}
