@@ -44,7 +44,13 @@ type Command struct {
 	Reason string
 	// Line is the 1-based line of the command line (0: whole comment).
 	Line int
-	// Notes are informational findings (extra-command-lines, unknown-verb).
+	// Trigger is the command line's trigger, lower-cased ("@<bot>" or
+	// "/bot"); empty for gateway commands and unrecognized comments.
+	Trigger string
+	// Args are the arguments as written after a bot verb (unvalidated).
+	Args []string
+	// Notes are informational findings (extra-command-lines, unknown-verb,
+	// grep-divergence).
 	Notes []string
 }
 
@@ -67,6 +73,9 @@ type ClassifyOptions struct {
 	// ResolveTestFile, when set, must accept a /rerun-test path (exactly
 	// one enabled CPU/CUDA registration); its error is the rejection reason.
 	ResolveTestFile func(path string) error
+	// Compat "grep" reads bot commands as the reference handler's
+	// whole-body grep does (spec A2); "" is cicheck's own reading.
+	Compat string
 	// Validate carries the scope rules for run targets; FS and HasTest in
 	// it add the existence and registry checks.
 	Validate Options
@@ -134,21 +143,42 @@ func Classify(body string, o ClassifyOptions) (Command, error) {
 		}
 		return cmd, err
 	}
+	cmd := classifyRest(body, o)
+	// The grep reading is the GitHub handler's; the GitLab "/bot" surface
+	// is a different system, so it is not compared.
+	if c.Bot != "" && cmd.Trigger != "/bot" {
+		g := ReadLikeGrep(body, c.Bot)
+		if o.Compat == "grep" {
+			own := cmd
+			cmd = classifyGrep(g, o)
+			if d := grepDivergence(own, g); d != "" {
+				cmd.Notes = append(cmd.Notes, "grep-divergence: cicheck's own reading differs ("+string(own.Outcome)+" "+own.Name+")")
+			}
+		} else if d := grepDivergence(cmd, g); d != "" {
+			cmd.Notes = append(cmd.Notes, d)
+		}
+	}
+	return cmd, nil
+}
+
+// classifyRest classifies a comment that is not an exact gateway command.
+func classifyRest(body string, o ClassifyOptions) Command {
+	c := o.Config
 	if cmd, ok := classifyBot(body, o); ok {
-		return cmd, nil
+		return cmd
 	}
 	stripped := pyStrip(body)
 	if c.ProseMentions != "ignore" {
 		for _, m := range gatewayMarkers {
 			if strings.Contains(stripped, m) {
-				return Command{Outcome: Rejected, Reason: ReasonGatewayFail}, nil
+				return Command{Outcome: Rejected, Reason: ReasonGatewayFail}
 			}
 		}
 	}
 	if c.ProseMentions == "fail" && mentionsBot(stripped, c.Bot) {
-		return Command{Outcome: Rejected, Reason: "bot mention outside a command line; put the command at the start of its own line"}, nil
+		return Command{Outcome: Rejected, Reason: "bot mention outside a command line; put the command at the start of its own line"}
 	}
-	return Command{Outcome: Unrecognized, Reason: "no command line"}, nil
+	return Command{Outcome: Unrecognized, Reason: "no command line"}
 }
 
 func mentionsBot(s, bot string) bool {
@@ -232,11 +262,12 @@ func classifyBot(body string, o ClassifyOptions) (Command, bool) {
 	first := lines[0]
 	cmd := classifyBotLine(first.tokens, o)
 	cmd.Line = first.line
+	cmd.Trigger = strings.ToLower(first.tokens[0])
 	if len(lines) > 1 {
 		cmd.Notes = append(cmd.Notes, "extra-command-lines: only the first command line counts; later ones (line "+joinLines(lines[1:])+") are ignored")
 	}
 	if cmd.Outcome != Unrecognized && o.Permission != "" && !botPermissions[o.Permission] {
-		return Command{Outcome: Rejected, Name: cmd.Name, Reason: ReasonUnauthorized, Line: cmd.Line, Notes: cmd.Notes}, true
+		return Command{Outcome: Rejected, Name: cmd.Name, Reason: ReasonUnauthorized, Line: cmd.Line, Trigger: cmd.Trigger, Notes: cmd.Notes}, true
 	}
 	return cmd, true
 }
@@ -258,7 +289,9 @@ func classifyBotLine(tokens []string, o ClassifyOptions) Command {
 	name := ""
 	switch verb {
 	case "run":
-		return classifyRun(args, o)
+		cmd := classifyRun(args, o)
+		cmd.Args = args
+		return cmd
 	case "rerun":
 		name = CmdRerun
 		if len(args) > 0 && strings.EqualFold(args[0], "failed") {

@@ -208,7 +208,8 @@ func TestBotAuthorAndPermission(t *testing.T) {
 
 func TestCommandNotes(t *testing.T) {
 	got := classify(t, "@flashinfer-bot run tests/a.py\n\n@flashinfer-bot stop", ClassifyOptions{})
-	if got.Line != 1 || len(got.Notes) != 1 || !strings.HasPrefix(got.Notes[0], "extra-command-lines") {
+	if got.Line != 1 || len(got.Notes) != 2 || !strings.HasPrefix(got.Notes[0], "extra-command-lines") ||
+		got.Notes[1] != `grep-divergence: the reference handler's whole-body grep reads this comment as "stop"` {
 		t.Fatalf("got %+v", got)
 	}
 	c := resolved(t, "flashinfer")
@@ -284,4 +285,61 @@ func FuzzClassify(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadLikeGrep covers the reference handler's interpretation (spec A2).
+func TestReadLikeGrep(t *testing.T) {
+	tests := []struct {
+		body, name, args string
+	}{
+		{"@flashinfer-bot run tests/a.py tests/b.py", CmdRun, "tests/a.py tests/b.py"},
+		{"@Flashinfer-bot run tests/a.py", CmdRun, "tests/a.py"},
+		{"@FLASHINFER-BOT run tests/a.py", CmdRun, ""}, // the sed is case-sensitive after [Ff]
+		{"@flashinfer-bot RUN tests/x.py", CmdRun, ""}, // the full suite
+		{"@flashinfer-bot run tests/a.py\n@flashinfer-bot rerun", CmdRerun, ""},
+		{"> @flashinfer-bot run tests/q.py", CmdRun, "tests/q.py"},
+		{"`@flashinfer-bot stop`", CmdStop, ""},
+		{"@flashinfer-bot rerun failed", CmdRerunFailed, ""},
+		{"@flashinfer-bot hello", "", ""},
+		{"x @flashinfer-bot run a @flashinfer-bot run b c", CmdRun, "b c"}, // greedy .*
+		{"@flashinfer-bot running late", CmdRun, ""},
+	}
+	for _, tt := range tests {
+		g := ReadLikeGrep(tt.body, "flashinfer-bot")
+		if g.Name != tt.name || strings.Join(g.Args, " ") != tt.args {
+			t.Errorf("%q: got %s %q, want %s %q", tt.body, g.Name, g.Args, tt.name, tt.args)
+		}
+	}
+}
+
+func TestGrepDivergenceAndCompat(t *testing.T) {
+	c := resolved(t, "flashinfer")
+	tests := []struct {
+		body       string
+		diverges   bool
+		compat     Outcome
+		compatName string
+	}{
+		{"@flashinfer-bot run tests/a.py", false, Accepted, CmdRun},
+		{"@flashinfer-bot run all", false, Accepted, CmdRunAll},
+		{"@flashinfer-bot RUN tests/x.py", true, Accepted, CmdRunAll},
+		{"> @flashinfer-bot run tests/a.py", true, Accepted, CmdRun},
+		{"@flashinfer-bot run tests/a.py\n\nthen @flashinfer-bot rerun", true, Accepted, CmdRerun},
+		{"@flashinfer-bot running late", true, Accepted, CmdRunAll},
+		{"LGTM", false, Unrecognized, ""},
+	}
+	for _, tt := range tests {
+		own := classify(t, tt.body, ClassifyOptions{Config: c})
+		got := false
+		for _, n := range own.Notes {
+			got = got || strings.HasPrefix(n, "grep-divergence")
+		}
+		if got != tt.diverges {
+			t.Errorf("%q: divergence %v, want %v (%v)", tt.body, got, tt.diverges, own.Notes)
+		}
+		compat := classify(t, tt.body, ClassifyOptions{Config: c, Compat: "grep"})
+		if compat.Outcome != tt.compat || compat.Name != tt.compatName {
+			t.Errorf("%q: compat %s %s, want %s %s", tt.body, compat.Outcome, compat.Name, tt.compat, tt.compatName)
+		}
+	}
 }

@@ -73,12 +73,17 @@ func runCommandParse(e *env, args []string) int {
 	f.str("bot", func(c *scope.Config) *string { return &c.Bot }, "bot login addressed as @NAME (the /bot trigger always works)")
 	f.str("policy", func(c *scope.Config) *string { return &c.PolicyFile }, "label-command access policy (JSON)")
 	f.str("prose-mentions", func(c *scope.Config) *string { return &c.ProseMentions }, "a command marker in prose: ignore or fail (default: each vocabulary's own rule)")
+	compat := f.fs.String("compat", "", "read bot commands as the reference handler does: grep")
 	author := f.fs.String("author", "", "comment author's login (the bot's own comments are ignored)")
 	permission := f.fs.String("permission", "", "comment author's repository permission (admin, maintain, write, triage, read)")
 	userID := f.fs.Int64("user-id", 0, "comment author's numeric user id")
 	rest, code, ok := f.parse(e, args)
 	if !ok {
 		return code
+	}
+	if *compat != "" && *compat != "grep" {
+		fmt.Fprintf(e.stderr, "cicheck: unknown --compat %q (valid: grep)\n", *compat)
+		return exitUsage
 	}
 	if len(rest) > 0 {
 		fmt.Fprintln(e.stderr, "cicheck: command parse reads the comment on stdin and takes no arguments")
@@ -99,6 +104,7 @@ func runCommandParse(e *env, args []string) int {
 		Author:     *author,
 		Permission: strings.ToLower(*permission),
 		UserID:     *userID,
+		Compat:     *compat,
 		Validate:   tree.opts,
 	}
 	if tree.reg != nil {
