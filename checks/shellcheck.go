@@ -28,7 +28,7 @@ type Shellcheck struct {
 func NewShellcheck(exe string) (*Shellcheck, error) {
 	p, err := exec.LookPath(exe)
 	if err != nil {
-		return nil, fmt.Errorf("--shellcheck: %s not found: %v", exe, err)
+		return nil, fmt.Errorf("--shellcheck: %s not found: %w", exe, err)
 	}
 	return &Shellcheck{exe: p}, nil
 }
@@ -84,9 +84,10 @@ func (s *Shellcheck) Check(file string, src []byte, w *actionlint.Workflow) []fi
 					col = is.Column + leading(sourceLine(src, line))
 				}
 				sev := finding.Warning
-				if is.Level == "error" {
+				switch is.Level {
+				case "error":
 					sev = finding.Error
-				} else if is.Level == "info" || is.Level == "style" {
+				case "info", "style":
 					sev = finding.Notice
 				}
 				out = append(out, finding.Finding{Rule: "shellcheck", Severity: sev, File: file, Line: line, Column: col, Job: strings.ToLower(id),

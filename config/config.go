@@ -188,7 +188,7 @@ func decodeInto(c *Config, name string, b []byte) error {
 	for id, rc := range c.Rules {
 		if rc.Severity != "" {
 			if _, err := finding.ParseSeverity(rc.Severity); err != nil {
-				return fmt.Errorf("%s: rules.%s.severity: %v", name, id, err)
+				return fmt.Errorf("%s: rules.%s.severity: %w", name, id, err)
 			}
 		}
 	}

@@ -60,7 +60,7 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - uses: ./.github/actions/setup
-        with: {versoin: "1"}
+        with: {vers: "1"}
   b:
     uses: ./.github/workflows/reuse.yml
     with: {runs_onn: x}
