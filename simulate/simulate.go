@@ -429,7 +429,13 @@ func (st *state) job(j *workflowgraph.Job) Verdict {
 		v.Verdict, v.Result = VerdictSkip, Skipped
 		v.Reason = st.explainFalse(j, c, c.root, env)
 		if st.sc.Cancelled {
-			v.Result = Skipped // cancelled|skipped: unknown which (spec §5)
+			// Whether such a job ends cancelled or skipped is unknown
+			// (spec §5); both are non-success, so dependents see skipped.
+			if strings.HasSuffix(v.Reason, "the run was cancelled") {
+				v.Reason += ", so it ends cancelled|skipped"
+			} else {
+				v.Reason += "; the run was cancelled, so it ends cancelled|skipped"
+			}
 		}
 	case expr.Maybe:
 		v.Verdict, v.Result = VerdictUnknown, Unknown

@@ -119,12 +119,12 @@ d: unknown [unknown]: condition is unknown: vars.gpu is not given
 e: skip [failure]: evaluating if: raises (fromJSON: empty input is not JSON), so GitHub fails the job without running it
 f: skip [skipped]: condition is false: failure() is false: no ancestor failed
 `},
-		{"cancel", Scenario{Cancelled: true, Set: map[string]string{"vars.gpu": "TRUE"}}, `a: skip [skipped]: implicit success() is false: the run was cancelled
-b: skip [skipped]: condition is false: the run was cancelled
-c: skip [skipped]: implicit success() is false: the run was cancelled
+		{"cancel", Scenario{Cancelled: true, Set: map[string]string{"vars.gpu": "TRUE"}}, `a: skip [skipped]: implicit success() is false: the run was cancelled, so it ends cancelled|skipped
+b: skip [skipped]: condition is false: the run was cancelled, so it ends cancelled|skipped
+c: skip [skipped]: implicit success() is false: the run was cancelled, so it ends cancelled|skipped
 d: run [success]: condition is true
 e: skip [failure]: evaluating if: raises (fromJSON: empty input is not JSON), so GitHub fails the job without running it
-f: skip [skipped]: condition is false: failure() is false: no ancestor failed
+f: skip [skipped]: condition is false: failure() is false: no ancestor failed; the run was cancelled, so it ends cancelled|skipped
 `},
 		{"forced", Scenario{Results: map[string]string{"A": Failure}, DefaultOutcome: Unknown}, `a: run [failure]: given by the scenario: failure
 b: run [unknown]: condition is true
