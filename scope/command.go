@@ -455,8 +455,9 @@ func closesFence(line string, ch byte, n int) bool {
 	return true
 }
 
-// removeInlineCode drops code spans: a backtick run and the next run of the
-// same length on the line. An unmatched run stays as literal text.
+// removeInlineCode drops code spans (spec A2 step 4): a backtick run and
+// the next run of the same length on the line. An unmatched run stays as
+// literal text.
 func removeInlineCode(line string) string {
 	var b strings.Builder
 	i := 0
@@ -485,6 +486,9 @@ func removeInlineCode(line string) string {
 			i += n
 			continue
 		}
+		// A span becomes a space, never glue: "@bot`x`-name" must not turn
+		// into a trigger token GitHub would not render as a mention.
+		b.WriteByte(' ')
 		i = end
 	}
 	return b.String()

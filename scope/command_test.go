@@ -106,6 +106,7 @@ func TestFirstUnfencedCommandLine(t *testing.T) {
 		{name: "fence indented 4 spaces is not a fence", body: "text\n    ```\n@flashinfer-bot stop", outcome: Accepted, command: CmdStop},
 		{name: "inline code", body: "Try `@flashinfer-bot run tests/a.py` next time", outcome: Unrecognized},
 		{name: "inline code at line start", body: "`@flashinfer-bot run tests/a.py`", outcome: Unrecognized},
+		{name: "code glued into a login", body: "@flashinfer`x`-bot run tests/a.py", outcome: Unrecognized},
 		{name: "double backtick span", body: "``@flashinfer-bot ` run`` tests", outcome: Unrecognized},
 		{name: "indented code", body: "Example:\n\n    @flashinfer-bot run tests/a.py\n", outcome: Unrecognized},
 		{name: "indented continuation is prose", body: "- item\n    @flashinfer-bot stop", outcome: Accepted, command: CmdStop},
@@ -222,12 +223,13 @@ func TestCommandNotes(t *testing.T) {
 
 func TestRemoveInlineCode(t *testing.T) {
 	for in, want := range map[string]string{
-		"a `b` c":        "a  c",
-		"a ``b ` c`` d":  "a  d",
+		"a `b` c":        "a   c",
+		"a ``b ` c`` d":  "a   d",
 		"a `b":           "a `b",
 		"``a` b":         "``a` b",
-		"x ``` y ``` z":  "x  z",
-		"`a` `b` c":      "  c",
+		"x ``` y ``` z":  "x   z",
+		"`a` `b` c":      "    c",
+		"@bot`x`-name":   "@bot -name",
 		"no code at all": "no code at all",
 	} {
 		if got := removeInlineCode(in); got != want {

@@ -21,7 +21,7 @@ func init() {
 	})
 }
 
-const commandUsage = "usage: cicheck command parse [flags] < comment.md\n       cicheck command policy [--profile NAME] [FILE]"
+const commandUsage = "usage: cicheck command parse [flags] < comment.md\n       cicheck command sanitize [--bot NAME] [--check] < reply.md\n       cicheck command policy [--profile NAME] [FILE]"
 
 func runCommand(e *env, args []string) int {
 	if len(args) == 0 {
@@ -33,11 +33,13 @@ func runCommand(e *env, args []string) int {
 		return runCommandParse(e, args[1:])
 	case "policy":
 		return runCommandPolicy(e, args[1:])
+	case "sanitize":
+		return runCommandSanitize(e, args[1:])
 	case "-h", "--help", "help":
 		fmt.Fprintln(e.stdout, commandUsage)
 		return exitOK
 	}
-	fmt.Fprintf(e.stderr, "cicheck: unknown command subcommand %q (valid: parse, policy)\n", args[0])
+	fmt.Fprintf(e.stderr, "cicheck: unknown command subcommand %q (valid: parse, sanitize, policy)\n", args[0])
 	return exitUsage
 }
 
@@ -209,4 +211,41 @@ func runCommandPolicy(e *env, args []string) int {
 	}
 	fmt.Fprintf(e.stdout, "%s: valid access policy, %d exposed labels\n", file, len(p.Commands[scope.PolicyAddLabel].AllowedLabels))
 	return exitOK
+}
+
+// runCommandSanitize prepares text the bot will post: bot mentions outside
+// code lose their "@" so the reply can never re-trigger the bot. --check
+// only reports (exit 1) a reply that would (self-trigger).
+func runCommandSanitize(e *env, args []string) int {
+	f := newScopeFlags(e, "command sanitize")
+	f.str("bot", func(c *scope.Config) *string { return &c.Bot }, "bot login whose mentions are removed")
+	check := f.fs.Bool("check", false, "do not rewrite; exit 1 if the text would address the bot")
+	rest, code, ok := f.parse(e, args)
+	if !ok {
+		return code
+	}
+	if len(rest) > 0 {
+		fmt.Fprintln(e.stderr, "cicheck: command sanitize reads the text on stdin and takes no arguments")
+		return exitUsage
+	}
+	if f.cfg.Bot == "" {
+		fmt.Fprintln(e.stderr, "cicheck: command sanitize needs --bot NAME (or --profile flashinfer)")
+		return exitUsage
+	}
+	body, err := io.ReadAll(e.stdin)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: <stdin>: cannot read the text: %v\n", err)
+		return exitUsage
+	}
+	text := string(body)
+	if !*check {
+		fmt.Fprint(e.stdout, scope.Sanitize(text, f.cfg.Bot))
+		return exitOK
+	}
+	n := scope.Mentions(text, f.cfg.Bot)
+	if n == 0 {
+		return exitOK
+	}
+	fmt.Fprintf(e.stdout, "self-trigger: %d mention(s) of @%s outside code; run 'cicheck command sanitize' on the reply\n", n, f.cfg.Bot)
+	return exitFindings
 }
