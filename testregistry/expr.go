@@ -583,13 +583,14 @@ func (p *parser) strings() (*node, error) {
 	joined, template, bytes, text := false, false, false, false
 	for p.peek().kind == tkString {
 		t := p.next()
+		prefix, body := t.strParts()
 		switch {
-		case strings.Contains(t.prefix, "f"):
+		case strings.Contains(prefix, "f"):
 			joined = true
-		case strings.Contains(t.prefix, "t"):
+		case strings.Contains(prefix, "t"):
 			template = true
 		}
-		if strings.Contains(t.prefix, "b") {
+		if strings.Contains(prefix, "b") {
 			bytes = true
 		} else {
 			text = true
@@ -597,10 +598,10 @@ func (p *parser) strings() (*node, error) {
 		if bytes && text {
 			return nil, p.fail(t, "cannot mix bytes and nonbytes literals")
 		}
-		if strings.Contains(t.prefix, "r") {
-			sb.WriteString(t.body)
+		if strings.Contains(prefix, "r") {
+			sb.WriteString(body)
 		} else {
-			sb.WriteString(unescape(t.body, strings.Contains(t.prefix, "b")))
+			sb.WriteString(unescape(body, strings.Contains(prefix, "b")))
 		}
 	}
 	switch {

@@ -44,11 +44,7 @@ var mutators = map[string]bool{"update": true, "add": true, "pop": true, "clear"
 // findBinding returns the last module-level binding "sym = v" or
 // "sym: T = v" in src, noting any later mutation.
 func findBinding(src, sym string) (*binding, error) {
-	toks, err := tokenize(src)
-	if err != nil {
-		return nil, err
-	}
-	lines, err := logicalLines(toks)
+	lines, err := lexLines(src, false)
 	if err != nil {
 		return nil, err
 	}

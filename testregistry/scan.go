@@ -338,11 +338,7 @@ func topStatements(lines []logicalLine) [][]token {
 // findCalls returns the module-level bare-name marker calls of src, or the
 // first syntax error.
 func findCalls(src string, markers map[string]Marker) ([]call, error) {
-	toks, err := tokenize(src)
-	if err != nil {
-		return nil, err
-	}
-	lines, err := logicalLines(toks)
+	lines, err := lexLines(src, false)
 	if err != nil {
 		return nil, err
 	}

@@ -21,23 +21,23 @@ const (
 	tkNumber
 	tkString
 	tkOp
-	tkNewline
-	tkIndent
-	tkDedent
-	tkEOF
+	tkNewline // only as the parser's end-of-statement sentinel
 )
-
-func (k tokKind) String() string {
-	return [...]string{"NAME", "NUMBER", "STRING", "OP", "NEWLINE", "INDENT", "DEDENT", "EOF"}[k]
-}
 
 type token struct {
 	kind      tokKind
-	text      string // raw source text of the token
+	text      string // raw source text of the token (prefix and quotes included)
 	line, col int    // 1-based; col counts bytes
-	// For strings: the lower-cased prefix and the body between the quotes.
-	prefix string
-	body   string
+}
+
+// strParts splits a string token into its lower-cased prefix and its body.
+func (t token) strParts() (prefix, body string) {
+	i := strings.IndexAny(t.text, `"'`)
+	q := 1
+	if len(t.text)-i >= 6 && t.text[i+1] == t.text[i] && t.text[i+2] == t.text[i] {
+		q = 3
+	}
+	return strings.ToLower(t.text[:i]), t.text[i+q : len(t.text)-q]
 }
 
 // SyntaxError is a Python syntax error found while tokenizing or parsing.
@@ -51,9 +51,8 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e
 // logicalLine is one logical line of source: its tokens (without the
 // trailing NEWLINE) and the indentation depth it starts at.
 type logicalLine struct {
-	depth  int
-	toks   []token
-	indent bool // an INDENT preceded this line
+	depth int
+	toks  []token
 }
 
 type lexer struct {
@@ -65,6 +64,17 @@ type lexer struct {
 	brackets  []token // open brackets, for implicit line joining and errors
 	indents   []indentLevel
 	atBOL     bool // at the beginning of a logical line
+
+	// Logical lines are assembled as the tokens come. Only module-level
+	// lines are kept (keepAll keeps every line, for tests); the tokens of
+	// deeper lines are dropped as soon as the line ends, which keeps the
+	// scan of large function bodies cheap.
+	keepAll    bool
+	lines      []logicalLine
+	first      int  // index in toks of the current logical line's first token
+	firstLine  int  // physical line where the current logical line started
+	needIndent bool // the previous logical line ended with ':'
+	colonLine  int
 }
 
 type indentLevel struct{ col, alt int }
@@ -79,15 +89,40 @@ func (lx *lexer) emit(k tokKind, start, line, col int) {
 	lx.toks = append(lx.toks, token{kind: k, text: lx.src[start:lx.pos], line: line, col: col})
 }
 
-// tokenize splits Python source into tokens, reporting the first syntax
-// error the way CPython's tokenizer would.
-func tokenize(src string) ([]token, error) {
+// lexLines splits Python source into logical lines of tokens (module-level
+// lines only, unless keepAll), reporting the first syntax error the way
+// CPython's tokenizer would. Comments, NEWLINE, INDENT and DEDENT tokens
+// are not returned; a line's depth is its indentation level.
+func lexLines(src string, keepAll bool) ([]logicalLine, error) {
 	src = strings.TrimPrefix(src, "\ufeff")
-	lx := &lexer{src: src, line: 1, atBOL: true, indents: []indentLevel{{0, 0}}}
+	lx := &lexer{src: src, line: 1, atBOL: true, indents: []indentLevel{{0, 0}}, keepAll: keepAll,
+		toks: make([]token, 0, 64)}
 	if err := lx.run(); err != nil {
 		return nil, err
 	}
-	return lx.toks, nil
+	return lx.lines, nil
+}
+
+// endLine closes the current logical line at a NEWLINE.
+func (lx *lexer) endLine() {
+	n := len(lx.toks)
+	if n == lx.first {
+		return
+	}
+	depth := len(lx.indents) - 1
+	line := lx.toks[lx.first:n:n]
+	lx.needIndent = endsWithColon(line)
+	lx.colonLine = line[0].line
+	if depth == 0 || lx.keepAll {
+		lx.lines = append(lx.lines, logicalLine{depth: depth, toks: line})
+		lx.toks = lx.toks[n:n:cap(lx.toks)]
+		if cap(lx.toks)-n < 16 {
+			lx.toks = make([]token, 0, 64)
+		}
+	} else {
+		lx.toks = lx.toks[:lx.first]
+	}
+	lx.first = len(lx.toks)
 }
 
 func (lx *lexer) newline() {
@@ -115,18 +150,18 @@ func (lx *lexer) run() error {
 		case c == ' ' || c == '\t' || c == '\f':
 			lx.pos++
 		case c == '#':
-			for lx.pos < len(lx.src) && lx.src[lx.pos] != '\n' && lx.src[lx.pos] != '\r' {
-				lx.pos++
+			if i := strings.IndexAny(lx.src[lx.pos:], "\r\n"); i >= 0 {
+				lx.pos += i
+			} else {
+				lx.pos = len(lx.src)
 			}
 		case c == '\r' || c == '\n':
-			line, col := lx.line, lx.col()
-			start := lx.pos
 			lx.pos++
 			if c == '\r' && lx.pos < len(lx.src) && lx.src[lx.pos] == '\n' {
 				lx.pos++
 			}
 			if len(lx.brackets) == 0 {
-				lx.emit(tkNewline, start, line, col)
+				lx.endLine()
 				lx.atBOL = true
 			}
 			lx.newline()
@@ -162,6 +197,13 @@ func (lx *lexer) run() error {
 		case isIdentStart(lx.src[lx.pos:]):
 			start, line, col := lx.pos, lx.line, lx.col()
 			for lx.pos < len(lx.src) {
+				if c := lx.src[lx.pos]; c < 0x80 {
+					if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+						lx.pos++
+						continue
+					}
+					break
+				}
 				r, n := utf8.DecodeRuneInString(lx.src[lx.pos:])
 				if !isIdentRune(r) {
 					break
@@ -189,15 +231,10 @@ func (lx *lexer) eof() error {
 		b := lx.brackets[len(lx.brackets)-1]
 		return lx.errAt(b.line, b.col, "'%s' was never closed", b.text)
 	}
-	line, col := lx.line, lx.col()
-	if n := len(lx.toks); n > 0 && lx.toks[n-1].kind != tkNewline && lx.toks[n-1].kind != tkDedent {
-		lx.toks = append(lx.toks, token{kind: tkNewline, line: line, col: col})
+	lx.endLine()
+	if lx.needIndent {
+		return lx.errAt(lx.line, lx.col(), "expected an indented block after line %d", lx.colonLine)
 	}
-	for len(lx.indents) > 1 {
-		lx.indents = lx.indents[:len(lx.indents)-1]
-		lx.toks = append(lx.toks, token{kind: tkDedent, line: line, col: col})
-	}
-	lx.toks = append(lx.toks, token{kind: tkEOF, line: line, col: col})
 	return nil
 }
 
@@ -248,6 +285,9 @@ done:
 	}
 	top := lx.indents[len(lx.indents)-1]
 	line, c := lx.line, lx.col()
+	if lx.needIndent && col <= top.col {
+		return false, lx.errAt(line, c, "expected an indented block after line %d", lx.colonLine)
+	}
 	switch {
 	case col == top.col:
 		if alt != top.alt {
@@ -257,12 +297,14 @@ done:
 		if alt <= top.alt {
 			return false, lx.errAt(line, c, "inconsistent use of tabs and spaces in indentation")
 		}
+		if !lx.needIndent {
+			return false, lx.errAt(line, c, "unexpected indent")
+		}
+		lx.needIndent = false
 		lx.indents = append(lx.indents, indentLevel{col, alt})
-		lx.toks = append(lx.toks, token{kind: tkIndent, line: line, col: 1})
 	default:
 		for len(lx.indents) > 1 && col < lx.indents[len(lx.indents)-1].col {
 			lx.indents = lx.indents[:len(lx.indents)-1]
-			lx.toks = append(lx.toks, token{kind: tkDedent, line: line, col: c})
 		}
 		top = lx.indents[len(lx.indents)-1]
 		if col != top.col {
@@ -275,40 +317,56 @@ done:
 	return false, nil
 }
 
-var operators = []string{
-	"**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=",
-	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
-	"+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}",
-	",", ":", ";", ".", "=",
-}
+var closing = map[byte]string{')': "(", ']': "[", '}': "{"}
 
-var closing = map[string]string{")": "(", "]": "[", "}": "{"}
+// opLen returns the length of the operator at the start of s, or 0.
+func opLen(s string) int {
+	if len(s) >= 3 {
+		switch s[:3] {
+		case "**=", "//=", ">>=", "<<=", "...":
+			return 3
+		}
+	}
+	if len(s) >= 2 {
+		switch s[:2] {
+		case "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=",
+			"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=":
+			return 2
+		}
+	}
+	switch s[0] {
+	case '+', '-', '*', '/', '%', '@', '&', '|', '^', '~', '<', '>', '(', ')', '[', ']', '{', '}', ',', ':', ';', '.', '=':
+		return 1
+	}
+	return 0
+}
 
 func (lx *lexer) op() error {
 	start, line, col := lx.pos, lx.line, lx.col()
 	rest := lx.src[lx.pos:]
-	for _, o := range operators {
-		if strings.HasPrefix(rest, o) {
-			lx.pos += len(o)
-			lx.emit(tkOp, start, line, col)
-			switch o {
-			case "(", "[", "{":
-				lx.brackets = append(lx.brackets, lx.toks[len(lx.toks)-1])
-			case ")", "]", "}":
-				if len(lx.brackets) == 0 {
-					return lx.errAt(line, col, "unmatched '%s'", o)
-				}
-				open := lx.brackets[len(lx.brackets)-1]
-				if open.text != closing[o] {
-					if open.line != line {
-						return lx.errAt(line, col, "closing parenthesis '%s' does not match opening parenthesis '%s' on line %d", o, open.text, open.line)
-					}
-					return lx.errAt(line, col, "closing parenthesis '%s' does not match opening parenthesis '%s'", o, open.text)
-				}
-				lx.brackets = lx.brackets[:len(lx.brackets)-1]
-			}
+	if n := opLen(rest); n > 0 {
+		lx.pos += n
+		lx.emit(tkOp, start, line, col)
+		if n > 1 {
 			return nil
 		}
+		switch o := rest[0]; o {
+		case '(', '[', '{':
+			lx.brackets = append(lx.brackets, lx.toks[len(lx.toks)-1])
+		case ')', ']', '}':
+			if len(lx.brackets) == 0 {
+				return lx.errAt(line, col, "unmatched '%c'", o)
+			}
+			open := lx.brackets[len(lx.brackets)-1]
+			if open.text != closing[o] {
+				if open.line != line {
+					return lx.errAt(line, col, "closing parenthesis '%c' does not match opening parenthesis '%s' on line %d", o, open.text, open.line)
+				}
+				return lx.errAt(line, col, "closing parenthesis '%c' does not match opening parenthesis '%s'", o, open.text)
+			}
+			lx.brackets = lx.brackets[:len(lx.brackets)-1]
+		}
+		return nil
 	}
 	r, _ := utf8.DecodeRuneInString(rest)
 	if r == '!' {
@@ -323,6 +381,9 @@ func (lx *lexer) op() error {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isIdentStart(s string) bool {
+	if c := s[0]; c < 0x80 {
+		return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
 	r, _ := utf8.DecodeRuneInString(s)
 	return r == '_' || unicode.IsLetter(r) || r >= 0x80 && (unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_ID_Start, r))
 }
@@ -386,13 +447,14 @@ func (lx *lexer) str(start int) error {
 	for lx.pos < len(lx.src) && lx.src[lx.pos] != '"' && lx.src[lx.pos] != '\'' {
 		lx.pos++
 	}
-	prefix := strings.ToLower(lx.src[start:lx.pos])
-	bodyStart, bodyEnd, err := lx.strBody(prefix, line, col)
-	if err != nil {
+	prefix := lx.src[start:lx.pos]
+	if prefix != "" {
+		prefix = strings.ToLower(prefix)
+	}
+	if _, _, err := lx.strBody(prefix, line, col); err != nil {
 		return err
 	}
-	lx.toks = append(lx.toks, token{kind: tkString, text: lx.src[start:lx.pos], line: line, col: col,
-		prefix: prefix, body: lx.src[bodyStart:bodyEnd]})
+	lx.toks = append(lx.toks, token{kind: tkString, text: lx.src[start:lx.pos], line: line, col: col})
 	return nil
 }
 
@@ -558,44 +620,6 @@ func (lx *lexer) formatSpec(line, col int, triple bool) error {
 			lx.skipChar()
 		}
 	}
-}
-
-// logicalLines groups tokens into logical lines and checks the two
-// indentation errors a tokenizer alone cannot see.
-func logicalLines(toks []token) ([]logicalLine, error) {
-	var out []logicalLine
-	depth := 0
-	var cur []token
-	indent := false
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		switch t.kind {
-		case tkIndent:
-			if len(out) == 0 || !endsWithColon(out[len(out)-1].toks) {
-				return nil, &SyntaxError{Line: t.line, Col: t.col, Msg: "unexpected indent"}
-			}
-			depth++
-			indent = true
-		case tkDedent:
-			depth--
-		case tkNewline:
-			if len(cur) > 0 {
-				out = append(out, logicalLine{depth: depth, toks: cur, indent: indent})
-				if endsWithColon(cur) && (i+1 >= len(toks) || toks[i+1].kind != tkIndent) {
-					var at token
-					if i+1 < len(toks) {
-						at = toks[i+1]
-					}
-					return nil, &SyntaxError{Line: at.line, Col: at.col, Msg: fmt.Sprintf("expected an indented block after line %d", cur[0].line)}
-				}
-			}
-			cur, indent = nil, false
-		case tkEOF:
-		default:
-			cur = append(cur, t)
-		}
-	}
-	return out, nil
 }
 
 func endsWithColon(toks []token) bool {

@@ -341,8 +341,8 @@ flags:`)
 		out := struct {
 			Version         int                    `json:"version"`
 			Policy          testregistry.RunPolicy `json:"policy"`
-			Selected        []regSelectedJSON         `json:"selected"`
-			SkippedDisabled []regSkippedJSON          `json:"skipped_disabled"`
+			Selected        []regSelectedJSON      `json:"selected"`
+			SkippedDisabled []regSkippedJSON       `json:"skipped_disabled"`
 		}{Version: 1, Policy: p, Selected: []regSelectedJSON{}, SkippedDisabled: []regSkippedJSON{}}
 		if out.Policy.IncludeLabels == nil {
 			out.Policy.IncludeLabels = []string{}
@@ -480,7 +480,7 @@ func registryExplainLabels(e *env, args []string) int {
 	uses := r.ExplainLabels()
 	if format == "json" {
 		type labelJSON struct {
-			Label string        `json:"label"`
+			Label string           `json:"label"`
 			Tests []regSkippedJSON `json:"tests"`
 		}
 		out := struct {

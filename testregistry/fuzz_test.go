@@ -1,0 +1,85 @@
+package testregistry
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func addSeedFiles(f *testing.F) {
+	paths, _ := filepath.Glob("testdata/crosscheck/tests/*/*.py")
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(string(b))
+		}
+	}
+}
+
+// FuzzTokenize: the tokenizer and the call finder never panic and always
+// terminate; a successful tokenization ends with EOF and the logical lines
+// never hold NEWLINE/INDENT/DEDENT tokens.
+func FuzzTokenize(f *testing.F) {
+	addSeedFiles(f)
+	for _, s := range []string{"", "\\", "'", "'''", "f'{", "f'{x:{y}}'", "rb'\\''", "(\n", ")", "if x:\n", "\tif x:\n  y\n", "1e", "0x", "\ufeff", "a\r\nb\rc", "f'\\N{DASH}'", "x = f'''{\n'''"} {
+		f.Add(s)
+	}
+	sc := &scanner{cfg: DefaultConfig(), known: map[string]bool{"megatron": true}, knownList: []string{"megatron"}, knownOK: true}
+	f.Fuzz(func(t *testing.T, src string) {
+		lines, err := lexLines(src, true)
+		if err == nil {
+			for _, l := range lines {
+				if len(l.toks) == 0 {
+					t.Fatalf("empty logical line")
+				}
+				for _, tk := range l.toks {
+					if tk.kind == tkNewline || tk.text == "" {
+						t.Fatalf("empty or NEWLINE token inside a logical line: %+v", tk)
+					}
+				}
+			}
+		}
+		sc.scanFile("tests/e2e/test_fuzz.py", src)
+		sc.scanFile("tests/fast/test_fuzz.py", src)
+		findBinding(src, "KNOWN_LABELS")
+	})
+}
+
+// FuzzCallArgs: evaluating any argument list of a marker call never panics,
+// and a call that yields a registration has produced no error.
+func FuzzCallArgs(f *testing.F) {
+	for _, s := range []string{
+		"1, 'stage-a-cpu'", "*a", "**k", "est_time=1, est_time=2", "1, 2, 3", "labels=[1, None, b'x', f'y', *z]",
+		"labels=(1,)", "labels={'a'}", "labels=[x for x in y]", "-5, 's'", "1j, 's'", "..., 's'", "True, 's', nightly=1",
+		"1, 's', disabled=False", "1, 's', labels=['megatron', 'megatron']", "lambda: 1, 's'", "(yield), 's'",
+		"a if b else c, 's'", "x := 1", "1, 's', hardware=['h100']", "1, 's' 'b'", "1, b's' 's'", "f(x for x in y)",
+		"a[1:2, ::3], {**a, 'b': 1}, {1, 2}, {k: v for k, v in x}, not a, a is not b, a not in b, await x",
+	} {
+		f.Add(s)
+	}
+	cfg := DefaultConfig()
+	cfg.ExtraParams = map[string]map[string]Param{"register_cuda_ci": {"hardware": {Required: true, Type: "str_list", Allowed: []string{"h100"}}}}
+	sc := &scanner{cfg: cfg, known: map[string]bool{"megatron": true}, knownList: []string{"megatron"}, knownOK: true}
+	f.Fuzz(func(t *testing.T, args string) {
+		for _, fn := range []string{"register_cpu_ci", "register_cuda_ci"} {
+			res := sc.scanFile("tests/e2e/test_fuzz.py", fn+"("+args+")\n")
+			// One statement is at most one call: it registers or fails.
+			if len(res.regs)+len(res.firsts) > strings.Count(args, "register_")+1 {
+				t.Fatalf("%d registrations and %d failures from %q", len(res.regs), len(res.firsts), args)
+			}
+		}
+	})
+}
+
+// FuzzParseNumber: number literals never panic.
+func FuzzParseNumber(f *testing.F) {
+	for _, s := range []string{"0", "00", "01", "1_0", "1__0", "0x_f", "0b2", "1e5", "1.e-3", ".5j", "1_", "9" + strings.Repeat("9", 400)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		parseNumber(s)
+		unescape(s, false)
+		unescape(s, true)
+		pyRepr(s)
+	})
+}
