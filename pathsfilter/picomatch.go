@@ -3,6 +3,7 @@ package pathsfilter
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -38,6 +39,13 @@ type Picomatch struct {
 	source  string
 	negated bool
 	re      *reCompiled // nil: V8 rejects the regex, picomatch uses /$^/
+	// prefix is literal text every path matched by the (un-negated) regex
+	// starts with: a cheap rejection before running the engine.
+	prefix string
+	// suffix likewise ends every such path (or suffix+"/" when suffixSlash).
+	suffix      string
+	suffixSlash bool
+	needle      string // text every such path contains
 	fast    *fastGlob   // non-nil: a proven-equivalent matcher for clean paths
 }
 
@@ -81,6 +89,15 @@ func CompilePicomatch(pattern string) (m *Picomatch, err error) {
 		return nil, &UnsupportedError{Pattern: pattern, Reason: err.Error()}
 	}
 	m.fast = newFastGlob(pattern)
+	inner := source
+	if negated {
+		inner = strings.TrimSuffix(strings.TrimPrefix(source, "^(?!"), ").*$")
+	}
+	m.prefix = anchoredLiteralPrefix(inner)
+	m.suffix, m.suffixSlash = anchoredLiteralSuffix(inner)
+	if nd := longestRequiredLiteral(inner); len(nd) > len(m.prefix) && len(nd) > len(m.suffix) {
+		m.needle = nd
+	}
 	return m, nil
 }
 
@@ -107,6 +124,15 @@ func (m *Picomatch) Match(path string) bool {
 	if path == m.pattern { // the equality shortcut in picomatch.test
 		return true
 	}
+	if m.re == nil {
+		return false
+	}
+	if !m.literalsFit(path) {
+		// The inner pattern cannot match. A negated regex is
+		// ^(?!inner).*$, which then matches any path without a line
+		// terminator.
+		return m.negated && !hasLineTerminator(path)
+	}
 	if m.fast != nil {
 		if v, ok := m.fast.match(path); ok {
 			return v
@@ -115,12 +141,45 @@ func (m *Picomatch) Match(path string) bool {
 	return m.matchRegex(path)
 }
 
+// literalsFit checks the literal prefix and suffix every match needs.
+func (m *Picomatch) literalsFit(path string) bool {
+	if !strings.HasPrefix(path, m.prefix) {
+		return false
+	}
+	if m.needle != "" && !strings.Contains(path, m.needle) {
+		return false
+	}
+	if m.suffix == "" || strings.HasSuffix(path, m.suffix) {
+		return true
+	}
+	return m.suffixSlash && strings.HasSuffix(path, m.suffix+"/")
+}
+
 func (m *Picomatch) matchRegex(path string) bool {
 	if m.re == nil {
 		return false
 	}
 	var buf [128]rune
 	return m.re.match(toUTF16Units(path, buf[:0]))
+}
+
+// hasLineTerminator reports \n, \r, U+2028 or U+2029 (what JavaScript's
+// `.` does not match) using byte searches, the hot path of negated patterns.
+func hasLineTerminator(s string) bool {
+	if strings.IndexByte(s, '\n') >= 0 || strings.IndexByte(s, '\r') >= 0 {
+		return true
+	}
+	for i := strings.IndexByte(s, 0xE2); i >= 0 && i+2 < len(s); {
+		if s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], 0xE2)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // toUTF16Units turns path into the code units JavaScript's regex engine

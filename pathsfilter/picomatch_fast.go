@@ -22,7 +22,7 @@ import "strings"
 // comparing with the regex engine, which the golden file ties to picomatch.
 type fastGlob struct {
 	negated bool
-	segs    []fastSeg
+	alts    [][]fastSeg // the pattern matches if any alternative does
 }
 
 type fastSeg struct {
@@ -38,15 +38,95 @@ func newFastGlob(pattern string) *fastGlob {
 		f.negated = true
 		pattern = pattern[1:]
 	}
+	expanded, ok := expandWordGroups(pattern)
+	if !ok {
+		return nil
+	}
+	for _, p := range expanded {
+		segs := fastSegments(p, f.negated)
+		if segs == nil {
+			return nil
+		}
+		f.alts = append(f.alts, segs)
+	}
+	return f
+}
+
+// expandWordGroups expands brace lists `{a,b}` and `@(a|b)` whose
+// alternatives are plain words ([A-Za-z0-9_.-]*, no `..`, so no ranges):
+// picomatch turns both into a regex group `(a|b)` that sits exactly where
+// the literal text would, so the pattern matches iff one expansion does.
+// Anything else with braces or parentheses is refused (ok false).
+func expandWordGroups(p string) ([]string, bool) {
+	out := []string{""}
+	for i := 0; i < len(p); {
+		var open, sep, close byte
+		switch {
+		case p[i] == '{':
+			open, sep, close = '{', ',', '}'
+		case p[i] == '@' && i+1 < len(p) && p[i+1] == '(':
+			open, sep, close = '(', '|', ')'
+			i++
+		case strings.IndexByte("{}()@|,", p[i]) >= 0:
+			return nil, false
+		default:
+			for j := range out {
+				out[j] += p[i : i+1]
+			}
+			i++
+			continue
+		}
+		_ = open
+		end := strings.IndexByte(p[i:], close)
+		if end < 0 {
+			return nil, false
+		}
+		body := p[i+1 : i+end]
+		if strings.Contains(body, "..") || (sep == ',' && !strings.Contains(body, ",")) {
+			return nil, false // a range, or a literal single-item {a}
+		}
+		words := strings.Split(body, string(sep))
+		for _, w := range words {
+			if !isFastWord(w) {
+				return nil, false
+			}
+		}
+		if len(out)*len(words) > 32 {
+			return nil, false
+		}
+		var next []string
+		for _, o := range out {
+			for _, w := range words {
+				next = append(next, o+w)
+			}
+		}
+		out = next
+		i += end + 1
+	}
+	return out, true
+}
+
+func isFastWord(w string) bool {
+	for j := 0; j < len(w); j++ {
+		c := w[j]
+		if !(c == '.' || c == '-' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
+func fastSegments(pattern string, negated bool) []fastSeg {
 	if pattern == "" {
 		return nil
 	}
 	// makeRe's own fast path builds `*.*` with a ONE_CHAR after the dot, so
 	// `*.*` does not match `file.` while `a/*.*` matches `a/file.`.
-	if !f.negated && (pattern == "*.*" || pattern == "**/*.*" ||
+	if !negated && (pattern == "*.*" || pattern == "**/*.*" ||
 		strings.HasPrefix(pattern, "*.*.") || strings.HasPrefix(pattern, "**/*.*.")) {
 		return nil
 	}
+	var segs []fastSeg
 	raw := strings.Split(pattern, "/")
 	for i, s := range raw {
 		switch {
@@ -59,14 +139,12 @@ func newFastGlob(pattern string) *fastGlob {
 			if i == len(raw)-1 && i > 0 && strings.HasSuffix(raw[i-1], "*") {
 				return nil
 			}
-			f.segs = append(f.segs, fastSeg{globstar: true})
+			segs = append(segs, fastSeg{globstar: true})
 			continue
 		}
 		for j := 0; j < len(s); j++ {
 			c := s[j]
-			ok := c == '*' || c == '.' || c == '-' || c == '_' ||
-				(c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-			if !ok || (c == '*' && j > 0 && s[j-1] == '*') {
+			if !(c == '*' || isFastWord(s[j:j+1])) || (c == '*' && j > 0 && s[j-1] == '*') {
 				return nil
 			}
 		}
@@ -76,56 +154,64 @@ func newFastGlob(pattern string) *fastGlob {
 		} else {
 			seg.parts = strings.Split(s, "*")
 		}
-		f.segs = append(f.segs, seg)
+		segs = append(segs, seg)
 	}
-	return f
+	return segs
 }
 
-// cleanPath reports a path the fast path may answer for (see fastGlob).
+// cleanPath reports a path the fast path may answer for (see fastGlob):
+// non-empty, no leading, trailing or doubled '/', no "." or ".." segment,
+// no line terminator.
 func cleanPath(p string) bool {
-	if p == "" || p[0] == '/' || p[len(p)-1] == '/' {
+	n := len(p)
+	if n == 0 || p[0] == '/' || p[n-1] == '/' {
 		return false
 	}
-	segStart := 0
 	hi := false
-	for i := 0; i <= len(p); i++ {
-		if i < len(p) {
-			c := p[i]
-			if c == '\n' || c == '\r' {
+	for i := 0; i < n; i++ {
+		c := p[i]
+		if c > '/' && c < 0x80 { // letters, digits and most punctuation
+			continue
+		}
+		switch {
+		case c == '/':
+			if p[i-1] == '/' || dotSegmentEndsAt(p, i) {
 				return false
 			}
-			if c >= 0x80 {
-				hi = true
-			}
-			if c != '/' {
-				continue
-			}
-		}
-		switch i - segStart {
-		case 0:
+		case c == '\n' || c == '\r':
 			return false
-		case 1:
-			if p[segStart] == '.' {
-				return false
-			}
-		case 2:
-			if p[segStart] == '.' && p[segStart+1] == '.' {
-				return false
-			}
+		case c >= 0x80:
+			hi = true
 		}
-		segStart = i + 1
 	}
-	if hi && (strings.Contains(p, "\u2028") || strings.Contains(p, "\u2029")) {
+	if dotSegmentEndsAt(p, n) {
 		return false
 	}
-	return true
+	return !hi || !(strings.Contains(p, "\u2028") || strings.Contains(p, "\u2029"))
+}
+
+// dotSegmentEndsAt reports whether the segment ending before p[i] is "."
+// or "..".
+func dotSegmentEndsAt(p string, i int) bool {
+	if p[i-1] != '.' {
+		return false
+	}
+	if i == 1 || p[i-2] == '/' {
+		return true
+	}
+	return p[i-2] == '.' && (i == 2 || p[i-3] == '/')
 }
 
 func (f *fastGlob) match(path string) (result, ok bool) {
 	if !cleanPath(path) {
 		return false, false
 	}
-	return matchFastSegs(f.segs, path, true) != f.negated, true
+	for _, segs := range f.alts {
+		if matchFastSegs(segs, path, true) {
+			return !f.negated, true
+		}
+	}
+	return f.negated, true
 }
 
 // matchFastSegs matches segs against rest, where has says whether any path

@@ -24,10 +24,12 @@ func joins(parts []string, max int) []string {
 // pattern and path built from the shapes the fast path accepts.
 func TestFastGlobAgreesWithRegex(t *testing.T) {
 	segs := []string{"a", "b", "*", "**", "a*", "*a", ".a", ".*", "*.a", "a*b*", "*-*", "*.*", ".*a"}
+	groups := append(segs, "{a,b}", "*.{a,b}", "@(a|b)", "{a,}b", "@(a.a|b)*", "{a,b}-{a,}", "{.a,b*}")
+	patterns := append(joins(segs, 3), joins(groups, 2)...)
 	paths := joins([]string{"a", "b", "ab", ".a", "a.a", "b-a", "a.", "..a"}, 3)
 	paths = append(paths, "a/./b", "a//b", "/a", "a/", ".", "..", "a/..", "a\nb", "x\u2028", "é/a", ".a.a")
 	checked, eligible := 0, 0
-	for _, body := range joins(segs, 3) {
+	for _, body := range patterns {
 		for _, p := range []string{body, "!" + body} {
 			m, err := CompilePicomatch(p)
 			if err != nil {
@@ -57,8 +59,10 @@ func TestFastGlobAgreesWithRegex(t *testing.T) {
 func TestFastGlobEligibility(t *testing.T) {
 	for p, want := range map[string]bool{
 		"src/**": true, "**/*.md": true, "*.md": true, "!docs/**": true, "a/**/b": true, ".github/workflows/*.yml": true,
-		"*/**": false, "**/**": false, "**.js": false, "a**": false, "{a,b}": false, "a?": false, "./a": false,
-		"a/": false, "/a": false, "!!a": false, "@(a)": false, "[ab]": false, "a/../b": false,
+		"*/**": false, "**/**": false, "**.js": false, "a**": false, "{a,b}": true, "a?": false, "./a": false,
+		"a/": false, "/a": false, "!!a": false, "@(a)": true, "[ab]": false, "a/../b": false,
+		"{a,b}/**": true, "src/**/*.{ts,tsx}": true, "{a}": false, "{1..3}": false, "{a/**,b}": false, "!(a)": false,
+		"+(a|b)": false, "(a|b)": false, "{a,{b,c}}": false, "@(a|*)": false,
 	} {
 		if got := newFastGlob(p) != nil; got != want {
 			t.Errorf("newFastGlob(%q) eligible = %v, want %v", p, got, want)

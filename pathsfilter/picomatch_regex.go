@@ -846,3 +846,134 @@ func (r *reRun) run(pi, start int) bool {
 	}
 	return false
 }
+
+// anchoredLiteralPrefix returns ASCII text every match of the anchored
+// regex src must start with ("" when unknown). Zero-width nodes are skipped:
+// they consume nothing, so the literal characters after them still sit at
+// the same positions. It lets Match reject most paths without the engine.
+func anchoredLiteralPrefix(src string) string {
+	n, err := parseJSRegex(src)
+	if err != nil {
+		return ""
+	}
+	var b []byte
+	var walk func(n *reNode) bool // false: stop, the prefix ends here
+	walk = func(n *reNode) bool {
+		switch n.kind {
+		case reChar:
+			if n.r >= 0x80 {
+				return false
+			}
+			b = append(b, byte(n.r))
+			return true
+		case reBegin, reLook, reEmpty:
+			return true
+		case reConcat:
+			for _, s := range n.subs {
+				if !walk(s) {
+					return false
+				}
+			}
+			return true
+		case reRepeat:
+			if n.min >= 1 {
+				walk(n.subs[0])
+			}
+			return false
+		}
+		return false
+	}
+	if n.kind != reConcat || len(n.subs) == 0 || n.subs[0].kind != reBegin {
+		return ""
+	}
+	walk(n)
+	return string(b)
+}
+
+// anchoredLiteralSuffix returns ASCII text every match of the anchored
+// regex src must end with, allowing for picomatch's optional trailing
+// slash (optSlash: the text may instead be followed by one '/').
+func anchoredLiteralSuffix(src string) (suffix string, optSlash bool) {
+	n, err := parseJSRegex(src)
+	if err != nil || n.kind != reConcat || len(n.subs) < 2 || n.subs[len(n.subs)-1].kind != reEnd {
+		return "", false
+	}
+	var rev []byte
+	var walk func(n *reNode) bool
+	walk = func(n *reNode) bool {
+		switch n.kind {
+		case reChar:
+			if n.r >= 0x80 {
+				return false
+			}
+			rev = append(rev, byte(n.r))
+			return true
+		case reLook, reEmpty, reEnd:
+			return true
+		case reConcat:
+			for i := len(n.subs) - 1; i >= 0; i-- {
+				if !walk(n.subs[i]) {
+					return false
+				}
+			}
+			return true
+		case reRepeat:
+			b := n.subs[0]
+			if len(rev) == 0 && !optSlash && n.min == 0 && n.max == 1 && b.kind == reChar && b.r == '/' {
+				optSlash = true
+				return true
+			}
+		}
+		return false
+	}
+	walk(n)
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	return string(rev), optSlash
+}
+
+// longestRequiredLiteral returns the longest ASCII text every match of src
+// must contain: a run of literal characters on the regex's mandatory path
+// (not inside an alternation or an optional repeat). Lookaheads consume
+// nothing, so they do not break a run.
+func longestRequiredLiteral(src string) string {
+	n, err := parseJSRegex(src)
+	if err != nil {
+		return ""
+	}
+	best, cur := "", []byte(nil)
+	flush := func() {
+		if len(cur) > len(best) {
+			best = string(cur)
+		}
+		cur = cur[:0]
+	}
+	var walk func(n *reNode)
+	walk = func(n *reNode) {
+		switch n.kind {
+		case reChar:
+			if n.r >= 0x80 {
+				flush()
+				return
+			}
+			cur = append(cur, byte(n.r))
+		case reLook, reEmpty:
+		case reConcat:
+			for _, s := range n.subs {
+				walk(s)
+			}
+		case reRepeat:
+			flush()
+			if n.min >= 1 {
+				walk(n.subs[0])
+				flush()
+			}
+		default:
+			flush()
+		}
+	}
+	walk(n)
+	flush()
+	return best
+}

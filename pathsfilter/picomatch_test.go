@@ -116,3 +116,12 @@ func TestPicomatchInvalidRegexMatchesOnlyItself(t *testing.T) {
 		t.Errorf("[z-a]: want a match only for the literal pattern")
 	}
 }
+
+func TestHasLineTerminator(t *testing.T) {
+	for s, want := range map[string]bool{"a": false, "a\nb": true, "\r": true, "x\u2028": true, "\u2029y": true,
+		"é\u2027": false, "€": false, "\xe2\x80": false, "ab\xe2\x80\xa9": true} {
+		if hasLineTerminator(s) != want {
+			t.Errorf("hasLineTerminator(%q) != %v", s, want)
+		}
+	}
+}
