@@ -45,8 +45,8 @@ type Picomatch struct {
 	// suffix likewise ends every such path (or suffix+"/" when suffixSlash).
 	suffix      string
 	suffixSlash bool
-	needle      string // text every such path contains
-	fast    *fastGlob   // non-nil: a proven-equivalent matcher for clean paths
+	needle      string    // text every such path contains
+	fast        *fastGlob // non-nil: a proven-equivalent matcher for clean paths
 }
 
 // CompilePicomatch compiles pattern as picomatch 2.3.1 with {dot: true}
