@@ -25,6 +25,10 @@ type Config struct {
 	// MaxTargetsSource names the file whose literal enforces the same cap;
 	// when set, the too-many-targets reason points at it.
 	MaxTargetsSource string `yaml:"max-targets-source"`
+	// MaxTargetsSymbol is the module-level integer literal in
+	// MaxTargetsSource holding the runner's cap; a different value is
+	// reported as drift.
+	MaxTargetsSymbol string `yaml:"max-targets-symbol"`
 	// Bot is the bot login that "@<bot> run" addresses (matched
 	// case-insensitively). Empty: only the "/bot" trigger is recognised.
 	Bot string `yaml:"bot"`
@@ -75,6 +79,7 @@ var profiles = map[string]func(*Config){
 	"flashinfer": func(c *Config) {
 		c.Bot = "flashinfer-bot"
 		c.MaxTargetsSource = "scripts/test_sharding/runner.py"
+		c.MaxTargetsSymbol = "MAX_TEST_PATHS"
 	},
 	// radixark/miles: the label-command gateway (seed 000).
 	"miles": func(c *Config) {
@@ -112,6 +117,7 @@ func (c Config) Resolve() (Config, error) {
 		}
 		pick(&c.Root, def.Root, p.Root)
 		pick(&c.MaxTargetsSource, def.MaxTargetsSource, p.MaxTargetsSource)
+		pick(&c.MaxTargetsSymbol, def.MaxTargetsSymbol, p.MaxTargetsSymbol)
 		pick(&c.Bot, def.Bot, p.Bot)
 		pick(&c.PolicyFile, def.PolicyFile, p.PolicyFile)
 		pick(&c.StatusContext, def.StatusContext, p.StatusContext)

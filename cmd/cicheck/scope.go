@@ -166,6 +166,16 @@ func runScopeCheck(e *env, args []string) int {
 		return exitUsage
 	}
 	res := scope.Validate(scope.SplitArgs(targets...), tree.opts)
+	// The cap must equal the runner's own; drift is worth a warning on
+	// every check, as it turns an accepted scope into a late failure.
+	drift, err := scope.CheckCap(os.DirFS(repoRoot(e.wd)), f.cfg)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitUsage
+	}
+	for _, d := range drift {
+		fmt.Fprintf(e.stderr, "cicheck: %s: %s:%d:%d: %s [%s]\n", d.Severity, d.File, d.Line, d.Column, d.Message, d.Rule)
+	}
 	if err := writeScopeResult(e.stdout, f.format, res); err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return exitInternal
