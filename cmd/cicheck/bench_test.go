@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rhysd/actionlint"
 
@@ -64,4 +66,65 @@ func BenchmarkLintCorpus(b *testing.B) {
 			}
 		}
 	})
+}
+
+// cpuTime is the process's user+system CPU time: on a shared machine it is
+// a steadier measure than wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkLintCorpusRatio interleaves the two tools in every iteration
+// (alternating which goes first), so that both see the same machine load,
+// and reports wall and CPU ratios cicheck/actionlint.
+func BenchmarkLintCorpusRatio(b *testing.B) {
+	dir, files := corpusFiles(b)
+	cfg := config.Default()
+	var targets []target
+	for _, f := range files {
+		targets = append(targets, makeTarget(dir, f))
+	}
+	runCicheck := func() {
+		res, err := lintTargets(dir, targets, cfg, "", func(string, ...any) {})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := writeReportDiscard(res); err != nil {
+			b.Fatal(err)
+		}
+	}
+	runActionlint := func() {
+		l, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{WorkingDir: dir, LogWriter: io.Discard})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := l.LintFiles(files, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var wallC, wallA, cpuC, cpuA time.Duration
+	measure := func(f func(), wall, cpu *time.Duration) {
+		w0, c0 := time.Now(), cpuTime()
+		f()
+		*wall += time.Since(w0)
+		*cpu += cpuTime() - c0
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		if i%2 == 0 {
+			measure(runCicheck, &wallC, &cpuC)
+			measure(runActionlint, &wallA, &cpuA)
+		} else {
+			measure(runActionlint, &wallA, &cpuA)
+			measure(runCicheck, &wallC, &cpuC)
+		}
+	}
+	b.ReportMetric(float64(wallC.Milliseconds())/float64(b.N), "cicheck-ms/op")
+	b.ReportMetric(float64(wallA.Milliseconds())/float64(b.N), "actionlint-ms/op")
+	b.ReportMetric(float64(wallC)/float64(wallA), "wall-ratio")
+	b.ReportMetric(float64(cpuC)/float64(cpuA), "cpu-ratio")
 }
