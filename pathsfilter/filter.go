@@ -85,6 +85,8 @@ type Filter struct {
 	Name  string
 	Pos   Pos
 	Rules []Rule
+
+	index *ruleIndex // built on first use; see filter_index.go
 }
 
 // Filters is the parsed `filters` input of one step, in the action's key
@@ -147,6 +149,7 @@ func ParseFilters(src []byte, o Origin) (*Filters, error) {
 				return nil, err
 			}
 			f.Rules = rules
+			f.index = buildIndex(f)
 			named = append(named, f)
 		}
 	case yaml.SequenceNode:
@@ -158,6 +161,7 @@ func ParseFilters(src []byte, o Origin) (*Filters, error) {
 				return nil, err
 			}
 			f.Rules = rules
+			f.index = buildIndex(f)
 			named = append(named, f)
 		}
 	default:

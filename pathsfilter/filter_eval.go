@@ -238,8 +238,19 @@ func (f *Filter) Evaluate(files []ChangedFile, q Quantifier) Result {
 }
 
 func (f *Filter) belongs(cf ChangedFile, q Quantifier) (Tri, string) {
+	if f.index == nil {
+		f.index = buildIndex(f)
+	}
+	ix := f.index
+	seg := firstSegment(cf.Path)
 	switch q {
 	case QuantEvery:
+		// A rule whose literal head differs cannot match: every fails.
+		for _, h := range ix.heads {
+			if h != "" && h != seg {
+				return False, ""
+			}
+		}
 		in, pat := True, ""
 		for i := range f.Rules {
 			m, p := matchRule(&f.Rules[i], cf)
@@ -260,13 +271,17 @@ func (f *Filter) belongs(cf ChangedFile, q Quantifier) (Tri, string) {
 		excl := True
 		for i := range f.Rules {
 			r := &f.Rules[i]
-			m, p := matchRule(r, cf)
 			if e, _ := isExclusion(r); e {
 				// The negated matcher is false exactly when the file is
 				// excluded.
+				m, _ := matchRule(r, cf)
 				excl = triAnd(excl, m)
 				continue
 			}
+			if ix.heads[i] != "" && ix.heads[i] != seg {
+				continue // cannot match
+			}
+			m, p := matchRule(r, cf)
 			if m == True && incl != True {
 				pat = p
 			}
@@ -275,7 +290,7 @@ func (f *Filter) belongs(cf ChangedFile, q Quantifier) (Tri, string) {
 		return triAnd(incl, excl), pat
 	default:
 		in, pat := False, ""
-		for i := range f.Rules {
+		for _, i := range ix.candidates(seg) {
 			m, p := matchRule(&f.Rules[i], cf)
 			if m == True {
 				return True, p

@@ -1,0 +1,73 @@
+package pathsfilter
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"testing"
+)
+
+// TestIndexAgreesWithScan: the first-segment index never changes a
+// membership or a witness. Every golden pattern is tried as a rule next to
+// a few others, on every golden path, under all three quantifiers.
+func TestIndexAgreesWithScan(t *testing.T) {
+	f, err := os.Open("testdata/picomatch-golden.jsonl")
+	if err != nil {
+		t.Skip("golden file absent")
+	}
+	defer f.Close()
+	pats, paths := map[string]bool{}, map[string]bool{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var row []any
+		if json.Unmarshal(sc.Bytes(), &row) != nil || len(row) < 2 {
+			continue
+		}
+		p, _ := row[0].(string)
+		q, _ := row[1].(string)
+		pats[p], paths[q] = true, true
+	}
+	var files []ChangedFile
+	for p := range paths {
+		files = append(files, ChangedFile{Path: p, Status: StatusModified})
+	}
+	others := []string{"src/**", "docs/*.md", "**/*.js", "!lib/**"}
+	n := 0
+	for p := range pats {
+		n++
+		if n%7 != 0 { // a sample keeps the test fast
+			continue
+		}
+		var rules []Rule
+		for _, txt := range append([]string{p}, others...) {
+			pt := Pattern{Text: txt, Negated: IsNegated(txt)}
+			pt.m, pt.Err = compileGlob(txt)
+			if pt.Err != nil {
+				continue
+			}
+			rules = append(rules, Rule{Patterns: []Pattern{pt}})
+		}
+		fi := &Filter{Name: "f", Rules: rules}
+		fi.index = buildIndex(fi)
+		for _, q := range []Quantifier{QuantSome, QuantEvery, QuantSomeWithExcludes} {
+			for _, cf := range files {
+				got, gp := fi.belongs(cf, q)
+				want, wp := fi.scan(cf, q)
+				if got != want || (got == True && gp != wp && q != QuantEvery) {
+					t.Fatalf("pattern %q path %q %s: index %v %q, scan %v %q", p, cf.Path, q, got, gp, want, wp)
+				}
+			}
+		}
+	}
+}
+
+// scan is belongs without the index: every rule, in order.
+func (f *Filter) scan(cf ChangedFile, q Quantifier) (Tri, string) {
+	saved := f.index
+	f.index = &ruleIndex{heads: make([]string, len(f.Rules)), by: map[string][]int{}}
+	for i := range f.Rules {
+		f.index.other = append(f.index.other, i)
+	}
+	defer func() { f.index = saved }()
+	return f.belongs(cf, q)
+}
