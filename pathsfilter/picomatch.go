@@ -117,7 +117,29 @@ func (m *Picomatch) Regexp() string { return m.source }
 
 // Match reports whether path matches, exactly as picomatch's matcher
 // function would answer for the same string.
-func (m *Picomatch) Match(path string) bool {
+func (m *Picomatch) Match(path string) bool { return m.match(path, nil) }
+
+// Path is a changed path prepared once for matching against many patterns
+// (see MatchPath): the checks that depend only on the path are done here.
+type Path struct {
+	s        string
+	clean    bool // see cleanPath
+	lineTerm bool // contains a character JavaScript's `.` does not match
+}
+
+// PreparePath prepares s for MatchPath.
+func PreparePath(s string) Path {
+	return Path{s: s, clean: cleanPath(s), lineTerm: hasLineTerminator(s)}
+}
+
+// String returns the path.
+func (p Path) String() string { return p.s }
+
+// MatchPath is Match for a prepared path: the same answer, cheaper when
+// one path is matched against many patterns.
+func (m *Picomatch) MatchPath(p *Path) bool { return m.match(p.s, p) }
+
+func (m *Picomatch) match(path string, prep *Path) bool {
 	if path == "" {
 		return false
 	}
@@ -131,11 +153,23 @@ func (m *Picomatch) Match(path string) bool {
 		// The inner pattern cannot match. A negated regex is
 		// ^(?!inner).*$, which then matches any path without a line
 		// terminator.
-		return m.negated && !hasLineTerminator(path)
+		if !m.negated {
+			return false
+		}
+		if prep != nil {
+			return !prep.lineTerm
+		}
+		return !hasLineTerminator(path)
 	}
 	if m.fast != nil {
-		if v, ok := m.fast.match(path); ok {
-			return v
+		var clean bool
+		if prep != nil {
+			clean = prep.clean
+		} else {
+			clean = cleanPath(path)
+		}
+		if clean {
+			return m.fast.matchClean(path)
 		}
 	}
 	return m.matchRegex(path)

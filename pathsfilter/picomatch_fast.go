@@ -206,12 +206,17 @@ func (f *fastGlob) match(path string) (result, ok bool) {
 	if !cleanPath(path) {
 		return false, false
 	}
+	return f.matchClean(path), true
+}
+
+// matchClean answers for a path cleanPath accepted.
+func (f *fastGlob) matchClean(path string) bool {
 	for _, segs := range f.alts {
 		if matchFastSegs(segs, path, true) {
-			return !f.negated, true
+			return !f.negated
 		}
 	}
-	return f.negated, true
+	return f.negated
 }
 
 // matchFastSegs matches segs against rest, where has says whether any path

@@ -157,3 +157,23 @@ func v8Source(s string) string {
 	}
 	return b.String()
 }
+
+// MatchPath must answer exactly like Match.
+func TestPicomatchGoldenPrepared(t *testing.T) {
+	compiled := map[string]*Picomatch{}
+	readJSONL(t, "picomatch-golden.jsonl", func(row []any) {
+		pattern, path, want := row[0].(string), row[1].(string), row[2].(bool)
+		m, ok := compiled[pattern]
+		if !ok {
+			m, _ = CompilePicomatch(pattern)
+			compiled[pattern] = m
+		}
+		if m == nil {
+			return
+		}
+		p := PreparePath(path)
+		if got := m.MatchPath(&p); got != want {
+			t.Errorf("MatchPath(%q, %q) = %v, want %v", pattern, path, got, want)
+		}
+	})
+}

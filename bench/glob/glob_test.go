@@ -50,3 +50,33 @@ func TestCorpusShape(t *testing.T) {
 		t.Fatalf("corpus has %d patterns, %d paths", len(p), len(paths))
 	}
 }
+
+// BenchmarkPicomatchCorpusPrepared is the same pass with each path prepared
+// once (pathsfilter.PreparePath) and matched with MatchPath, as a caller
+// checking every changed file against every filter rule would do.
+func BenchmarkPicomatchCorpusPrepared(b *testing.B) {
+	patterns, paths := Corpus(corpusSize())
+	ms := make([]*pathsfilter.Picomatch, len(patterns))
+	for i, p := range patterns {
+		m, err := pathsfilter.CompilePicomatch(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ms[i] = m
+	}
+	b.ResetTimer()
+	matches := 0
+	for i := 0; i < b.N; i++ {
+		matches = 0
+		for _, path := range paths {
+			pp := pathsfilter.PreparePath(path)
+			for _, m := range ms {
+				if m.MatchPath(&pp) {
+					matches++
+				}
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(paths)*len(ms)), "ns/match")
+	b.ReportMetric(float64(matches), "matches")
+}
