@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -59,6 +60,7 @@ type scopeFlags struct {
 	format   string
 	exists   bool
 	registry bool
+	repo     string
 }
 
 func newScopeFlags(e *env, name string) *scopeFlags {
@@ -87,6 +89,7 @@ func (f *scopeFlags) int(name string, field func(*scope.Config) *int, usage stri
 // treeFlags adds the checks that need the requester's working tree.
 func (f *scopeFlags) treeFlags() {
 	f.fs.BoolVar(&f.exists, "exists", false, "require every target to exist in the repository")
+	f.fs.StringVar(&f.repo, "repo", "", "repository root the targets are relative to (default: the git top level above the working directory)")
 	f.fs.BoolVar(&f.registry, "registry", false, "require every target to hold a registered, enabled test (scans the registry: configuration; also scope.require-registered-test)")
 }
 
@@ -103,7 +106,15 @@ func (f *scopeFlags) parse(e *env, args []string) (rest []string, code int, ok b
 		fmt.Fprintf(e.stderr, "cicheck: unknown format %q (valid: text, json)\n", f.format)
 		return nil, exitUsage, false
 	}
-	full, _, err := loadConfig(e, f.config)
+	cfgPath := f.config
+	if cfgPath == "" && f.repo != "" {
+		// --repo names another repository: its own .cicheck.yaml applies.
+		p := filepath.Join(f.repoDir(e), config.FileName)
+		if _, err := os.Stat(p); err == nil {
+			cfgPath = p
+		}
+	}
+	full, _, err := loadConfig(e, cfgPath)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return nil, exitUsage, false
@@ -131,14 +142,24 @@ type scopeTree struct {
 	reg  *testregistry.Registry
 }
 
+// repoDir is the repository root: targets are repository-relative, so
+// they resolve from there, not from wherever the command runs.
+func (f *scopeFlags) repoDir(e *env) string {
+	switch {
+	case f.repo == "":
+		return repoRoot(e.wd)
+	case filepath.IsAbs(f.repo):
+		return f.repo
+	}
+	return filepath.Join(e.wd, f.repo)
+}
+
 func (f *scopeFlags) tree(e *env) (scopeTree, error) {
 	t := scopeTree{opts: scope.OptionsFrom(f.cfg)}
 	if !f.exists && !f.registry {
 		return t, nil
 	}
-	// Targets are repository-relative: resolve them from the repository
-	// root, not from wherever the command runs.
-	fsys := os.DirFS(repoRoot(e.wd))
+	fsys := os.DirFS(f.repoDir(e))
 	if f.exists {
 		t.opts.FS = fsys
 	}
@@ -168,7 +189,7 @@ func runScopeCheck(e *env, args []string) int {
 	res := scope.Validate(scope.SplitArgs(targets...), tree.opts)
 	// The cap must equal the runner's own; drift is worth a warning on
 	// every check, as it turns an accepted scope into a late failure.
-	drift, err := scope.CheckCap(os.DirFS(repoRoot(e.wd)), f.cfg)
+	drift, err := scope.CheckCap(os.DirFS(f.repoDir(e)), f.cfg)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return exitUsage
