@@ -99,9 +99,11 @@ func resolveString(s string, rc *resolveCtx) ([]alt, bool) {
 		}
 		var out []alt
 		for _, v := range vals {
-			out = append(out, v.labels())
+			if !v.isBool {
+				out = append(out, v.labels())
+			}
 		}
-		return out, true
+		return out, len(out) > 0
 	}
 	// A template: every piece becomes text; take the product.
 	results := []string{""}
@@ -145,10 +147,19 @@ func resolveString(s string, rc *resolveCtx) ([]alt, bool) {
 
 // sval is a static value: a string, or an array of strings.
 type sval struct {
-	str   string
-	arr   []string
-	isArr bool
+	str    string
+	arr    []string
+	isArr  bool
+	isBool bool // a boolean: a condition, never a label
 }
+
+var (
+	svTrue  = sval{str: "true", isBool: true}
+	svFalse = sval{str: "false", isBool: true}
+	// svEither is a condition cicheck cannot decide statically: both
+	// branches of `cond && 'a' || 'b'` stay possible.
+	svEither = []sval{svTrue, svFalse}
+)
 
 func (v sval) labels() alt {
 	if v.isArr {
@@ -165,7 +176,12 @@ func (v sval) text() string {
 	return v.str
 }
 
-func (v sval) truthy() bool { return v.isArr || (v.str != "" && v.str != "false" && v.str != "0") }
+func (v sval) truthy() bool {
+	if v.isBool {
+		return v.str == "true"
+	}
+	return v.isArr || v.str != ""
+}
 
 // evalStatic evaluates the small subset of expressions that appear in
 // runs-on: literals, matrix.X(.Y), inputs.X, fromJSON, toJSON, format, ||.
@@ -183,9 +199,25 @@ func evalStatic(e actionlint.ExprNode, rc *resolveCtx) ([]sval, bool) {
 		return []sval{{str: n.Token().Value}}, true
 	case *actionlint.BoolNode:
 		if n.Value {
-			return []sval{{str: "true"}}, true
+			return []sval{svTrue}, true
 		}
-		return []sval{{str: "false"}}, true
+		return []sval{svFalse}, true
+	case *actionlint.NotOpNode:
+		in, ok := evalStatic(n.Operand, rc)
+		if !ok {
+			return svEither, true
+		}
+		var out []sval
+		for _, v := range in {
+			if v.truthy() {
+				out = append(out, svFalse)
+			} else {
+				out = append(out, svTrue)
+			}
+		}
+		return dedupeVals(out), true
+	case *actionlint.CompareOpNode:
+		return evalCompare(n, rc), true
 	case *actionlint.ObjectDerefNode:
 		return evalDeref(n, rc)
 	case *actionlint.IndexAccessNode:
@@ -194,12 +226,32 @@ func evalStatic(e actionlint.ExprNode, rc *resolveCtx) ([]sval, bool) {
 		}
 		return nil, false
 	case *actionlint.LogicalOpNode:
-		if n.Kind != actionlint.LogicalOpNodeKindOr {
-			return nil, false
-		}
 		l, ok := evalStatic(n.Left, rc)
 		if !ok {
-			return nil, false
+			if n.Kind != actionlint.LogicalOpNodeKindAnd {
+				return nil, false
+			}
+			// An undecidable condition guarding a value: `cond && 'x'`.
+			l = svEither
+		}
+		if n.Kind == actionlint.LogicalOpNodeKindAnd {
+			var out []sval
+			needRight := false
+			for _, v := range l {
+				if v.truthy() {
+					needRight = true
+				} else {
+					out = append(out, v)
+				}
+			}
+			if needRight {
+				r, ok := evalStatic(n.Right, rc)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, r...)
+			}
+			return dedupeVals(out), true
 		}
 		var out []sval
 		needRight := false
@@ -217,15 +269,41 @@ func evalStatic(e actionlint.ExprNode, rc *resolveCtx) ([]sval, bool) {
 			}
 			out = append(out, r...)
 		}
-		return out, true
+		return dedupeVals(out), true
 	case *actionlint.FuncCallNode:
 		return evalCall(n, rc)
 	}
 	return nil, false
 }
 
+// evalCompare decides ==/!= between single static strings
+// (case-insensitively, as GitHub does); anything else may go either way.
+func evalCompare(n *actionlint.CompareOpNode, rc *resolveCtx) []sval {
+	l, lok := evalStatic(n.Left, rc)
+	r, rok := evalStatic(n.Right, rc)
+	if !lok || !rok || len(l) != 1 || len(r) != 1 || l[0].isArr || r[0].isArr {
+		return svEither
+	}
+	eq := strings.EqualFold(l[0].str, r[0].str)
+	switch n.Kind {
+	case actionlint.CompareOpNodeKindEq:
+		if eq {
+			return []sval{svTrue}
+		}
+		return []sval{svFalse}
+	case actionlint.CompareOpNodeKindNotEq:
+		if eq {
+			return []sval{svFalse}
+		}
+		return []sval{svTrue}
+	}
+	return svEither
+}
+
 func evalCall(n *actionlint.FuncCallNode, rc *resolveCtx) ([]sval, bool) {
 	switch strings.ToLower(n.Callee) {
+	case "contains", "startswith", "endswith":
+		return svEither, true
 	case "fromjson":
 		if len(n.Args) != 1 {
 			return nil, false
@@ -470,6 +548,8 @@ func dedupeVals(vs []sval) []sval {
 		k := v.text()
 		if v.isArr {
 			k = "[]" + k
+		} else if v.isBool {
+			k = "bool:" + k
 		}
 		if !seen[k] {
 			seen[k] = true

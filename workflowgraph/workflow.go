@@ -329,6 +329,7 @@ func (b *builder) attachCallee(j *Job, rc *resolveCtx, depth int, stack []string
 	ast, src, msg := b.parseCallee(cp)
 	if ast == nil {
 		j.CalleeError = msg
+		j.Runner.Symbolic = []string{"runs-on inside " + j.Uses + " (not readable)"}
 		return
 	}
 	j.Callee = b.build(cp, src, ast, with, withVals, depth+1, append(slices.Clone(stack), cp))
@@ -390,6 +391,8 @@ func (b *builder) inferRemoteRunner(j *Job, withVals map[string][]sval) {
 		from = append(from, k)
 	}
 	if len(labels) == 0 && len(sym) == 0 {
+		// Nothing to infer from: say where the runner is decided.
+		j.Runner.Symbolic = []string{"runs-on inside " + j.Uses}
 		return
 	}
 	j.Runner.Labels = dedupe(append(j.Runner.Labels, labels...))

@@ -257,3 +257,35 @@ func TestMatrixObjectsAndDynamic(t *testing.T) {
 		t.Errorf("tmpl cond %+v", c)
 	}
 }
+
+func TestRunnerConditionalIdiom(t *testing.T) {
+	w := load(t, map[string]string{"w.yml": `on: push
+jobs:
+  build:
+    strategy:
+      matrix:
+        arch: [x86_64, aarch64]
+    runs-on: [self-hosted, "${{ matrix.arch == 'aarch64' && 'arm64' || 'x64' }}"]
+    steps: [{run: make}]
+  pick:
+    runs-on: ${{ contains(github.event.pull_request.labels.*.name, 'big') && 'h100' || 'ubuntu-latest' }}
+    steps: [{run: make}]
+  guarded:
+    runs-on: ${{ github.event_name == 'schedule' && 'a100' }}
+    steps: [{run: make}]
+  remote:
+    uses: org/infra/.github/workflows/job.yml@main
+    with: {script: make}
+`}, "w.yml")
+	for id, want := range map[string]string{
+		"build":   "arm64,self-hosted,x64|",
+		"pick":    "h100,ubuntu-latest|",
+		"guarded": "a100|",
+		"remote":  "|runs-on inside org/infra/.github/workflows/job.yml@main",
+	} {
+		r := w.Job(id).Runner
+		if got := strings.Join(r.Labels, ",") + "|" + strings.Join(r.Symbolic, ","); got != want {
+			t.Errorf("%s: %q, want %q", id, got, want)
+		}
+	}
+}
