@@ -175,18 +175,25 @@ func (m *Picomatch) match(path string, prep *Path) bool {
 	return m.matchRegex(path)
 }
 
-// literalsFit checks the literal prefix and suffix every match needs.
+// literalsFit checks the literal prefix, substring and suffix every match
+// needs. First and last bytes are compared inline before the full
+// comparisons: most pairs fail there.
 func (m *Picomatch) literalsFit(path string) bool {
-	if !strings.HasPrefix(path, m.prefix) {
-		return false
+	if n := len(m.prefix); n > 0 {
+		if len(path) < n || path[0] != m.prefix[0] || path[:n] != m.prefix {
+			return false
+		}
 	}
-	if m.needle != "" && !strings.Contains(path, m.needle) {
-		return false
+	if n := len(m.suffix); n > 0 {
+		l := len(path)
+		switch {
+		case l >= n && path[l-1] == m.suffix[n-1] && path[l-n:] == m.suffix:
+		case m.suffixSlash && l > n && path[l-1] == '/' && path[l-1-n:l-1] == m.suffix:
+		default:
+			return false
+		}
 	}
-	if m.suffix == "" || strings.HasSuffix(path, m.suffix) {
-		return true
-	}
-	return m.suffixSlash && strings.HasSuffix(path, m.suffix+"/")
+	return m.needle == "" || strings.Contains(path, m.needle)
 }
 
 func (m *Picomatch) matchRegex(path string) bool {
