@@ -359,18 +359,18 @@ func commandLines(body string, c Config) []cmdLine {
 	var out []cmdLine
 	var fenceChar byte
 	fenceLen := 0
-	prevBlank, prevCode, inList := true, false, false
+	prevBlank, inList := true, false
 	for i, line := range strings.Split(body, "\n") {
 		if fenceLen > 0 {
 			if closesFence(line, fenceChar, fenceLen) {
 				fenceLen = 0
 			}
-			prevBlank, prevCode = false, false
+			prevBlank = false
 			continue
 		}
 		if ch, n := opensFence(line); n > 0 {
 			fenceChar, fenceLen = ch, n
-			prevBlank, prevCode = false, false
+			prevBlank = false
 			continue
 		}
 		trimmed := strings.TrimLeft(line, " \t")
@@ -379,20 +379,19 @@ func commandLines(body string, c Config) []cmdLine {
 			continue
 		}
 		if trimmed[0] == '>' {
-			prevBlank, prevCode = false, false
+			prevBlank = false
 			continue
 		}
 		indented := strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t")
-		// Indented code cannot interrupt a paragraph and does not exist
-		// inside a list item's continuation.
-		if c.IndentedCode && indented && (prevBlank || prevCode) && !inList {
-			prevBlank, prevCode = false, true
-			continue
-		}
 		if !indented {
+			// A list lasts while its items and their indented
+			// continuations do; a blank line then plain text ends it.
 			inList = isListItem(trimmed) || (inList && !prevBlank)
 		}
-		prevBlank, prevCode = false, false
+		prevBlank = false
+		if c.IndentedCode && indented && !inList {
+			continue // indented code
+		}
 		tokens := strings.FieldsFunc(removeInlineCode(line), isASCIISpace)
 		if len(tokens) > 0 && isTrigger(tokens[0], c.Bot) {
 			out = append(out, cmdLine{line: i + 1, tokens: tokens})

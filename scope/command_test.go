@@ -110,6 +110,10 @@ func TestFirstUnfencedCommandLine(t *testing.T) {
 		{name: "double backtick span", body: "``@flashinfer-bot ` run`` tests", outcome: Unrecognized},
 		{name: "indented code", body: "Example:\n\n    @flashinfer-bot run tests/a.py\n", outcome: Unrecognized},
 		{name: "indented continuation is prose", body: "- item\n    @flashinfer-bot stop", outcome: Accepted, command: CmdStop},
+		{name: "indented after a paragraph", body: "text\n    @flashinfer-bot stop", outcome: Unrecognized},
+		{name: "tab-indented", body: "\t@flashinfer-bot stop", outcome: Unrecognized},
+		{name: "list ended by a paragraph", body: "- item\n\ntext\n    @flashinfer-bot stop", outcome: Unrecognized},
+		{name: "three spaces are not code", body: "   @flashinfer-bot stop", outcome: Accepted, command: CmdStop},
 		{name: "command after a fence", body: "```\n@flashinfer-bot run all\n```\n@flashinfer-bot run tests/a.py", outcome: Accepted, command: CmdRun, targets: []string{"tests/a.py"}},
 		{name: "first command line wins", body: "@flashinfer-bot run tests/a.py\n@flashinfer-bot run all", outcome: Accepted, command: CmdRun, targets: []string{"tests/a.py"}},
 		{name: "first line malformed is not skipped", body: "@flashinfer-bot run please\n@flashinfer-bot run tests/a.py", outcome: Rejected, command: CmdRun},
@@ -343,5 +347,14 @@ func TestGrepDivergenceAndCompat(t *testing.T) {
 		if compat.Outcome != tt.compat || compat.Name != tt.compatName {
 			t.Errorf("%q: compat %s %s, want %s %s", tt.body, compat.Outcome, compat.Name, tt.compat, tt.compatName)
 		}
+	}
+}
+
+func TestIndentedCodeConfigurable(t *testing.T) {
+	c := resolved(t, "flashinfer")
+	c.IndentedCode = false
+	got := classify(t, "Example:\n\n    @flashinfer-bot stop", ClassifyOptions{Config: c})
+	if got.Outcome != Accepted || got.Name != CmdStop {
+		t.Fatalf("got %+v", got)
 	}
 }
