@@ -193,3 +193,22 @@ func FuzzChunkReassemble(f *testing.F) {
 		}
 	})
 }
+
+func TestSnapshotMarker(t *testing.T) {
+	b, m, tr := strings.Repeat("a", 40), strings.Repeat("b", 40), strings.Repeat("c", 40)
+	got, err := SnapshotMarker(b, m, tr, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 139 || !strings.HasSuffix(got, " e3b0c44298fc1c14") {
+		t.Fatalf("marker %q (%d characters)", got, len(got))
+	}
+	// The consumer side accepts what the publisher wrote.
+	r := Reassemble([]Status{{"ci/test-snapshot", got}}, "ci/test-scope", "ci/test-snapshot", Options{}, "s")
+	if !r.Accepted() {
+		t.Fatalf("%v", r.Findings)
+	}
+	if _, err := SnapshotMarker(strings.ToUpper(b), m, tr, ""); err == nil {
+		t.Fatal("upper-case SHA accepted")
+	}
+}

@@ -260,6 +260,8 @@ func runScopeChunk(e *env, args []string) int {
 	f.treeFlags()
 	previous := f.fs.Int("previous", 0, "largest scope chunk index already published on the commit")
 	f.str("context", func(c *scope.Config) *string { return &c.StatusContext }, "status context prefix")
+	f.str("snapshot-context", func(c *scope.Config) *string { return &c.SnapshotContext }, "snapshot marker context")
+	snapshot := f.fs.String("snapshot", "", "BASE,MERGE,TREE: publish the snapshot marker of an automatic full-suite run (no targets)")
 	args, code, ok := f.parse(e, args)
 	if !ok {
 		return code
@@ -293,10 +295,22 @@ func runScopeChunk(e *env, args []string) int {
 		return exitFindings
 	}
 	fp := scope.Fingerprint(scope.ScopeString(targets))
-	if f.format == "json" {
-		if plan == nil {
-			plan = []scope.Status{}
+	// Explicit paths and "run all" clear the snapshot marker; only an
+	// automatic full-suite run publishes one.
+	marker := scope.Status{Context: f.cfg.SnapshotContext}
+	if *snapshot != "" {
+		shas := strings.Split(*snapshot, ",")
+		if len(targets) > 0 || len(shas) != 3 {
+			fmt.Fprintln(e.stderr, "cicheck: --snapshot takes BASE,MERGE,TREE and only an empty (full-suite) scope")
+			return exitUsage
 		}
+		if marker.Description, err = scope.SnapshotMarker(shas[0], shas[1], shas[2], ""); err != nil {
+			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+			return exitUsage
+		}
+	}
+	plan = append(plan, marker)
+	if f.format == "json" {
 		if err := scopeWriteJSON(e.stdout, struct {
 			Version     int            `json:"version"`
 			Statuses    []scope.Status `json:"statuses"`
