@@ -104,7 +104,7 @@ func CompileGitHubPattern(raw string) (*GitHubPattern, error) {
 	}
 	re, err := regexp.Compile(src)
 	if err != nil {
-		return nil, fmt.Errorf("invalid path pattern %q: %v", raw, err)
+		return nil, fmt.Errorf("invalid path pattern %q: %w", raw, err)
 	}
 	return &GitHubPattern{Raw: raw, Negative: neg, re: re}, nil
 }
@@ -283,7 +283,7 @@ var ErrPathsIgnoreNegation = errors.New("'!' inside paths-ignore is undocumented
 // Triggers reports whether a change touching files (in diff order) passes
 // the filter. With no files the workflow does not run.
 func (g *GitHubPaths) Triggers(files []string) (bool, TriggerDetail) {
-	d := TriggerDetail{Known: !(g.Ignore && g.HasNegation())}
+	d := TriggerDetail{Known: !g.Ignore || !g.HasNegation()}
 	if len(files) > GitHubMaxFiles {
 		files, d.Truncated = files[:GitHubMaxFiles], true
 	}

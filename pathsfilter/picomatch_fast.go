@@ -109,7 +109,8 @@ func expandWordGroups(p string) ([]string, bool) {
 func isFastWord(w string) bool {
 	for j := 0; j < len(w); j++ {
 		c := w[j]
-		if !(c == '.' || c == '-' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+		word := c == '.' || c == '-' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+		if !word {
 			return false
 		}
 	}
@@ -129,10 +130,10 @@ func fastSegments(pattern string, negated bool) []fastSeg {
 	var segs []fastSeg
 	raw := strings.Split(pattern, "/")
 	for i, s := range raw {
-		switch {
-		case s == "" || s == "." || s == "..":
+		switch s {
+		case "", ".", "..":
 			return nil
-		case s == "**":
+		case "**":
 			if i > 0 && raw[i-1] == "**" {
 				return nil
 			}

@@ -259,9 +259,7 @@ func pmParse(in string, fastpaths bool) (pmState, error) {
 	st := pmState{index: -1, tokens: []*pmToken{bos}}
 
 	// utils.removePrefix
-	if strings.HasPrefix(in, "./") {
-		in = in[2:]
-	}
+	in = strings.TrimPrefix(in, "./")
 	input := []rune(in)
 	st.input = input
 	length := len(input)
@@ -995,7 +993,7 @@ func pmParseFastpath(input string) string {
 	for i := 0; i < len(r); {
 		var esc, first string
 		start := i
-		j := i
+		var j int
 		if r[i] == '\\' && i+1 < len(r) && !isJSWordRune(r[i+1]) {
 			esc = `\`
 			j = i + 1
@@ -1015,11 +1013,11 @@ func pmParseFastpath(input string) string {
 		chars := string(r[j:k])
 		m := string(r[start:k])
 		i = k
-		switch {
-		case first == `\`:
+		switch first {
+		case `\`:
 			backslashes = true
 			out.WriteString(m)
-		case first == "?":
+		case "?":
 			switch {
 			case esc != "":
 				out.WriteString(esc + first)
@@ -1034,9 +1032,9 @@ func pmParseFastpath(input string) string {
 			default:
 				out.WriteString(strings.Repeat(pmQmark, jsLen(chars)))
 			}
-		case first == ".":
+		case ".":
 			out.WriteString(strings.Repeat(pmDotLiteral, jsLen(chars)))
-		case first == "*":
+		case "*":
 			if esc != "" {
 				out.WriteString(esc + first)
 				if rest != "" {
@@ -1135,9 +1133,7 @@ func pmFastpaths(input string) (string, bool) {
 		}
 		return "", false
 	}
-	if strings.HasPrefix(input, "./") {
-		input = input[2:]
-	}
+	input = strings.TrimPrefix(input, "./")
 	src, ok := create(input)
 	if !ok {
 		return "", false

@@ -541,8 +541,7 @@ type inst struct {
 type reProg struct {
 	insts    []inst
 	classes  []*runeClass
-	looks    []int // lookahead index per opLook/opNotLook, into reCompiled.progs
-	anchored bool  // starts with ^: only position 0 can match
+	anchored bool // starts with ^: only position 0 can match
 }
 
 // reCompiled is a program plus the lookahead programs it refers to; progs[0]
