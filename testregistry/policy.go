@@ -472,6 +472,9 @@ func (r *Registry) ExplainLabels() []LabelUse {
 				u.Tests = append(u.Tests, s)
 			}
 		}
+		slices.SortStableFunc(u.Tests, func(a, b Selected) int {
+			return strings.Compare(a.File+"\x00"+a.Suite, b.File+"\x00"+b.Suite)
+		})
 		out = append(out, u)
 	}
 	return out

@@ -91,7 +91,10 @@ func Present(fsys fs.FS, cfg Config) bool {
 	return false
 }
 
-// validate rejects a configuration the scanner cannot work with.
+// ValidateConfig rejects a registry configuration the scanner cannot work
+// with; the message names the offending key.
+func ValidateConfig(c Config) error { return c.validate() }
+
 func (c Config) validate() error {
 	if _, err := path.Match(c.FileGlob, "x"); err != nil || c.FileGlob == "" {
 		return fmt.Errorf("registry.file-glob: invalid pattern %q", c.FileGlob)

@@ -93,9 +93,16 @@ func (rf *registryFlags) open(e *env) (string, fs.FS, testregistry.Config, bool)
 			cfgPath = filepath.Join(rf.root, ".cicheck.yaml")
 		}
 	}
-	cfg, _, err := loadConfig(e, cfgPath)
+	cfg, cfgFile, err := loadConfig(e, cfgPath)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return "", nil, testregistry.Config{}, false
+	}
+	if err := testregistry.ValidateConfig(cfg.Registry); err != nil {
+		if cfgFile == "" {
+			cfgFile = "configuration"
+		}
+		fmt.Fprintf(e.stderr, "cicheck: %s: %v\n", cfgFile, err)
 		return "", nil, testregistry.Config{}, false
 	}
 	return root, os.DirFS(root), cfg.Registry, true
