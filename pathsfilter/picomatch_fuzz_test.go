@@ -13,6 +13,8 @@ var fuzzSeeds = [][2]string{
 	{"!!src/**", "src/x"}, {"!(a)", "!a"}, {`\!a`, "!a"}, {"a(b).txt", "ab.txt"}, {"src/**/!(*.d).ts", "src/a.ts"},
 	{"*.{js,ts}", "a.ts"}, {"@(a|b)/**/*.+(js|ts)", "a/x/y.ts"}, {"(?!b)*", "a"}, {"[z-a]", "z"}, {"a{2,1}", "aa"},
 	{`\\\\\a`, `\a`}, {"{a..c}{1..2}", "b2"}, {"*(*)", "a"}, {"*.jsx?", "page.js"}, {"a+b.txt", "aab.txt"},
+	{"!src/**/*.md", "docs/a.md"}, {"**/*.go", "a.go/"}, {"**/patches/**", "x/patches/y"}, {"!*.md", "a\nb"},
+	{"src/**/*.{ts,tsx}", "src/a.tsx"}, {"Cargo.{toml,lock}", "Cargo.lock"}, {"*.md", "a.md/"}, {"!a/**", "a/b\u2028"},
 }
 
 func FuzzPicomatch(f *testing.F) {
@@ -34,11 +36,15 @@ func FuzzPicomatch(f *testing.F) {
 			return
 		}
 		got := m.Match(path)
-		// The fast path must agree with the regex engine wherever it answers.
-		if m.fast != nil && path != "" && path != pattern {
-			if fast, ok := m.fast.match(path); ok && fast != m.matchRegex(path) {
-				t.Fatalf("fast path and regex disagree on %q vs %q", pattern, path)
-			}
+		// Prefilters and the fast path are shortcuts: Match and MatchPath
+		// must equal the plain regex engine plus picomatch.test's rules.
+		want := path != "" && (path == pattern || m.matchRegex(path))
+		if got != want {
+			t.Fatalf("Match(%q, %q) = %v, the regex engine says %v (%s)", pattern, path, got, want, m.Regexp())
+		}
+		pp := PreparePath(path)
+		if m.MatchPath(&pp) != want {
+			t.Fatalf("MatchPath(%q, %q) != %v", pattern, path, want)
 		}
 		if path == "" && got {
 			t.Fatalf("%q matched the empty path", pattern)
