@@ -52,6 +52,11 @@ type Config struct {
 	// IndentedCode, when true, skips indented-code lines (4+ spaces or a
 	// tab) when looking for the command line.
 	IndentedCode bool `yaml:"skip-indented-code"`
+	// BodyBlock is the info string of the fenced PR-body block declaring a
+	// scope (flashinfer: "experimental-tests"); empty disables it.
+	BodyBlock string `yaml:"pr-body-block"`
+	// BodyRoot is the root for targets declared in that block.
+	BodyRoot string `yaml:"pr-body-root"`
 	// RequireRegisteredTest makes every run target hold at least one
 	// registered, enabled test of the configured test registry.
 	RequireRegisteredTest bool `yaml:"require-registered-test"`
@@ -80,6 +85,8 @@ var profiles = map[string]func(*Config){
 		c.Bot = "flashinfer-bot"
 		c.MaxTargetsSource = "scripts/test_sharding/runner.py"
 		c.MaxTargetsSymbol = "MAX_TEST_PATHS"
+		c.BodyBlock = "experimental-tests"
+		c.BodyRoot = "tests/experimental/"
 	},
 	// radixark/miles: the label-command gateway (seed 000).
 	"miles": func(c *Config) {
@@ -118,6 +125,8 @@ func (c Config) Resolve() (Config, error) {
 		pick(&c.Root, def.Root, p.Root)
 		pick(&c.MaxTargetsSource, def.MaxTargetsSource, p.MaxTargetsSource)
 		pick(&c.MaxTargetsSymbol, def.MaxTargetsSymbol, p.MaxTargetsSymbol)
+		pick(&c.BodyBlock, def.BodyBlock, p.BodyBlock)
+		pick(&c.BodyRoot, def.BodyRoot, p.BodyRoot)
 		pick(&c.Bot, def.Bot, p.Bot)
 		pick(&c.PolicyFile, def.PolicyFile, p.PolicyFile)
 		pick(&c.StatusContext, def.StatusContext, p.StatusContext)

@@ -177,16 +177,41 @@ func (f *scopeFlags) tree(e *env) (scopeTree, error) {
 func runScopeCheck(e *env, args []string) int {
 	f := newScopeFlags(e, "scope check")
 	f.treeFlags()
+	prBody := f.fs.Bool("pr-body", false, "read a PR body on stdin and check the scope its declared block holds (scope.pr-body-block)")
 	targets, code, ok := f.parse(e, args)
 	if !ok {
 		return code
+	}
+	targets = scope.SplitArgs(targets...)
+	var bodyErr error
+	if *prBody {
+		if len(targets) > 0 || f.cfg.BodyBlock == "" {
+			fmt.Fprintln(e.stderr, "cicheck: --pr-body reads the PR body on stdin, takes no targets and needs scope.pr-body-block (e.g. --profile flashinfer)")
+			return exitUsage
+		}
+		body, err := io.ReadAll(e.stdin)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "cicheck: <stdin>: cannot read the PR body: %v\n", err)
+			return exitUsage
+		}
+		if !f.fs.Changed("root") {
+			f.cfg.Root = f.cfg.BodyRoot
+		}
+		targets, bodyErr = scope.BodyTargets(string(body), f.cfg.BodyBlock, f.cfg.Root)
 	}
 	tree, err := f.tree(e)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return exitUsage
 	}
-	res := scope.Validate(scope.SplitArgs(targets...), tree.opts)
+	tree.opts.Root = f.cfg.Root
+	var res scope.Result
+	if bodyErr != nil {
+		// A missing, doubled or empty block is a rejected declaration.
+		res.Reasons = []scope.Reason{{ID: scope.ReasonMalformed, Message: bodyErr.Error()}}
+	} else {
+		res = scope.Validate(targets, tree.opts)
+	}
 	// The cap must equal the runner's own; drift is worth a warning on
 	// every check, as it turns an accepted scope into a late failure.
 	drift, err := scope.CheckCap(os.DirFS(f.repoDir(e)), f.cfg)
