@@ -9,10 +9,9 @@ import (
 // BodyTargets extracts the targets a PR body declares (for root) in its one
 // fenced block tagged block (flashinfer's ```experimental-tests): one target per
 // line, "#" starts a comment, blank lines are ignored. The messages are the
-// reference's (scripts/pr_checks/experimental_test_scope.py). Unlike the
-// reference, line endings are normalised first: a body edited in the
-// GitHub web UI has CRLF endings, which the reference's pattern does not
-// match ("no block found").
+// reference's (scripts/pr_checks/experimental_test_scope.py). Line endings
+// are normalised first, as the reference's text-mode file read does
+// (universal newlines): a body from the GitHub web editor has CRLF endings.
 func BodyTargets(body, block, root string) ([]string, error) {
 	body = strings.ReplaceAll(body, "\r", "")
 	re := regexp.MustCompile("(?ms)^[ \t]*```[ \t]*" + regexp.QuoteMeta(block) + "[ \t]*\n(.*?)^[ \t]*```[ \t]*$")
