@@ -101,6 +101,10 @@ func runLint(e *env, args []string) int {
 	res, err := lintTargets(e.wd, targets, cfg, o.shellcheck, logf)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		var ie *internalError
+		if errors.As(err, &ie) {
+			return exitInternal
+		}
 		return exitUsage
 	}
 	for _, msg := range res.inputErrors {
@@ -354,7 +358,6 @@ func lintTargets(wd string, targets []target, cfg *config.Config, shellcheck str
 			var l *checks.Linter
 			for i := range next {
 				s := &slots[i]
-				t := todo[i]
 				if l == nil {
 					var err error
 					if l, err = checks.NewLinter(checks.LinterOptions{WorkingDir: wd}); err != nil {
@@ -362,7 +365,9 @@ func lintTargets(wd string, targets []target, cfg *config.Config, shellcheck str
 						continue
 					}
 				}
-				s.src, s.findings, s.w, s.inputErr = lintOne(l, t, cfg, sc)
+				s.fatal = recovered(todo[i].display, func() {
+					s.src, s.findings, s.w, s.inputErr = lintOne(l, todo[i], cfg, sc)
+				})
 			}
 		}()
 	}
@@ -387,6 +392,24 @@ func lintTargets(wd string, targets []target, cfg *config.Config, shellcheck str
 	}
 	res.findings = finding.Sort(res.findings)
 	return res, nil
+}
+
+// internalError is a cicheck bug (a panic in a worker): exit code 3.
+type internalError struct{ msg string }
+
+func (e *internalError) Error() string { return e.msg }
+
+// recovered runs f and turns a panic into an internalError naming the file:
+// a panic in a worker goroutine would otherwise escape dispatch's recover
+// and print a stack trace.
+func recovered(file string, f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &internalError{fmt.Sprintf("internal error while linting %s: %v (please report this)", file, r)}
+		}
+	}()
+	f()
+	return nil
 }
 
 // lintOne lints one file: actionlint, then cicheck's rules on the graph
