@@ -204,7 +204,6 @@ func runScopeCheck(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return exitUsage
 	}
-	tree.opts.Root = f.cfg.Root
 	var res scope.Result
 	if bodyErr != nil {
 		// A missing, doubled or empty block is a rejected declaration.
