@@ -26,6 +26,12 @@ type Config struct {
 	// the roots; OrphanAllowlist exempts exact paths.
 	OrphanSearch    []string `yaml:"orphan-search"`
 	OrphanAllowlist []string `yaml:"orphan-allowlist"`
+	// Workflows is the directory whose workflow files are searched for
+	// `--suite <name>` consumers and quoted run-ci-<label> strings.
+	Workflows string `yaml:"workflows"`
+	// ExternalSuites are suite globs consumed outside the repository, which
+	// need no workflow consumer.
+	ExternalSuites []string `yaml:"external-suites"`
 	// Policy holds the label-policy and selection tables.
 	Policy Policy `yaml:"policy"`
 }
@@ -103,6 +109,8 @@ func DefaultConfig() Config {
 		AccessPolicy:    ".github/workflows/policies/comment-command-access.json",
 		OrphanSearch:    []string{"."},
 		OrphanAllowlist: []string{"miles/utils/test_wandb_utils.py"},
+		Workflows:       ".github/workflows",
+		ExternalSuites:  []string{"nightly-*"},
 		Policy: Policy{
 			LabelPrefix:     "run-ci-",
 			NightlySubtract: []string{"long", "ft-long"},

@@ -243,8 +243,17 @@ func KnownLabels(fsys fs.FS, cfg Config) (labels []string, ok bool) {
 
 var backendAttr = map[string]string{"CPU": "cpu", "CUDA": "cuda", "ROCM": "rocm", "cpu": "cpu", "cuda": "cuda", "rocm": "rocm"}
 
+// suitePos records where each suite name is written in the suites file.
+type suitePos map[string][2]int
+
 // loadSuites reads CI_SUITES statically, falling back to the explicit map.
 func loadSuites(fsys fs.FS, cfg Config) (map[string][]string, []finding.Finding) {
+	m, _, f := loadSuitesPos(fsys, cfg)
+	return m, f
+}
+
+func loadSuitesPos(fsys fs.FS, cfg Config) (map[string][]string, suitePos, []finding.Finding) {
+	pos := suitePos{}
 	fallback := func() map[string][]string {
 		if len(cfg.Suites.Map) == 0 {
 			return nil
@@ -256,45 +265,48 @@ func loadSuites(fsys fs.FS, cfg Config) (map[string][]string, []finding.Finding)
 		return m
 	}
 	if cfg.Suites.File == "" {
-		return fallback(), nil
+		return fallback(), pos, nil
 	}
 	src, err := fs.ReadFile(fsys, cfg.Suites.File)
 	if err != nil {
-		return fallback(), nil
+		return fallback(), pos, nil
 	}
 	b, err := findBinding(string(src), cfg.Suites.Symbol)
 	if err != nil || b == nil || b.err != nil || b.mutated != nil || b.value.class != "Dict" {
-		return fallback(), nil
+		return fallback(), pos, nil
 	}
 	m := map[string][]string{}
 	for i, k := range b.value.keys {
 		var backend string
 		switch {
 		case k == nil:
-			return fallback(), nil
+			return fallback(), suitePos{}, nil
 		case k.class == "Attribute":
 			backend = backendAttr[k.name]
 		case k.class == "Constant" && k.ctype == "str":
 			backend = backendAttr[strings.ToLower(k.str)]
 		}
 		if backend == "" {
-			return fallback(), nil
+			return fallback(), suitePos{}, nil
 		}
 		v := b.value.elts[i]
 		if v.class != "List" && v.class != "Tuple" {
-			return fallback(), nil
+			return fallback(), suitePos{}, nil
 		}
 		for _, e := range v.elts {
 			if e.class != "Constant" || e.ctype != "str" {
-				return fallback(), nil
+				return fallback(), suitePos{}, nil
 			}
 			m[backend] = append(m[backend], e.str)
+			if _, ok := pos[e.str]; !ok {
+				pos[e.str] = [2]int{e.line, e.col}
+			}
 		}
 		if m[backend] == nil {
 			m[backend] = []string{}
 		}
 	}
-	return m, nil
+	return m, pos, nil
 }
 
 // checkAccessPolicy compares the comment-command label allowlist with

@@ -32,6 +32,7 @@ const (
 	RuleNoRegistry       = "reg-no-registry"
 	RuleUnknownSuite     = "reg-unknown-suite"
 	RuleSuitesUnknown    = "reg-suites-unavailable"
+	RuleSuiteNoConsumer  = "reg-suite-no-consumer"
 	RuleDuplicate        = "reg-duplicate"
 	RuleDuplicateLabel   = "reg-duplicate-label"
 	RuleEstTimeBool      = "reg-est-time-bool"
@@ -68,6 +69,7 @@ var Rules = []Rule{
 	{RuleNoRegistry, finding.Error, "A test file under a scan root without any registration."},
 	{RuleUnknownSuite, finding.Error, "A suite no backend lists is never selected (warning when disabled)."},
 	{RuleSuitesUnknown, finding.Notice, "CI_SUITES could not be loaded statically; suite checks skipped."},
+	{RuleSuiteNoConsumer, finding.Notice, "A suite that no workflow passes as --suite is never run (external suites are allow-listed)."},
 	{RuleDuplicate, finding.Error, "Two registrations of one file on the same backend and suite."},
 	{RuleDuplicateLabel, finding.Warning, "A label repeated within one registration."},
 	{RuleEstTimeBool, finding.Warning, "A bool est_time is accepted as 0 or 1 second."},

@@ -146,7 +146,7 @@ func Scan(fsys fs.FS, cfg Config) (*Registry, error) {
 		}
 		slices.Sort(r.Known)
 	}
-	suites, sf := loadSuites(fsys, cfg)
+	suites, spos, sf := loadSuitesPos(fsys, cfg)
 	r.Suites = suites
 	fnd = append(fnd, sf...)
 
@@ -197,6 +197,7 @@ func Scan(fsys fs.FS, cfg Config) (*Registry, error) {
 	}
 	fnd = append(fnd, r.crossChecks(labels, used)...)
 	fnd = append(fnd, checkAccessPolicy(fsys, cfg, labels)...)
+	fnd = append(fnd, r.checkWorkflows(fsys, spos)...)
 	orphans, err := findOrphans(fsys, cfg)
 	if err != nil {
 		return nil, err
