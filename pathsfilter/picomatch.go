@@ -31,6 +31,8 @@ func (e *UnsupportedError) Is(target error) bool { return target == ErrUnsupport
 
 func errUnsupported(pattern string) error { return &UnsupportedError{Pattern: pattern} }
 
+const maxPatternLen = 4096
+
 // Picomatch is one compiled pattern with the semantics of
 // picomatch(pattern, {dot: true}) from picomatch 2.3.1 on posix, which is
 // what dorny/paths-filter v2.11+ runs for every filter rule.
@@ -59,6 +61,11 @@ func CompilePicomatch(pattern string) (m *Picomatch, err error) {
 	}
 	if !utf8.ValidString(pattern) {
 		return nil, &UnsupportedError{Pattern: pattern, Reason: "invalid UTF-8"}
+	}
+	if len(pattern) > maxPatternLen {
+		// picomatch accepts up to 65,536 characters, but the port's string
+		// handling is quadratic; no real filter comes near this bound.
+		return nil, &UnsupportedError{Pattern: pattern[:64] + "…", Reason: fmt.Sprintf("longer than %d bytes", maxPatternLen)}
 	}
 	for _, r := range pattern {
 		if r > 0xFFFF {

@@ -2,6 +2,7 @@ package pathsfilter
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -91,6 +92,9 @@ func TestPicomatchNegated(t *testing.T) {
 func TestPicomatchErrors(t *testing.T) {
 	if _, err := CompilePicomatch(""); err == nil || errors.Is(err, ErrUnsupportedGlob) {
 		t.Errorf("empty pattern: got %v, want a plain error", err)
+	}
+	if _, err := CompilePicomatch(strings.Repeat("a/", 3000)); !errors.Is(err, ErrUnsupportedGlob) {
+		t.Errorf("a 6,000-byte pattern: got %v, want unsupported", err)
 	}
 	for _, p := range []string{"(?<=a)b", "x/😀", `\1`, `a\b`} {
 		_, err := CompilePicomatch(p)
