@@ -1,4 +1,43 @@
 // Package testregistry scans Python test files for CI registrations, validates
 // them against KNOWN_LABELS and the configured suites, and resolves which tests
-// a CI run selects, without running Python.
+// a CI run selects, without running Python. It follows
+// ../shared/specs/test-registry.md, whose default profile is radixark/miles'
+// tests/ci (see DefaultConfig).
+//
+// # Scanning
+//
+// A small CPython-compatible tokenizer (tokenize.go) splits each file into
+// logical lines: string prefixes (r, u, b, f, t and their combinations),
+// triple quotes, f-string replacement fields with nested quotes and format
+// specs, comments, backslash continuations, bracket nesting and indentation
+// are honoured, so a register_*_ci call inside a string, a comment, a
+// function, a class or an if/with/try block is never collected. Only
+// module-level lines are kept. An expression parser (expr.go) covers Python's
+// expression grammar far enough to name the AST class of any argument
+// ("got Tuple") and to evaluate literal constants exactly as ast.parse does
+// (implicit concatenation, escapes, number literals with underscores, bytes
+// vs str). Tokenizer errors are reported like CPython's ("'(' was never
+// closed", "unterminated string literal (detected at line N)"); syntax errors
+// that only the full grammar would see, in statements that are not
+// registrations, are not detected.
+//
+// The result is checked against Python's own ast module by a golden test
+// (bench/registry/collect.py writes testdata/golden.json).
+//
+// # Findings
+//
+// Every reference error (spec §5, §6) keeps the reference's wording, minus
+// the "{f}: " prefix that finding.Finding's file:line:col replaces. Unlike the
+// reference collector, which stops at the first error, Scan reports every
+// independent error of every call and file; within one call errors are
+// produced in the spec's order, so the first one is the reference's message.
+// Columns are 1-based byte offsets (Python's col_offset + 1). Rule ids are
+// listed in Rules: reg-* for registrations, labels-* for KNOWN_LABELS,
+// policy-* for the label policy and the comment-command allowlist.
+//
+// # Policy and selection
+//
+// ResolvePolicy, ResolveWorkflowInputs, (*Registry).Select, Shard,
+// (*Registry).SkippedStages and (*Registry).ResolveFile implement spec §8-§12
+// with the reference's error messages.
 package testregistry

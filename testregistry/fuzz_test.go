@@ -41,7 +41,7 @@ func FuzzTokenize(f *testing.F) {
 		}
 		sc.scanFile("tests/e2e/test_fuzz.py", src)
 		sc.scanFile("tests/fast/test_fuzz.py", src)
-		findBinding(src, "KNOWN_LABELS")
+		_, _ = findBinding(src, "KNOWN_LABELS")
 	})
 }
 

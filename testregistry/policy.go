@@ -243,13 +243,13 @@ func (r *Registry) Select(p RunPolicy, hw, suite string, matchAll bool) (Selecti
 // means unset) with the reference's messages.
 func PartitionArgs(id, size *int) error {
 	if (id == nil) != (size == nil) {
-		return errors.New("--auto-partition-id and --auto-partition-size must be specified together.")
+		return errors.New("--auto-partition-id and --auto-partition-size must be specified together.") //nolint:staticcheck // reference wording
 	}
 	if size == nil {
 		return nil
 	}
 	if *size <= 0 {
-		return errors.New("--auto-partition-size must be positive.")
+		return errors.New("--auto-partition-size must be positive.") //nolint:staticcheck // reference wording
 	}
 	if *id < 0 || *id >= *size {
 		return fmt.Errorf("--auto-partition-id must be in range [0, %d), but got %d", *size, *id)
@@ -404,7 +404,7 @@ outer:
 	}
 	var skipped []string
 	for s := range pr {
-		if !(runnable[s] && (affected[s] || explicit[s])) {
+		if !runnable[s] || !affected[s] && !explicit[s] {
 			skipped = append(skipped, s)
 		}
 	}

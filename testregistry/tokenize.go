@@ -72,7 +72,6 @@ type lexer struct {
 	keepAll    bool
 	lines      []logicalLine
 	first      int  // index in toks of the current logical line's first token
-	firstLine  int  // physical line where the current logical line started
 	needIndent bool // the previous logical line ended with ':'
 	colonLine  int
 }
