@@ -64,7 +64,9 @@ type Pattern struct {
 	// Err is set when the pattern cannot be simulated (an unsupported
 	// glob construct); matching it is unknown.
 	Err error
-	m   globMatcher
+	m   *Picomatch
+	// suffixes are the endings the pattern forces (filter_index.go).
+	suffixes []string
 }
 
 // Rule is one predicate of a filter: an optional status condition and a
@@ -393,6 +395,7 @@ func (p *parser) pattern(at *yaml.Node) (Pattern, error) {
 	}
 	pt := Pattern{Text: n.Value, Pos: pos, Negated: IsNegated(n.Value)}
 	pt.m, pt.Err = compileGlob(n.Value)
+	pt.suffixes = literalSuffixes(n.Value)
 	return pt, nil
 }
 

@@ -123,15 +123,21 @@ type Result struct {
 
 // Evaluate decides every filter on the diff under quantifier q.
 func (fs *Filters) Evaluate(files []ChangedFile, q Quantifier) []Result {
+	ids, names := segments(files)
+	preps := make([]Path, len(files))
+	for i, cf := range files {
+		preps[i] = PreparePath(cf.Path)
+	}
 	out := make([]Result, 0, len(fs.List))
 	for _, f := range fs.List {
-		out = append(out, f.Evaluate(files, q))
+		out = append(out, f.evaluate(files, preps, ids, names, q))
 	}
 	return out
 }
 
 // matchRule evaluates one rule on one file; pat is the pattern that matched.
-func matchRule(r *Rule, cf ChangedFile) (Tri, string) {
+// prep, when not nil, is cf.Path prepared once for all patterns.
+func matchRule(r *Rule, cf ChangedFile, prep ...*Path) (Tri, string) {
 	status := True
 	if r.Status != nil {
 		switch {
@@ -150,7 +156,15 @@ func matchRule(r *Rule, cf ChangedFile) (Tri, string) {
 			path = triOr(path, Unknown)
 			continue
 		}
-		if p.m.Match(cf.Path) {
+		var ok bool
+		switch {
+		case !p.mayMatch(cf.Path):
+		case len(prep) > 0 && prep[0] != nil:
+			ok = p.m.MatchPath(prep[0])
+		default:
+			ok = p.m.Match(cf.Path)
+		}
+		if ok {
 			path, pat = True, p.Text
 			break
 		}
@@ -185,7 +199,21 @@ func isExclusion(r *Rule) (excl, ok bool) {
 
 // Evaluate decides one filter (spec §3).
 func (f *Filter) Evaluate(files []ChangedFile, q Quantifier) Result {
+	ids, names := segments(files)
+	return f.evaluate(files, nil, ids, names, q)
+}
+
+// evaluate is Evaluate with the files' first path segments interned
+// (segments), so each distinct segment is looked up in the index once.
+func (f *Filter) evaluate(files []ChangedFile, preps []Path, ids []int, names []string, q Quantifier) Result {
 	res := Result{Name: f.Name, CountKnown: true}
+	if f.index == nil {
+		f.index = buildIndex(f)
+	}
+	cands := make([][]int, len(names))
+	for id, seg := range names {
+		cands[id] = f.index.candidates(seg)
+	}
 	if q == QuantSomeWithExcludes {
 		for i := range f.Rules {
 			if _, ok := isExclusion(&f.Rules[i]); !ok {
@@ -195,8 +223,18 @@ func (f *Filter) Evaluate(files []ChangedFile, q Quantifier) Result {
 			}
 		}
 	}
-	for _, cf := range files {
-		in, pat := f.belongs(cf, q)
+	for i, cf := range files {
+		var in Tri
+		var pat string
+		if q == QuantSome {
+			var prep *Path
+			if preps != nil {
+				prep = &preps[i]
+			}
+			in, pat = f.someOf(cf, cands[ids[i]], prep)
+		} else {
+			in, pat = f.belongsSeg(cf, names[ids[i]], q)
+		}
 		switch in {
 		case True:
 			res.Count++
@@ -238,16 +276,20 @@ func (f *Filter) Evaluate(files []ChangedFile, q Quantifier) Result {
 }
 
 func (f *Filter) belongs(cf ChangedFile, q Quantifier) (Tri, string) {
+	return f.belongsSeg(cf, firstSegment(cf.Path), q)
+}
+
+// belongsSeg decides one file's membership; seg is its first segment.
+func (f *Filter) belongsSeg(cf ChangedFile, seg string, q Quantifier) (Tri, string) {
 	if f.index == nil {
 		f.index = buildIndex(f)
 	}
 	ix := f.index
-	seg := firstSegment(cf.Path)
 	switch q {
 	case QuantEvery:
 		// A rule whose literal head differs cannot match: every fails.
-		for _, h := range ix.heads {
-			if h != "" && h != seg {
+		for i := range ix.heads {
+			if !ix.canMatch(i, seg) {
 				return False, ""
 			}
 		}
@@ -278,7 +320,7 @@ func (f *Filter) belongs(cf ChangedFile, q Quantifier) (Tri, string) {
 				excl = triAnd(excl, m)
 				continue
 			}
-			if ix.heads[i] != "" && ix.heads[i] != seg {
+			if !ix.canMatch(i, seg) {
 				continue // cannot match
 			}
 			m, p := matchRule(r, cf)
@@ -289,16 +331,21 @@ func (f *Filter) belongs(cf ChangedFile, q Quantifier) (Tri, string) {
 		}
 		return triAnd(incl, excl), pat
 	default:
-		in, pat := False, ""
-		for _, i := range ix.candidates(seg) {
-			m, p := matchRule(&f.Rules[i], cf)
-			if m == True {
-				return True, p
-			}
-			in = triOr(in, m)
-		}
-		return in, pat
+		return f.someOf(cf, ix.candidates(seg), nil)
 	}
+}
+
+// someOf is membership under `some` over the candidate rules, in order.
+func (f *Filter) someOf(cf ChangedFile, cands []int, prep *Path) (Tri, string) {
+	in := False
+	for _, i := range cands {
+		m, p := matchRule(&f.Rules[i], cf, prep)
+		if m == True {
+			return True, p
+		}
+		in = triOr(in, m)
+	}
+	return in, ""
 }
 
 // ListFiles is a validated `list-files` input value.

@@ -13,12 +13,30 @@ import "strings"
 // literal-prefixed (`src/lib/mlx-cpp/**`), which is where this pays.
 
 // literalHead returns the first segment of p when it is a conservative
-// literal, else "". The rest of the pattern may only use `*`, `?`, braces
-// and plain characters: a `|`, a bracket, a paren or an escape anywhere can
-// leak out of picomatch's anchoring (an unclosed extglob such as
-// `a/@(|b/` matches `b/`), so such patterns are never indexed.
+// literal, else "". A `|` outside parentheses, an unbalanced paren, a
+// bracket or an escape anywhere can leak out of picomatch's anchoring (an
+// unclosed extglob such as `a/@(|b/` matches `b/`), so such patterns are
+// never indexed; balanced extglobs after the head (`src/!(gen)/**`) are.
 func literalHead(p string) string {
-	if strings.ContainsAny(p, "|()[]\\!+@") {
+	if strings.ContainsAny(p, "[]\\") {
+		return ""
+	}
+	depth := 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth < 0 {
+				return ""
+			}
+		case '|':
+			if depth == 0 {
+				return ""
+			}
+		}
+	}
+	if depth != 0 {
 		return ""
 	}
 	head, _, _ := strings.Cut(p, "/")
@@ -34,54 +52,121 @@ func literalHead(p string) string {
 	return head
 }
 
-// ruleHead is the literal first segment every pattern of r shares, or "".
-func ruleHead(r *Rule) string {
-	h := ""
-	for i, p := range r.Patterns {
-		if p.Negated || p.Err != nil {
-			return ""
-		}
-		ph := literalHead(p.Text)
-		if ph == "" || (i > 0 && ph != h) {
-			return ""
-		}
-		h = ph
+// patternHeads returns the first segments a pattern can match: its literal
+// head, or the alternatives of a leading `@(a|b)` or `{a,b}` group of
+// conservative literals followed by `/`. nil means "any".
+func patternHeads(p string) []string {
+	if h := literalHead(p); h != "" {
+		return []string{h}
 	}
-	return h
+	var body string
+	switch {
+	case strings.HasPrefix(p, "@("):
+		end := strings.IndexByte(p, ')')
+		if end < 0 || !strings.HasPrefix(p[end+1:], "/") {
+			return nil
+		}
+		body = p[2:end]
+		if strings.ContainsAny(body, "{}") {
+			return nil
+		}
+		// The rest must itself be safe to index.
+		if literalHead("x"+p[end+1:]) == "" {
+			return nil
+		}
+		return literalAlts(strings.Split(body, "|"))
+	case strings.HasPrefix(p, "{"):
+		end := strings.IndexByte(p, '}')
+		if end < 0 || !strings.HasPrefix(p[end+1:], "/") {
+			return nil
+		}
+		body = p[1:end]
+		if strings.ContainsAny(body, "{(|") || literalHead("x"+p[end+1:]) == "" {
+			return nil
+		}
+		alts := strings.Split(body, ",")
+		if len(alts) < 2 { // `{a}` is literal text in picomatch
+			return nil
+		}
+		return literalAlts(alts)
+	}
+	return nil
+}
+
+// literalAlts returns the alternatives when each is a conservative
+// literal segment, else nil.
+func literalAlts(alts []string) []string {
+	for _, a := range alts {
+		if a == "" || strings.Contains(a, "..") || literalHead(a) != a {
+			return nil
+		}
+	}
+	return alts
+}
+
+// ruleHeads is the set of first segments a rule can match (nil: any).
+func ruleHeads(r *Rule) []string {
+	var out []string
+	for _, p := range r.Patterns {
+		if p.Negated || p.Err != nil {
+			return nil
+		}
+		hs := patternHeads(p.Text)
+		if hs == nil {
+			return nil
+		}
+		out = append(out, hs...)
+	}
+	return out
 }
 
 // ruleIndex maps a first segment to the rules (indexes, in order) that can
 // match such a path; other holds the rules for any other first segment.
 type ruleIndex struct {
-	heads []string // per rule: its literal head or ""
+	heads [][]string // per rule: the first segments it can match, nil = any
 	by    map[string][]int
 	other []int
 }
 
 func buildIndex(f *Filter) *ruleIndex {
-	ix := &ruleIndex{heads: make([]string, len(f.Rules)), by: map[string][]int{}}
+	ix := &ruleIndex{heads: make([][]string, len(f.Rules)), by: map[string][]int{}}
 	for i := range f.Rules {
-		ix.heads[i] = ruleHead(&f.Rules[i])
+		ix.heads[i] = ruleHeads(&f.Rules[i])
 	}
 	for i, h := range ix.heads {
-		if h == "" {
+		if h == nil {
 			ix.other = append(ix.other, i)
 		}
 	}
-	for i, h := range ix.heads {
-		if h == "" || ix.by[h] != nil {
-			continue
-		}
-		var list []int
-		for j, hj := range ix.heads {
-			if hj == "" || hj == h {
-				list = append(list, j)
+	for _, hs := range ix.heads {
+		for _, h := range hs {
+			if ix.by[h] != nil {
+				continue
 			}
+			var list []int
+			for j, hj := range ix.heads {
+				if hj == nil || containsStr(hj, h) {
+					list = append(list, j)
+				}
+			}
+			ix.by[h] = list
 		}
-		ix.by[h] = list
-		_ = i
 	}
 	return ix
+}
+
+// canMatch reports whether rule i can match a path with first segment seg.
+func (ix *ruleIndex) canMatch(i int, seg string) bool {
+	return ix.heads[i] == nil || containsStr(ix.heads[i], seg)
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // candidates returns the rules that can match a path with first segment seg.
@@ -92,10 +177,85 @@ func (ix *ruleIndex) candidates(seg string) []int {
 	return ix.other
 }
 
+// segments interns each file's first segment: ids[i] numbers files[i]'s,
+// names[id] is the segment.
+func segments(files []ChangedFile) (ids []int, names []string) {
+	ids = make([]int, len(files))
+	seen := map[string]int{}
+	for i, cf := range files {
+		seg := firstSegment(cf.Path)
+		id, ok := seen[seg]
+		if !ok {
+			id = len(names)
+			seen[seg] = id
+			names = append(names, seg)
+		}
+		ids[i] = id
+	}
+	return ids, names
+}
+
 // firstSegment is the path up to its first `/`.
 func firstSegment(p string) string {
 	if i := strings.IndexByte(p, '/'); i >= 0 {
 		return p[:i]
 	}
 	return p
+}
+
+// literalSuffixes returns the endings a plain pattern forces on any path
+// it matches other than through the equality shortcut: its last segment
+// is `*.ext` or `*.{ext1,ext2}` with conservative literal extensions (the
+// shape `**/*.{ts,tsx}` that real filters use). nil means no constraint.
+// Paths ending in `/` are never rejected by it (see mayMatch).
+func literalSuffixes(p string) []string {
+	if IsNegated(p) || literalHeadSafe(p) == false {
+		return nil
+	}
+	i := strings.LastIndexByte(p, '/')
+	last := p[i+1:]
+	if !strings.HasPrefix(last, "*.") {
+		return nil
+	}
+	ext := last[2:]
+	var exts []string
+	if strings.HasPrefix(ext, "{") && strings.HasSuffix(ext, "}") {
+		exts = strings.Split(ext[1:len(ext)-1], ",")
+		if len(exts) < 2 {
+			return nil // `{a}` is literal text
+		}
+	} else {
+		exts = []string{ext}
+	}
+	out := make([]string, 0, len(exts))
+	for _, e := range exts {
+		if e == "" || literalHead(e) != e || strings.Contains(e, "..") {
+			return nil
+		}
+		out = append(out, "."+e)
+	}
+	return out
+}
+
+// literalHeadSafe reports whether p is free of the constructs that can
+// leak out of picomatch's anchoring (see literalHead).
+func literalHeadSafe(p string) bool {
+	if strings.ContainsAny(p, "[]\\()|") {
+		return false
+	}
+	return true
+}
+
+// mayMatch is a cheap necessary condition for p to match path: false only
+// when the pattern's forced ending is missing.
+func (p *Pattern) mayMatch(path string) bool {
+	if p.suffixes == nil || path == p.Text || strings.HasSuffix(path, "/") {
+		return true
+	}
+	for _, s := range p.suffixes {
+		if strings.HasSuffix(path, s) {
+			return true
+		}
+	}
+	return false
 }

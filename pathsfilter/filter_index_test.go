@@ -31,7 +31,7 @@ func TestIndexAgreesWithScan(t *testing.T) {
 	for p := range paths {
 		files = append(files, ChangedFile{Path: p, Status: StatusModified})
 	}
-	others := []string{"src/**", "docs/*.md", "**/*.js", "!lib/**"}
+	others := []string{"src/**", "docs/*.md", "**/*.js", "!lib/**", "@(a|src)/**", "{b,src}/*.js", "**/*.{md,js}"}
 	n := 0
 	for p := range pats {
 		n++
@@ -42,6 +42,7 @@ func TestIndexAgreesWithScan(t *testing.T) {
 		for _, txt := range append([]string{p}, others...) {
 			pt := Pattern{Text: txt, Negated: IsNegated(txt)}
 			pt.m, pt.Err = compileGlob(txt)
+			pt.suffixes = literalSuffixes(txt)
 			if pt.Err != nil {
 				continue
 			}
@@ -61,10 +62,27 @@ func TestIndexAgreesWithScan(t *testing.T) {
 	}
 }
 
-// scan is belongs without the index: every rule, in order.
+// scan is belongs without the index or the suffix check: every rule, in
+// order, through the matcher alone.
 func (f *Filter) scan(cf ChangedFile, q Quantifier) (Tri, string) {
+	var sufs [][]string
+	for i := range f.Rules {
+		for j := range f.Rules[i].Patterns {
+			sufs = append(sufs, f.Rules[i].Patterns[j].suffixes)
+			f.Rules[i].Patterns[j].suffixes = nil
+		}
+	}
+	defer func() {
+		k := 0
+		for i := range f.Rules {
+			for j := range f.Rules[i].Patterns {
+				f.Rules[i].Patterns[j].suffixes = sufs[k]
+				k++
+			}
+		}
+	}()
 	saved := f.index
-	f.index = &ruleIndex{heads: make([]string, len(f.Rules)), by: map[string][]int{}}
+	f.index = &ruleIndex{heads: make([][]string, len(f.Rules)), by: map[string][]int{}}
 	for i := range f.Rules {
 		f.index.other = append(f.index.other, i)
 	}
