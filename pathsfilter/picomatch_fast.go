@@ -145,7 +145,7 @@ func fastSegments(pattern string, negated bool) []fastSeg {
 		}
 		for j := 0; j < len(s); j++ {
 			c := s[j]
-			if !(c == '*' || isFastWord(s[j:j+1])) || (c == '*' && j > 0 && s[j-1] == '*') {
+			if (c != '*' && !isFastWord(s[j:j+1])) || (c == '*' && j > 0 && s[j-1] == '*') {
 				return nil
 			}
 		}
@@ -188,7 +188,7 @@ func cleanPath(p string) bool {
 	if dotSegmentEndsAt(p, n) {
 		return false
 	}
-	return !hi || !(strings.Contains(p, "\u2028") || strings.Contains(p, "\u2029"))
+	return !hi || (!strings.Contains(p, "\u2028") && !strings.Contains(p, "\u2029"))
 }
 
 // dotSegmentEndsAt reports whether the segment ending before p[i] is "."
