@@ -202,7 +202,7 @@ func discover(wd string, args []string, logf func(string, ...any)) ([]target, er
 			if errors.As(err, &pe) {
 				err = pe.Err
 			}
-			return nil, fmt.Errorf("%s: %v", a, err)
+			return nil, fmt.Errorf("%s: %w", a, err)
 		}
 		if !st.IsDir() {
 			out = append(out, makeTarget(wd, p))
@@ -235,7 +235,7 @@ func discover(wd string, args []string, logf func(string, ...any)) ([]target, er
 func workflowDir(wd, dir string, logf func(string, ...any)) ([]target, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", display(wd, dir), unwrap(err))
+		return nil, fmt.Errorf("%s: %w", display(wd, dir), unwrap(err))
 	}
 	var out []target
 	for _, en := range entries {
