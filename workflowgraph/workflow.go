@@ -47,6 +47,10 @@ type Workflow struct {
 	// Inputs are the `with:` values this workflow was called with when it
 	// is a local reusable workflow attached to a caller job (nil otherwise).
 	Inputs map[string]string
+	// FS is the file system Path is relative to (the repository root), for
+	// rules that read files the workflow names (filter files, local
+	// actions). May be nil.
+	FS fs.FS
 
 	byID map[string]*Job
 }
@@ -214,7 +218,7 @@ type builder struct {
 }
 
 func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs map[string]string, inputVals map[string][]sval, depth int, stack []string) *Workflow {
-	w := &Workflow{Path: p, Source: src, AST: ast, Inputs: inputs, byID: map[string]*Job{}}
+	w := &Workflow{Path: p, Source: src, AST: ast, Inputs: inputs, FS: b.fsys, byID: map[string]*Job{}}
 	if ast == nil {
 		return w
 	}
