@@ -272,7 +272,7 @@ func writeTextJobs(b *strings.Builder, gw graphWorkflow, indent string) {
 
 // mermaidText escapes a label for a quoted Mermaid node label.
 func mermaidText(s string) string {
-	r := strings.NewReplacer(`"`, "#quot;", "&", "#amp;", "<", "#lt;", ">", "#gt;", "\n", " ", "|", "#124;", "`", "#96;")
+	r := strings.NewReplacer("#", "#35;", `"`, "#quot;", "&", "#amp;", "<", "#lt;", ">", "#gt;", "\n", " ", "|", "#124;", "`", "#96;")
 	return r.Replace(s)
 }
 
