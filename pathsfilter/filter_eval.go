@@ -205,14 +205,17 @@ func (f *Filter) Evaluate(files []ChangedFile, q Quantifier) Result {
 
 // evaluate is Evaluate with the files' first path segments interned
 // (segments), so each distinct segment is looked up in the index once.
-func (f *Filter) evaluate(files []ChangedFile, preps []Path, ids []int, names []string, q Quantifier) Result {
+func (f *Filter) evaluate(files []ChangedFile, preps []Path, ids []int, keys []fileKey, q Quantifier) Result {
 	res := Result{Name: f.Name, CountKnown: true}
 	if f.index == nil {
 		f.index = buildIndex(f)
 	}
-	cands := make([][]int, len(names))
-	for id, seg := range names {
-		cands[id] = f.index.candidates(seg)
+	var cands [][]int
+	if q == QuantSome {
+		cands = make([][]int, len(keys))
+		for id, k := range keys {
+			cands[id] = f.candidatesFor(k)
+		}
 	}
 	if q == QuantSomeWithExcludes {
 		for i := range f.Rules {
@@ -233,7 +236,7 @@ func (f *Filter) evaluate(files []ChangedFile, preps []Path, ids []int, names []
 			}
 			in, pat = f.someOf(cf, cands[ids[i]], prep)
 		} else {
-			in, pat = f.belongsSeg(cf, names[ids[i]], q)
+			in, pat = f.belongsSeg(cf, keys[ids[i]].seg, q)
 		}
 		switch in {
 		case True:

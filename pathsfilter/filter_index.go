@@ -177,22 +177,80 @@ func (ix *ruleIndex) candidates(seg string) []int {
 	return ix.other
 }
 
-// segments interns each file's first segment: ids[i] numbers files[i]'s,
-// names[id] is the segment.
-func segments(files []ChangedFile) (ids []int, names []string) {
+// fileKey is what the index looks at in a path: its first segment and the
+// extension of its last segment.
+type fileKey struct{ seg, ext string }
+
+// Special extensions: a path with glob metacharacters (it may equal a
+// pattern: the equality shortcut) or ending in `/` is never ruled out by
+// its extension; a last segment without a dot has none.
+const (
+	extAny  = "\x00any"
+	extNone = "\x00none"
+)
+
+func keyOf(p string) fileKey {
+	k := fileKey{seg: firstSegment(p)}
+	last := p[strings.LastIndexByte(p, '/')+1:]
+	switch {
+	case strings.ContainsAny(p, "*?[]{}()!+@\\|") || strings.HasSuffix(p, "/"):
+		k.ext = extAny
+	case strings.LastIndexByte(last, '.') < 0:
+		k.ext = extNone
+	default:
+		k.ext = last[strings.LastIndexByte(last, '.')+1:]
+	}
+	return k
+}
+
+// segments interns each file's key: ids[i] numbers files[i]'s, keys[id] is
+// the key.
+func segments(files []ChangedFile) (ids []int, keys []fileKey) {
 	ids = make([]int, len(files))
-	seen := map[string]int{}
+	seen := map[fileKey]int{}
 	for i, cf := range files {
-		seg := firstSegment(cf.Path)
-		id, ok := seen[seg]
+		k := keyOf(cf.Path)
+		id, ok := seen[k]
 		if !ok {
-			id = len(names)
-			seen[seg] = id
-			names = append(names, seg)
+			id = len(keys)
+			seen[k] = id
+			keys = append(keys, k)
 		}
 		ids[i] = id
 	}
-	return ids, names
+	return ids, keys
+}
+
+// candidatesFor returns the rules that can match a file with key k: those
+// whose heads accept its first segment and some pattern of which accepts
+// its extension, in rule order.
+func (f *Filter) candidatesFor(k fileKey) []int {
+	var out []int
+	for _, i := range f.index.candidates(k.seg) {
+		if f.Rules[i].acceptsExt(k.ext) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// acceptsExt reports whether some pattern of r may match a path whose last
+// segment has extension ext.
+func (r *Rule) acceptsExt(ext string) bool {
+	if ext == extAny {
+		return true
+	}
+	for _, p := range r.Patterns {
+		if p.suffixes == nil {
+			return true
+		}
+		for _, s := range p.suffixes {
+			if s[1:] == ext {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // firstSegment is the path up to its first `/`.
@@ -229,7 +287,7 @@ func literalSuffixes(p string) []string {
 	}
 	out := make([]string, 0, len(exts))
 	for _, e := range exts {
-		if e == "" || literalHead(e) != e || strings.Contains(e, "..") {
+		if e == "" || literalHead(e) != e || strings.Contains(e, ".") {
 			return nil
 		}
 		out = append(out, "."+e)

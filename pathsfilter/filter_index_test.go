@@ -51,6 +51,21 @@ func TestIndexAgreesWithScan(t *testing.T) {
 		fi := &Filter{Name: "f", Rules: rules}
 		fi.index = buildIndex(fi)
 		for _, q := range []Quantifier{QuantSome, QuantEvery, QuantSomeWithExcludes} {
+			// The batch path (prepared paths, interned keys, extension
+			// filter) against a plain scan.
+			batch := (&Filters{List: []*Filter{fi}}).Evaluate(files, q)[0]
+			count, first := 0, (*Witness)(nil)
+			for _, cf := range files {
+				if in, pat := fi.scan(cf, q); in == True {
+					count++
+					if first == nil {
+						first = &Witness{cf.Path, pat}
+					}
+				}
+			}
+			if batch.Count != count || (q == QuantSome && first != nil && *batch.Witness != *first) {
+				t.Fatalf("pattern %q %s: batch count %d witness %v, scan %d %v", p, q, batch.Count, batch.Witness, count, first)
+			}
 			for _, cf := range files {
 				got, gp := fi.belongs(cf, q)
 				want, wp := fi.scan(cf, q)
