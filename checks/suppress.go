@@ -68,6 +68,16 @@ func AssignJobs(src []byte, w *workflowgraph.Workflow, fs []finding.Finding) []f
 	if w == nil || len(w.Jobs) == 0 {
 		return fs
 	}
+	missing := false
+	for _, f := range fs {
+		if f.Job == "" && f.Line > 0 {
+			missing = true
+			break
+		}
+	}
+	if !missing {
+		return fs
+	}
 	lines := splitLines(src)
 	type span struct {
 		id         string

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"slices"
@@ -118,7 +119,12 @@ func Load(fsys fs.FS, p string) (*Workflow, []finding.Finding, error) {
 // ReadFile reads a candidate workflow and rejects unusable input with a
 // one-line error naming the file.
 func ReadFile(fsys fs.FS, p string) ([]byte, error) {
-	st, err := fs.Stat(fsys, p)
+	f, err := fsys.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+	}
+	defer f.Close()
+	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
 	}
@@ -128,9 +134,14 @@ func ReadFile(fsys fs.FS, p string) ([]byte, error) {
 	if st.Size() > MaxFileSize {
 		return nil, fmt.Errorf("%s: file is %.1f MiB, larger than the %d MiB limit for a workflow", p, float64(st.Size())/(1<<20), MaxFileSize>>20)
 	}
-	src, err := fs.ReadFile(fsys, p)
+	// Read at most one byte past the limit: a file that grew (or a pipe
+	// reporting no size) cannot make us read without bound.
+	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+	}
+	if len(src) > MaxFileSize {
+		return nil, fmt.Errorf("%s: file is larger than the %d MiB limit for a workflow", p, MaxFileSize>>20)
 	}
 	if err := CheckWorkflowBytes(p, src); err != nil {
 		return nil, err
@@ -306,15 +317,19 @@ func (b *builder) attachCallee(j *Job, rc *resolveCtx, depth int, stack []string
 	// `with:` values first: `with: {runs_on: "${{ matrix.gpu }}"}`.
 	with := map[string]string{}
 	withVals := map[string][]sval{}
+	remote := !strings.HasPrefix(j.Uses, "./")
 	for k, v := range j.With {
 		with[k] = v
+		if remote && !runnerLike(k) {
+			continue // only runner-like inputs matter for a remote callee
+		}
 		vals := resolveValue(v, rc)
 		withVals[k] = vals
 		if len(vals) == 1 {
 			with[k] = vals[0].text()
 		}
 	}
-	if !strings.HasPrefix(j.Uses, "./") {
+	if remote {
 		b.inferRemoteRunner(j, withVals)
 		return
 	}
@@ -375,8 +390,7 @@ func (b *builder) inferRemoteRunner(j *Job, withVals map[string][]sval) {
 	sort.Strings(names)
 	var labels, from, sym []string
 	for _, k := range names {
-		lk := strings.ToLower(k)
-		if !strings.Contains(lk, "runner") && !strings.Contains(lk, "runs-on") && !strings.Contains(lk, "runs_on") {
+		if !runnerLike(k) {
 			continue
 		}
 		vals := withVals[k]
@@ -402,6 +416,12 @@ func (b *builder) inferRemoteRunner(j *Job, withVals map[string][]sval) {
 	j.Runner.Labels = dedupe(append(j.Runner.Labels, labels...))
 	j.Runner.Symbolic = dedupe(append(j.Runner.Symbolic, sym...))
 	j.Runner.InferredFrom = from
+}
+
+// runnerLike reports whether an input name says it carries runner labels.
+func runnerLike(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "runner") || strings.Contains(n, "runs-on") || strings.Contains(n, "runs_on")
 }
 
 func unionRunners(jobs []*Job) Runner {

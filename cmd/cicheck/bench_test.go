@@ -11,6 +11,7 @@ import (
 
 	"github.com/rhysd/actionlint"
 
+	"github.com/cicheck/cicheck/checks"
 	"github.com/cicheck/cicheck/config"
 )
 
@@ -88,15 +89,25 @@ func BenchmarkLintCorpusRatio(b *testing.B) {
 	for _, f := range files {
 		targets = append(targets, makeTarget(dir, f))
 	}
-	runCicheck := func() {
-		res, err := lintTargets(dir, targets, cfg, "", func(string, ...any) {})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := writeReportDiscard(res); err != nil {
-			b.Fatal(err)
+	// The same pipeline with every cicheck rule disabled: what the
+	// foundation (discovery, actionlint, graph, suppressions, report) costs.
+	bare := config.Default()
+	off := false
+	for _, r := range checks.All {
+		bare.Rules[r.ID] = config.RuleConfig{Enabled: &off}
+	}
+	lintWith := func(cfg *config.Config) func() {
+		return func() {
+			res, err := lintTargets(dir, targets, cfg, "", func(string, ...any) {})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := writeReportDiscard(res); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
+	runCicheck, runBare := lintWith(cfg), lintWith(bare)
 	runActionlint := func() {
 		l, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{WorkingDir: dir, LogWriter: io.Discard})
 		if err != nil {
@@ -106,7 +117,7 @@ func BenchmarkLintCorpusRatio(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	var wallC, wallA, cpuC, cpuA time.Duration
+	var wallC, wallA, wallB, cpuC, cpuA, cpuB time.Duration
 	measure := func(f func(), wall, cpu *time.Duration) {
 		w0, c0 := time.Now(), cpuTime()
 		f()
@@ -118,7 +129,9 @@ func BenchmarkLintCorpusRatio(b *testing.B) {
 		if i%2 == 0 {
 			measure(runCicheck, &wallC, &cpuC)
 			measure(runActionlint, &wallA, &cpuA)
+			measure(runBare, &wallB, &cpuB)
 		} else {
+			measure(runBare, &wallB, &cpuB)
 			measure(runActionlint, &wallA, &cpuA)
 			measure(runCicheck, &wallC, &cpuC)
 		}
@@ -127,4 +140,5 @@ func BenchmarkLintCorpusRatio(b *testing.B) {
 	b.ReportMetric(float64(wallA.Milliseconds())/float64(b.N), "actionlint-ms/op")
 	b.ReportMetric(float64(wallC)/float64(wallA), "wall-ratio")
 	b.ReportMetric(float64(cpuC)/float64(cpuA), "cpu-ratio")
+	b.ReportMetric(float64(cpuB)/float64(cpuA), "no-rules-cpu-ratio")
 }
