@@ -1,6 +1,7 @@
 package pathsfilter
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -772,8 +773,8 @@ func (a *Analysis) invalid() []finding.Finding {
 		if s.FilterFile != "" && strings.Contains(s.Err.Error(), "not found") {
 			continue // reported by file-needs-checkout or unknowable without the tree
 		}
-		e, ok := s.Err.(*Error)
-		if !ok {
+		var e *Error
+		if !errors.As(s.Err, &e) {
 			continue
 		}
 		out = append(out, a.at(e.Pos, s.Job, e.Msg+" (the step fails at run time)", ""))

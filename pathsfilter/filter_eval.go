@@ -45,16 +45,6 @@ func triOr(a, b Tri) Tri {
 	return False
 }
 
-func triNot(a Tri) Tri {
-	switch a {
-	case True:
-		return False
-	case False:
-		return True
-	}
-	return Unknown
-}
-
 // Change statuses as the action names them.
 const (
 	StatusAdded    = "added"

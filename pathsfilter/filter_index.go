@@ -267,7 +267,7 @@ func firstSegment(p string) string {
 // shape `**/*.{ts,tsx}` that real filters use). nil means no constraint.
 // Paths ending in `/` are never rejected by it (see mayMatch).
 func literalSuffixes(p string) []string {
-	if IsNegated(p) || literalHeadSafe(p) == false {
+	if IsNegated(p) || !literalHeadSafe(p) {
 		return nil
 	}
 	i := strings.LastIndexByte(p, '/')
@@ -298,10 +298,7 @@ func literalSuffixes(p string) []string {
 // literalHeadSafe reports whether p is free of the constructs that can
 // leak out of picomatch's anchoring (see literalHead).
 func literalHeadSafe(p string) bool {
-	if strings.ContainsAny(p, "[]\\()|") {
-		return false
-	}
-	return true
+	return !strings.ContainsAny(p, "[]\\()|")
 }
 
 // mayMatch is a cheap necessary condition for p to match path: false only

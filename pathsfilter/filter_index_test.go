@@ -15,7 +15,7 @@ func TestIndexAgreesWithScan(t *testing.T) {
 	if err != nil {
 		t.Skip("golden file absent")
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	pats, paths := map[string]bool{}, map[string]bool{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {

@@ -122,7 +122,7 @@ func runExplainDiff(e *env, args []string) int {
 	var changed []pathsfilter.ChangedFile
 	var mergeBase string
 	if o.files != "" {
-		var r io.Reader = e.stdin
+		r := e.stdin
 		name := "stdin"
 		if o.files != "-" {
 			p := o.files
@@ -165,7 +165,7 @@ func runExplainDiff(e *env, args []string) int {
 	}
 
 	// The repository as the head sees it.
-	var fsys fs.FS = os.DirFS(root)
+	fsys := os.DirFS(root)
 	if o.head != "" {
 		fsys, err = edGitTree(root, o.head)
 		if err != nil {
@@ -274,7 +274,7 @@ func edParseChangedFiles(r io.Reader, name string, nameStatus bool) ([]pathsfilt
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return out, nil
 }
@@ -340,7 +340,7 @@ func edWorkflowPaths(fsys fs.FS, args []string, wd, root string) ([]string, erro
 	}
 	entries, err := fs.ReadDir(fsys, ".github/workflows")
 	if err != nil {
-		return nil, fmt.Errorf(".github/workflows: %v (run explain-diff at the repository root, or name the workflows)", unwrap(err))
+		return nil, fmt.Errorf(".github/workflows: %w (run explain-diff at the repository root, or name the workflows)", unwrap(err))
 	}
 	var out []string
 	for _, en := range entries {
