@@ -421,7 +421,7 @@ func evalDeref(n *actionlint.ObjectDerefNode, rc *resolveCtx) ([]sval, bool) {
 		case *actionlint.VariableNode:
 			switch strings.ToLower(c.Name) {
 			case "matrix":
-				return matrixValues(rc.matrix, props)
+				return matrixValues(rc.matrix, props, rc)
 			case "inputs":
 				if len(props) != 1 {
 					return nil, false
@@ -470,17 +470,28 @@ func resolveValue(v string, rc *resolveCtx) []sval {
 
 // matrixValues returns every value the matrix property can take: the row's
 // values plus the include entries. A dynamic matrix is not static.
-func matrixValues(m *actionlint.Matrix, props []string) ([]sval, bool) {
+func matrixValues(m *actionlint.Matrix, props []string, rc *resolveCtx) ([]sval, bool) {
 	if m == nil || len(props) == 0 {
 		return nil, false
 	}
 	var raws []actionlint.RawYAMLValue
+	var fromExpr []sval
 	if m.Rows != nil {
 		if row, ok := m.Rows[props[0]]; ok {
 			if row.Expression != nil {
-				return nil, false
+				// A row computed from the caller's inputs, as reusable GPU
+				// workflows do: `gpu: ${{ fromJSON(inputs.gpus) }}`.
+				if len(props) != 1 {
+					return nil, false
+				}
+				vals, ok := rowFromExpression(row.Expression.Value, rc)
+				if !ok {
+					return nil, false
+				}
+				fromExpr = vals
+			} else {
+				raws = append(raws, row.Values...)
 			}
-			raws = append(raws, row.Values...)
 		}
 	}
 	if m.Include != nil {
@@ -496,10 +507,10 @@ func matrixValues(m *actionlint.Matrix, props []string) ([]sval, bool) {
 			}
 		}
 	}
-	if len(raws) == 0 {
+	if len(raws) == 0 && len(fromExpr) == 0 {
 		return nil, false
 	}
-	var out []sval
+	out := fromExpr
 	for _, r := range raws {
 		v, ok := rawValue(r, props[1:])
 		if !ok {
@@ -508,6 +519,36 @@ func matrixValues(m *actionlint.Matrix, props []string) ([]sval, bool) {
 		out = append(out, v)
 	}
 	return dedupeVals(out), true
+}
+
+// rowFromExpression evaluates a matrix row written as one expression; each
+// element of the resulting array is one value of the row.
+func rowFromExpression(src string, rc *resolveCtx) ([]sval, bool) {
+	t := strings.TrimSpace(src)
+	if !strings.HasPrefix(t, "${{") || !strings.HasSuffix(t, "}}") {
+		return nil, false
+	}
+	e, err := ParseExpr(t[3 : len(t)-2])
+	if err != "" {
+		return nil, false
+	}
+	// The matrix is not in scope inside its own definition.
+	inner := *rc
+	inner.matrix = nil
+	vals, ok := evalStatic(e, &inner)
+	if !ok {
+		return nil, false
+	}
+	var out []sval
+	for _, v := range vals {
+		if !v.isArr {
+			return nil, false
+		}
+		for _, el := range v.arr {
+			out = append(out, sval{str: el})
+		}
+	}
+	return out, len(out) > 0
 }
 
 func rawValue(r actionlint.RawYAMLValue, props []string) (sval, bool) {

@@ -289,3 +289,29 @@ jobs:
 		}
 	}
 }
+
+func TestCalleeMatrixFromInputs(t *testing.T) {
+	w := load(t, map[string]string{
+		"w.yml": `on: push
+jobs:
+  gpu:
+    uses: ./.github/workflows/suite.yml
+    with:
+      gpus: '["h100", "b200"]'
+`,
+		".github/workflows/suite.yml": `on:
+  workflow_call:
+    inputs:
+      gpus: {type: string, default: '["t4"]'}
+jobs:
+  test:
+    strategy:
+      matrix:
+        gpu: ${{ fromJSON(inputs.gpus) }}
+    runs-on: [self-hosted, "${{ matrix.gpu }}"]
+    steps: [{run: pytest}]
+`}, "w.yml")
+	if got := strings.Join(w.Job("gpu").Runner.Labels, ","); got != "b200,h100,self-hosted" {
+		t.Errorf("caller labels %q (callee error %q)", got, w.Job("gpu").CalleeError)
+	}
+}
