@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -126,8 +127,14 @@ func runLint(e *env, args []string) int {
 	return exitOK
 }
 
-// version is the cicheck version reported in SARIF.
-var version = "dev"
+// version is the cicheck version reported in SARIF: the module version
+// when built by `go install ...@version`, else "dev".
+var version = func() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}()
 
 func failThreshold(s string) (finding.Severity, bool) {
 	if s == "never" {
