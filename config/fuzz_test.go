@@ -5,7 +5,7 @@ import "testing"
 // FuzzParse: the strict decoder never panics; an error always names the
 // file; a success always marshals.
 func FuzzParse(f *testing.F) {
-	f.Add([]byte(defaultsYAML))
+	f.Add(defaultsYAML)
 	f.Add([]byte("gpu:\n  runner-labels: [h100]\n  labels: [x]\n"))
 	f.Add([]byte("rules:\n  gpu-gate: {severity: notice, strict: false, enabled: true}\n"))
 	f.Add([]byte("a: &a {b: *a}\n"))

@@ -123,7 +123,7 @@ func ReadFile(fsys fs.FS, p string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
