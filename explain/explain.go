@@ -11,13 +11,13 @@ import (
 	"io/fs"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/rhysd/actionlint"
 
 	"github.com/cicheck/cicheck/expr"
 	"github.com/cicheck/cicheck/pathsfilter"
+	"github.com/cicheck/cicheck/simulate"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -203,16 +203,54 @@ func explainOne(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, fsys
 			out.Filters = append(out.Filters, f)
 		}
 	}
-	sim := &simulation{w: w, o: o, steps: byJob, trig: trig, trigWhy: why,
-		result: map[string]string{}, outputs: map[string]expr.Value{}, facts: map[string]string{}}
-	for _, id := range w.TopoOrder() {
-		sim.job(id)
+	out.Jobs = verdicts(w, o, byJob, trig, why)
+	return out
+}
+
+// verdicts runs the job-status simulator (package simulate: implicit
+// success() over transitive ancestors, three-valued if: evaluation) with
+// the paths-filter outputs as the jobs' outputs, and explains each verdict
+// with the facts its condition reads. Heavy and GPU jobs come first.
+func verdicts(w *workflowgraph.Workflow, o Options, steps map[string][]stepOutcome, trig pathsfilter.Tri, trigWhy string) []*Job {
+	labels := o.Labels
+	if labels == nil {
+		labels = []string{} // the complete label set: none given means none
+	}
+	sc := simulate.Scenario{Event: o.Event, Labels: labels, Set: o.Set,
+		Outputs: map[string]map[string]string{}, Outcomes: map[string]string{}}
+	facts := map[string]string{} // "job/output" -> witness text
+	for _, j := range w.Jobs {
+		outs, failed := jobOutputs(j, steps[j.ID], facts)
+		if len(outs) > 0 {
+			sc.Outputs[j.ID] = outs
+		}
+		if failed {
+			sc.Outcomes[j.ID] = simulate.Failure
+		}
+	}
+	sim := map[string]simulate.Verdict{}
+	for _, v := range simulate.Run(w, sc) {
+		sim[v.ID] = v
 	}
 	var heavy, rest []*Job
 	for _, j := range w.Jobs {
-		v := sim.verdicts[j.ID]
-		if v == nil {
-			continue
+		v := &Job{ID: j.ID, Name: j.Name, Runner: runnerText(j.Runner)}
+		if o.Classifier != nil {
+			v.Heavy, v.GPU = o.Classifier.IsHeavy(j), o.Classifier.IsGPU(j)
+		}
+		sv := sim[j.ID]
+		switch {
+		case trig == pathsfilter.False:
+			v.Verdict, v.Reason = Skip, "workflow not triggered: "+trigWhy
+		default:
+			v.Verdict = sv.Verdict
+			v.Reason = reason(j, sv, sim, sc, facts, o)
+			if trig == pathsfilter.Unknown {
+				if v.Verdict == Run {
+					v.Verdict = Unknown
+				}
+				v.Reason = "trigger unknown (" + trigWhy + "); " + v.Reason
+			}
 		}
 		if v.Heavy || v.GPU {
 			heavy = append(heavy, v)
@@ -220,29 +258,7 @@ func explainOne(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, fsys
 			rest = append(rest, v)
 		}
 	}
-	out.Jobs = append(heavy, rest...)
-	return out
-}
-
-// Job results in the simulation.
-const (
-	resSuccess = "success"
-	resFailure = "failure"
-	resSkipped = "skipped"
-	resUnknown = "unknown"
-)
-
-type simulation struct {
-	w       *workflowgraph.Workflow
-	o       Options
-	steps   map[string][]stepOutcome
-	trig    pathsfilter.Tri
-	trigWhy string
-
-	result   map[string]string
-	outputs  map[string]expr.Value // job id -> its outputs object (or unknown)
-	facts    map[string]string     // "job/output" -> fact text for reasons
-	verdicts map[string]*Job
+	return append(heavy, rest...)
 }
 
 func runnerText(r workflowgraph.Runner) string {
@@ -253,163 +269,16 @@ func runnerText(r workflowgraph.Runner) string {
 	return strings.Join(parts, ", ")
 }
 
-func (s *simulation) job(id string) {
-	if s.verdicts == nil {
-		s.verdicts = map[string]*Job{}
+// jobOutputs computes the outputs a job sets when it runs, as far as they
+// come from its paths-filter steps (others stay unknown: not listed), and
+// whether a paths-filter step fails (then the job fails).
+func jobOutputs(j *workflowgraph.Job, steps []stepOutcome, facts map[string]string) (map[string]string, bool) {
+	if len(steps) == 0 {
+		return nil, false
 	}
-	j := s.w.Job(id)
-	if j == nil {
-		return
-	}
-	v := &Job{ID: j.ID, Name: j.Name, Runner: runnerText(j.Runner)}
-	if s.o.Classifier != nil {
-		v.Heavy, v.GPU = s.o.Classifier.IsHeavy(j), s.o.Classifier.IsGPU(j)
-	}
-	s.verdicts[id] = v
-	if s.trig == pathsfilter.False {
-		v.Verdict, v.Reason = Skip, "workflow not triggered: "+s.trigWhy
-		s.result[id] = resSkipped
-		return
-	}
-	env := s.env(j)
-	raw := ""
-	if j.AST != nil && j.AST.If != nil {
-		raw = j.AST.If.Value
-	}
-	cond := expr.ParseCondition(raw)
-	val := cond.Eval(env)
-	truth := val.Truthy()
-	if val.Kind == expr.KindError {
-		v.Verdict, v.Reason = Skip, "if: raises "+val.Why+"; the job fails"
-		s.result[id] = resFailure
-		s.outputs[id] = expr.Object(nil)
-		return
-	}
-	if s.trig == pathsfilter.Unknown && truth == expr.Yes {
-		truth = expr.Maybe
-	}
-	facts := s.reason(j, raw, env, val)
-	switch truth {
-	case expr.Yes:
-		v.Verdict = Run
-		s.result[id] = resSuccess
-		s.runOutputs(j)
-	case expr.No:
-		v.Verdict = Skip
-		s.result[id] = resSkipped
-		s.outputs[id] = expr.Object(nil) // a skipped job has no outputs
-	default:
-		v.Verdict = Unknown
-		s.result[id] = resUnknown
-		s.outputs[id] = expr.Unknown("job " + id + " may or may not run")
-	}
-	v.Reason = facts
-	if s.trig == pathsfilter.Unknown {
-		v.Reason = "trigger unknown (" + s.trigWhy + "); " + v.Reason
-	}
-}
-
-// env builds the expression environment for j's `if:`.
-func (s *simulation) env(j *workflowgraph.Job) *expr.Env {
-	o := s.o
-	gh := expr.OpenObject(map[string]expr.Value{"event_name": expr.String(o.Event)})
-	event := expr.OpenObject(nil)
-	if strings.HasPrefix(o.Event, "pull_request") {
-		labels := make([]expr.Value, 0, len(o.Labels))
-		for _, l := range o.Labels {
-			labels = append(labels, expr.Object(map[string]expr.Value{"name": expr.String(l)}))
-		}
-		event = event.Set("pull_request", expr.OpenObject(map[string]expr.Value{"labels": expr.Array(labels...)}))
-	} else {
-		event = event.Set("pull_request", expr.Null())
-	}
-	gh = gh.Set("event", event)
-	ctx := map[string]expr.Value{"github": gh, "vars": expr.OpenObject(nil), "inputs": expr.OpenObject(nil)}
-	keys := make([]string, 0, len(o.Set))
-	for k := range o.Set {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		head, rest, ok := strings.Cut(strings.ToLower(k), ".")
-		val := setValue(o.Set[k])
-		if !ok {
-			ctx[head] = val
-			continue
-		}
-		base, have := ctx[head]
-		if !have {
-			base = expr.OpenObject(nil)
-		}
-		ctx[head] = base.Set(rest, val)
-	}
-	needs := map[string]expr.Value{}
-	for _, n := range j.Needs {
-		res := s.result[n]
-		if res == "" || res == resUnknown {
-			needs[n] = expr.Unknown("the result of " + n + " is unknown")
-			continue
-		}
-		out := s.outputs[n]
-		if out.Kind == 0 {
-			out = expr.Object(nil)
-		}
-		needs[n] = expr.Object(map[string]expr.Value{"result": expr.String(res), "outputs": out})
-	}
-	ctx["needs"] = expr.Object(needs)
-	env := &expr.Env{Contexts: ctx, Cancelled: expr.Bool(false)}
-	// Gate semantics (gha-job-status §4): success() needs every transitive
-	// ancestor to have succeeded; failure() is any ancestor failed.
-	succ, fail := expr.Yes, expr.No
-	for _, a := range s.w.Ancestors(j.ID) {
-		switch s.result[a] {
-		case resSuccess:
-		case resFailure:
-			succ, fail = expr.No, expr.Yes
-		case resSkipped:
-			succ = expr.No
-		default:
-			if succ == expr.Yes {
-				succ = expr.Maybe
-			}
-			if fail == expr.No {
-				fail = expr.Maybe
-			}
-		}
-	}
-	env.Success, env.Failure = triValue(succ, "an ancestor's result is unknown"), triValue(fail, "an ancestor's result is unknown")
-	return env
-}
-
-func triValue(t expr.Tri, why string) expr.Value {
-	switch t {
-	case expr.Yes:
-		return expr.Bool(true)
-	case expr.No:
-		return expr.Bool(false)
-	}
-	return expr.Unknown(why)
-}
-
-// setValue reads a --set value: true/false/null as such, else a string.
-func setValue(v string) expr.Value {
-	switch v {
-	case "true":
-		return expr.Bool(true)
-	case "false":
-		return expr.Bool(false)
-	case "null":
-		return expr.Null()
-	}
-	return expr.String(v)
-}
-
-// runOutputs computes the outputs of a job that runs: paths-filter step
-// outputs are known; anything else is unknown.
-func (s *simulation) runOutputs(j *workflowgraph.Job) {
-	steps := map[string]expr.Value{}
+	ctx := map[string]expr.Value{}
 	failed := false
-	for _, so := range s.steps[j.ID] {
+	for _, so := range steps {
 		if so.step.ID == "" {
 			continue
 		}
@@ -418,7 +287,7 @@ func (s *simulation) runOutputs(j *workflowgraph.Job) {
 		case so.res.Failed:
 			failed = true
 		case so.res.Unknown:
-			steps[strings.ToLower(so.step.ID)] = expr.Unknown(so.res.Reason)
+			ctx[strings.ToLower(so.step.ID)] = expr.Unknown(so.res.Reason)
 			continue
 		default:
 			for k, v := range so.res.Outputs {
@@ -429,37 +298,40 @@ func (s *simulation) runOutputs(j *workflowgraph.Job) {
 				}
 			}
 		}
-		steps[strings.ToLower(so.step.ID)] = expr.OpenObject(map[string]expr.Value{"outputs": expr.Object(outs)})
+		ctx[strings.ToLower(so.step.ID)] = expr.OpenObject(map[string]expr.Value{"outputs": expr.Object(outs)})
 	}
-	if failed {
-		s.result[j.ID] = resFailure
-	}
-	env := &expr.Env{Contexts: map[string]expr.Value{"steps": expr.OpenObject(steps)}}
-	outs := map[string]expr.Value{}
+	env := &expr.Env{Contexts: map[string]expr.Value{"steps": expr.OpenObject(ctx)}}
+	out := map[string]string{}
 	for name, raw := range j.Outputs {
 		v := evalTemplate(raw, env)
-		if v.Kind == expr.KindString && v.Str == "" {
-			continue // empty outputs are not set
+		if v.Kind != expr.KindString {
+			continue // unknown: not given to the simulator
 		}
-		outs[name] = v
+		out[name] = v.Str
 		if m := stepsOutRE.FindStringSubmatch(raw); m != nil {
-			s.facts[j.ID+"/"+name] = s.filterFact(j.ID, m[1], m[2])
+			if f := filterFact(steps, m[1], m[2]); f != "" {
+				facts[j.ID+"/"+strings.ToLower(name)] = f
+			}
 		}
 	}
-	s.outputs[j.ID] = expr.Object(outs)
+	return out, failed
 }
 
 var (
 	stepsOutRE = regexp.MustCompile(`steps\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)`)
 	needsOutRE = regexp.MustCompile(`needs\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)`)
 	labelRE    = regexp.MustCompile(`labels\.\*\.name\s*,\s*'([^']*)'`)
+	ctxRefRE   = regexp.MustCompile(`^(github|vars|inputs)\.[A-Za-z0-9_.-]+`)
 )
 
 // filterFact describes a filter output for reasons: the witness when true.
-func (s *simulation) filterFact(job, stepID, output string) string {
-	for _, so := range s.steps[job] {
+func filterFact(steps []stepOutcome, stepID, output string) string {
+	for _, so := range steps {
 		if !strings.EqualFold(so.step.ID, stepID) {
 			continue
+		}
+		if so.res.Failed {
+			return "paths-filter step fails: " + so.res.FailReason
 		}
 		for _, r := range so.res.Results {
 			if r.Name == output && r.Match == pathsfilter.True && r.Witness != nil {
@@ -468,9 +340,6 @@ func (s *simulation) filterFact(job, stepID, output string) string {
 			if r.Name == output && r.Match == pathsfilter.Unknown && r.Reason != "" {
 				return r.Reason
 			}
-		}
-		if so.res.Failed {
-			return "paths-filter step fails: " + so.res.FailReason
 		}
 	}
 	return ""
@@ -509,68 +378,65 @@ func evalTemplate(raw string, env *expr.Env) expr.Value {
 	return expr.String(b.String())
 }
 
-// reason explains a verdict from the facts the condition reads.
-func (s *simulation) reason(j *workflowgraph.Job, raw string, env *expr.Env, val expr.Value) string {
-	var parts []string
-	for _, a := range s.w.Ancestors(j.ID) {
-		if r := s.result[a]; r == resSkipped || r == resFailure {
-			if cond := expr.ParseCondition(raw); cond.Implicit() {
-				parts = append(parts, fmt.Sprintf("needs %s, which is %s (implicit success())", a, r))
-				return strings.Join(parts, "; ")
-			}
-		}
+// reason explains a verdict: the filter outputs and labels the condition
+// reads, then the simulator's own explanation when it adds something (an
+// ancestor that did not succeed, a fact that is not given).
+func reason(j *workflowgraph.Job, sv simulate.Verdict, sim map[string]simulate.Verdict, sc simulate.Scenario, facts map[string]string, o Options) string {
+	raw := ""
+	if j.AST != nil && j.AST.If != nil {
+		raw = j.AST.If.Value
 	}
+	var parts []string
 	seen := map[string]bool{}
 	for _, m := range needsOutRE.FindAllStringSubmatch(raw, -1) {
-		key := strings.ToLower(m[1] + "/" + m[2])
+		job, name := strings.ToLower(m[1]), strings.ToLower(m[2])
+		key := job + "/" + name
 		if seen[key] {
 			continue
 		}
 		seen[key] = true
-		v := env.Contexts["needs"].Get(m[1]).Get("outputs").Get(m[2])
-		txt := fmt.Sprintf("%s=%s", m[2], valueText(v))
-		if f := s.facts[key]; f != "" && v.Kind != expr.KindNull {
-			txt += " (" + f + ")"
+		val := "unknown"
+		switch r := sim[job].Result; {
+		case r == simulate.Skipped || r == simulate.Cancelled:
+			val = "unset (" + job + " " + r + ")"
+		case r == simulate.Unknown:
+		default:
+			if v, ok := sc.Outputs[job][name]; ok {
+				val = v
+				if v == "" {
+					val = "unset"
+				}
+				if f := facts[key]; f != "" {
+					val += " (" + f + ")"
+				}
+			} else if _, declared := sim[job]; declared {
+				val = "unknown"
+			}
 		}
-		parts = append(parts, txt)
+		parts = append(parts, fmt.Sprintf("%s=%s", m[2], val))
 	}
 	for _, m := range labelRE.FindAllStringSubmatch(raw, -1) {
 		state := "absent"
-		if slices.Contains(s.o.Labels, m[1]) {
+		if slices.Contains(o.Labels, m[1]) {
 			state = "present"
 		}
-		if !strings.HasPrefix(s.o.Event, "pull_request") {
-			state = "n/a for " + s.o.Event
+		if !strings.HasPrefix(o.Event, "pull_request") {
+			state = "n/a for " + o.Event
 		}
 		parts = append(parts, fmt.Sprintf("label %s %s", m[1], state))
 	}
-	if val.Truthy() == expr.Maybe && val.Why != "" {
-		why := val.Why
-		if m := regexp.MustCompile(`^(github|vars|inputs)\.[A-Za-z0-9_.-]+`).FindString(why); m != "" {
-			why += fmt.Sprintf(" (--set %s=...)", m)
+	simWhy := sv.Reason
+	if sv.Verdict == Unknown {
+		if m := regexp.MustCompile(`(github|vars|inputs)\.[A-Za-z0-9_.-]+ is not given`).FindString(simWhy); m != "" {
+			ref := ctxRefRE.FindString(m)
+			simWhy = strings.Replace(simWhy, m, m+fmt.Sprintf(" (--set %s=...)", ref), 1)
 		}
-		parts = append(parts, why)
 	}
-	if raw == "" {
-		if len(j.Needs) == 0 {
-			return "no condition"
-		}
-		return "no condition; needs succeed"
-	}
-	if len(parts) == 0 {
-		return "if: " + strings.TrimSpace(raw) + " is " + val.Truthy().String()
+	switch {
+	case len(parts) == 0:
+		return simWhy
+	case sv.Verdict == Unknown || strings.Contains(simWhy, "success() is false"):
+		return strings.Join(parts, "; ") + "; " + simWhy
 	}
 	return strings.Join(parts, "; ")
-}
-
-func valueText(v expr.Value) string {
-	switch v.Kind {
-	case expr.KindUnknown:
-		return "unknown"
-	case expr.KindNull:
-		return "unset"
-	case expr.KindString:
-		return v.Str
-	}
-	return v.String()
 }

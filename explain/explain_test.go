@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/pathsfilter"
@@ -35,7 +36,7 @@ func changed(paths ...string) []pathsfilter.ChangedFile {
 	return out
 }
 
-func verdicts(r *Report) map[string]string {
+func verdictsOf(r *Report) map[string]string {
 	m := map[string]string{}
 	for _, j := range r.Workflows[0].Jobs {
 		m[j.ID] = j.Verdict
@@ -53,7 +54,7 @@ func TestSeedAcceptance(t *testing.T) {
 			Classifier: cfg.Classifier(), PathsFilter: cfg.PathsFilter}
 	}
 	run := func(files []pathsfilter.ChangedFile, o Options) map[string]string {
-		return verdicts(Explain(files, wfs, nil, o))
+		return verdictsOf(Explain(files, wfs, nil, o))
 	}
 	cases := []struct {
 		name   string
@@ -91,11 +92,11 @@ func TestSeedAcceptance(t *testing.T) {
 func TestSeedBefore(t *testing.T) {
 	wfs, cfg := load(t, "paths-mlx-before")
 	o := Options{Set: map[string]string{"github.repository": "lablup/mlxcel"}, Classifier: cfg.Classifier(), PathsFilter: cfg.PathsFilter}
-	got := verdicts(Explain(changed("src/lib/mlx-cpp/patches-rocm/hip/gemm.hip"), wfs, nil, o))
+	got := verdictsOf(Explain(changed("src/lib/mlx-cpp/patches-rocm/hip/gemm.hip"), wfs, nil, o))
 	if got["cuda-sm70"] != Run || got["rocm-build"] != Run {
 		t.Errorf("patches-rocm: %v", got)
 	}
-	got = verdicts(Explain(changed(".github/workflows/ci.yml", "docs/installation.md"), wfs, nil, o))
+	got = verdictsOf(Explain(changed(".github/workflows/ci.yml", "docs/installation.md"), wfs, nil, o))
 	for _, id := range gb10 {
 		if got[id] != Run {
 			t.Errorf("workflow edit: %s = %s, want run", id, got[id])
@@ -108,7 +109,7 @@ func TestSeedBefore(t *testing.T) {
 func TestUnknownStaysUnknown(t *testing.T) {
 	wfs, cfg := load(t, "paths-mlx")
 	r := Explain(changed("src/lib/mlx-cpp/patches-rocm/a.hip"), wfs, nil, Options{Classifier: cfg.Classifier(), PathsFilter: cfg.PathsFilter})
-	got := verdicts(r)
+	got := verdictsOf(r)
 	if got["rocm-build"] != Unknown || got["cuda-sm70"] != Skip {
 		t.Errorf("verdicts = %v", got)
 	}
@@ -134,5 +135,55 @@ func TestAdvise(t *testing.T) {
 	}
 	if adv := Advise(w, base, head, []string{"ci:full"}, "ci:full"); len(adv) != 0 {
 		t.Errorf("with the label: %+v", adv)
+	}
+}
+
+// TestFailedStepAndTrigger: a release that rejects the quantifier fails the
+// changes job, so the gated job is skipped by the implicit success(); an
+// on.pull_request.paths miss skips every job.
+func TestFailedStepAndTrigger(t *testing.T) {
+	src := `on:
+  pull_request:
+    paths: ['src/**']
+jobs:
+  changes:
+    runs-on: ubuntu-latest
+    outputs:
+      src: ${{ steps.f.outputs.src }}
+    steps:
+      - uses: dorny/paths-filter@v4.0.2
+        id: f
+        with:
+          predicate-quantifier: some-with-excludes
+          filters: |
+            src: 'src/**'
+  build:
+    needs: changes
+    if: needs.changes.outputs.src == 'true'
+    runs-on: [self-hosted, gpu]
+    steps: [{run: make}]
+`
+	fsys := fstest.MapFS{".github/workflows/ci.yml": {Data: []byte(src)}}
+	w, _, err := workflowgraph.Load(fsys, ".github/workflows/ci.yml")
+	if err != nil || w == nil {
+		t.Fatal(err)
+	}
+	cl := workflowgraph.NewClassifier([]string{"gpu"}, nil, nil, nil)
+	r := Explain(changed("src/a.go"), []*workflowgraph.Workflow{w}, fsys, Options{Classifier: cl})
+	j := r.Workflows[0].Jobs[0]
+	if j.ID != "build" || j.Verdict != Skip || !j.GPU || !strings.Contains(j.Reason, "changes") {
+		t.Errorf("build = %+v", j)
+	}
+	if r.Workflows[0].Jobs[1].Verdict != Run {
+		t.Errorf("changes = %+v", r.Workflows[0].Jobs[1])
+	}
+	r = Explain(changed("docs/a.md"), []*workflowgraph.Workflow{w}, fsys, Options{})
+	if tr := r.Workflows[0].Triggered; tr == nil || *tr {
+		t.Errorf("triggered = %v", tr)
+	}
+	for _, j := range r.Workflows[0].Jobs {
+		if j.Verdict != Skip || !strings.HasPrefix(j.Reason, "workflow not triggered") {
+			t.Errorf("%s = %+v", j.ID, j)
+		}
 	}
 }
