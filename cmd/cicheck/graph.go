@@ -70,10 +70,12 @@ func runGraph(e *env, args []string) int {
 			code = exitUsage
 			continue
 		}
+		// Syntax problems are shown (lint reports them as findings); the
+		// graph of what did parse is still drawn.
+		for _, f := range fs {
+			fmt.Fprintf(e.stderr, "cicheck: %s:%d:%d: %s [%s]\n", t.display, f.Line, f.Column, f.Message, f.Rule)
+		}
 		if w == nil {
-			for _, f := range fs {
-				fmt.Fprintf(e.stderr, "cicheck: %s:%d:%d: %s\n", t.display, f.Line, f.Column, f.Message)
-			}
 			code = exitUsage
 			continue
 		}
