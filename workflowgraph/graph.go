@@ -22,7 +22,7 @@ func (w *Workflow) Descendants(id string) []string {
 	if j == nil {
 		return nil
 	}
-	children := w.children()
+	children := w.childMap()
 	return w.reach(j.ID, func(x *Job) []string { return children[x.ID] })
 }
 
@@ -32,7 +32,16 @@ func (w *Workflow) Children(id string) []string {
 	if j == nil {
 		return nil
 	}
-	return w.children()[j.ID]
+	return w.childMap()[j.ID]
+}
+
+// childMap returns the reverse needs edges, computed once by Build (and
+// on the fly for a Workflow built by hand).
+func (w *Workflow) childMap() map[string][]string {
+	if w.kids != nil {
+		return w.kids
+	}
+	return w.children()
 }
 
 func (w *Workflow) children() map[string][]string {
@@ -87,7 +96,7 @@ func (w *Workflow) TopoOrder() []string {
 			}
 		}
 	}
-	children := w.children()
+	children := w.childMap()
 	done := map[string]bool{}
 	var out []string
 	for len(out) < len(w.Jobs) {

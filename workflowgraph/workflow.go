@@ -54,6 +54,7 @@ type Workflow struct {
 	FS fs.FS
 
 	byID map[string]*Job
+	kids map[string][]string // reverse needs edges, sorted
 }
 
 // Job is one job of a workflow.
@@ -306,6 +307,7 @@ func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs m
 		return strings.Compare(a.ID, c.ID)
 	})
 	w.Cycles = findCycles(w)
+	w.kids = w.children()
 	return w
 }
 
