@@ -71,3 +71,34 @@ func TestPathsFilterSeedBefore(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestPathsFilterCatchAll: `**` plus exclusions under some excludes
+// nothing (said so, without a misleading witness), and a catch-all `**` is
+// not a self-trigger (only patterns aimed at .github are).
+func TestPathsFilterCatchAll(t *testing.T) {
+	src := `on: pull_request
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    outputs:
+      run: ${{ steps.filter.outputs.run }}
+    steps:
+      - uses: dorny/paths-filter@v4
+        id: filter
+        with:
+          filters: |
+            run:
+              - '**'
+              - '!docs/**'
+  tests:
+    needs: check
+    if: needs.check.outputs.run == 'true'
+    runs-on: [self-hosted, gpu]
+    steps: [{run: make}]
+`
+	got := render(Run(loadSrc(t, src), "", nil, pathsFilterRules))
+	want := "w.yml:14:18: error [paths-filter-negation-widens] filter \"run\": under predicate-quantifier some its `!` patterns exclude nothing: \"**\" already matches every file, so a change confined to docs/ still wakes it job=check fix=set predicate-quantifier: every (one positive pattern \"**\" AND NOT each exclusion)\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

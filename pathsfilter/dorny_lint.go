@@ -181,12 +181,21 @@ func (a *Analysis) negationWidens() []finding.Finding {
 		w := widenWitness(f, QuantSome)
 		n := neg[0]
 		var msg string
-		if len(pos) > 0 {
+		catchAll := ""
+		for _, p := range pos {
+			if p.Err == nil && p.m.Match("README.md") && p.m.Match("docs/index.md") && p.m.Match(".github/CODEOWNERS") && p.m.Match("z/unrelated.txt") {
+				catchAll = p.Text
+			}
+		}
+		switch {
+		case catchAll != "":
+			msg = fmt.Sprintf("filter %q: under predicate-quantifier some its `!` patterns exclude nothing: %q already matches every file, so a change confined to %s still wakes it", f.Name, catchAll, strings.TrimSuffix(strings.TrimLeft(n.Text, "!"), "/**")+"/")
+		case len(pos) > 0:
 			msg = fmt.Sprintf("filter %q mixes positive and `!` patterns under predicate-quantifier some: %q matches every file outside %s, so the filter is true for almost any change", f.Name, n.Text, strings.TrimLeft(n.Text, "!"))
-		} else {
+		default:
 			msg = fmt.Sprintf("filter %q has %d `!` patterns under predicate-quantifier some: each matches what the others exclude, so the filter matches every file", f.Name, len(neg))
 		}
-		if w != "" {
+		if w != "" && catchAll == "" {
 			msg += fmt.Sprintf(" (a change to %s wakes it)", w)
 		}
 		var fix string
@@ -665,7 +674,9 @@ func (a *Analysis) selfTrigger() []finding.Finding {
 		}
 		for _, r := range f.Rules {
 			for _, p := range r.Patterns {
-				if p.Negated || p.Err != nil || !p.m.Match(self) {
+				// Only patterns aimed at workflow files: a catch-all such as
+				// `**` matching the workflow is not what this rule is about.
+				if p.Negated || p.Err != nil || !strings.Contains(p.Text, ".github") || !p.m.Match(self) {
 					continue
 				}
 				out = append(out, a.at(p.Pos, s.Job, fmt.Sprintf("filter %q matches its own workflow file %s (via %q): editing a comment in it wakes every job behind the filter", f.Name, self, p.Text),
