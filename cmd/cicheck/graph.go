@@ -141,6 +141,9 @@ type graphRunner struct {
 	Labels   []string `json:"labels"`
 	Group    string   `json:"group"`
 	Symbolic []string `json:"symbolic"`
+	// InferredFrom names the with: inputs of a remote reusable-workflow
+	// call the labels were read from.
+	InferredFrom []string `json:"inferred_from"`
 }
 
 func graphNonNil(s []string) []string {
@@ -158,7 +161,7 @@ func buildGraphWorkflow(file string, w *workflowgraph.Workflow, cl *workflowgrap
 	for _, id := range w.TopoOrder() {
 		j := w.Job(id)
 		gj := graphJob{ID: j.ID, Name: j.Name, Needs: graphNonNil(j.Needs), Gate: gateOf(w, j), GPU: cl.IsGPU(j), Heavy: cl.IsHeavy(j), Uses: j.Uses,
-			Runner: graphRunner{Labels: graphNonNil(j.Runner.Labels), Group: j.Runner.Group, Symbolic: graphNonNil(j.Runner.Symbolic)}}
+			Runner: graphRunner{Labels: graphNonNil(j.Runner.Labels), Group: j.Runner.Group, Symbolic: graphNonNil(j.Runner.Symbolic), InferredFrom: graphNonNil(j.Runner.InferredFrom)}}
 		if j.Callee != nil {
 			c := buildGraphWorkflow(j.Callee.Path, j.Callee, cl)
 			gj.Callee = &c
@@ -227,7 +230,11 @@ func (gj graphJob) runsOn() string {
 	for _, s := range gj.Runner.Symbolic {
 		parts = append(parts, "symbolic "+s)
 	}
-	return strings.Join(parts, ", ")
+	out := strings.Join(parts, ", ")
+	if len(gj.Runner.InferredFrom) > 0 {
+		out += " (inferred from input " + strings.Join(gj.Runner.InferredFrom, ", ") + ")"
+	}
+	return out
 }
 
 func writeGraphText(w io.Writer, gws []graphWorkflow) error {
