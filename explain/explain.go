@@ -182,7 +182,11 @@ func explainOne(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, fsys
 	steps := pathsfilter.FindSteps(w.AST, w.Source, w.Path, fsys, o.PathsFilter)
 	byJob := map[string][]stepOutcome{}
 	for _, s := range steps {
-		res := s.Evaluate(files)
+		stepFiles := files
+		if s.UsesAPI(o.Event) && len(files) > pathsfilter.APIMaxFiles {
+			stepFiles = files[:pathsfilter.APIMaxFiles] // the API's cap
+		}
+		res := s.Evaluate(stepFiles)
 		byJob[s.JobID] = append(byJob[s.JobID], stepOutcome{s, res})
 		name := s.ID
 		if name == "" {
@@ -220,7 +224,7 @@ func verdicts(w *workflowgraph.Workflow, o Options, steps map[string][]stepOutco
 		Outputs: map[string]map[string]string{}, Outcomes: map[string]string{}}
 	facts := map[string]string{} // "job/output" -> witness text
 	for _, j := range w.Jobs {
-		outs, failed := jobOutputs(j, steps[j.ID], facts)
+		outs, failed := jobOutputs(j, steps[j.ID], facts, sc)
 		if len(outs) > 0 {
 			sc.Outputs[j.ID] = outs
 		}
@@ -272,7 +276,7 @@ func runnerText(r workflowgraph.Runner) string {
 // jobOutputs computes the outputs a job sets when it runs, as far as they
 // come from its paths-filter steps (others stay unknown: not listed), and
 // whether a paths-filter step fails (then the job fails).
-func jobOutputs(j *workflowgraph.Job, steps []stepOutcome, facts map[string]string) (map[string]string, bool) {
+func jobOutputs(j *workflowgraph.Job, steps []stepOutcome, facts map[string]string, sc simulate.Scenario) (map[string]string, bool) {
 	if len(steps) == 0 {
 		return nil, false
 	}
@@ -283,9 +287,15 @@ func jobOutputs(j *workflowgraph.Job, steps []stepOutcome, facts map[string]stri
 			continue
 		}
 		outs := map[string]expr.Value{}
+		run := stepRuns(so.step, sc)
 		switch {
+		case run == expr.No:
+			// A skipped step sets no output.
+		case run == expr.Maybe:
+			ctx[strings.ToLower(so.step.ID)] = expr.Unknown("whether the paths-filter step runs is unknown")
+			continue
 		case so.res.Failed:
-			failed = true
+			failed = true // the step fails: no output, the job fails
 		case so.res.Unknown:
 			ctx[strings.ToLower(so.step.ID)] = expr.Unknown(so.res.Reason)
 			continue
@@ -323,6 +333,21 @@ var (
 	labelRE    = regexp.MustCompile(`labels\.\*\.name\s*,\s*'([^']*)'`)
 	ctxRefRE   = regexp.MustCompile(`^(github|vars|inputs)\.[A-Za-z0-9_.-]+`)
 )
+
+// stepRuns evaluates a paths-filter step's own `if:` (implicit success():
+// the earlier steps are assumed to succeed) with the scenario's contexts.
+func stepRuns(s *pathsfilter.Step, sc simulate.Scenario) expr.Tri {
+	if strings.TrimSpace(s.If) == "" {
+		return expr.Yes
+	}
+	c := expr.ParseCondition(s.If)
+	env := &expr.Env{Contexts: simulate.Contexts(sc), Success: expr.Bool(true), Failure: expr.Bool(false), Cancelled: expr.Bool(false)}
+	ctx := env.Contexts
+	ctx["steps"] = expr.OpenObject(nil)
+	ctx["env"] = expr.OpenObject(nil)
+	ctx["matrix"] = expr.OpenObject(nil)
+	return c.Eval(env).Truthy()
+}
 
 // filterFact describes a filter output for reasons: the witness when true.
 func filterFact(steps []stepOutcome, stepID, output string) string {

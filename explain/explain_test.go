@@ -2,6 +2,7 @@ package explain
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -185,5 +186,58 @@ jobs:
 		if j.Verdict != Skip || !strings.HasPrefix(j.Reason, "workflow not triggered") {
 			t.Errorf("%s = %+v", j.ID, j)
 		}
+	}
+}
+
+// TestStepIfAndAPICap: a paths-filter step whose own if: is false sets no
+// output; on pull requests the API shows the action only 3,000 files.
+func TestStepIfAndAPICap(t *testing.T) {
+	src := `on: [push, pull_request]
+jobs:
+  changes:
+    runs-on: ubuntu-latest
+    outputs:
+      src: ${{ steps.f.outputs.src }}
+    steps:
+      - uses: dorny/paths-filter@v3
+        id: f
+        if: github.event_name == 'push'
+        with:
+          filters: |
+            src: 'src/**'
+  build:
+    needs: changes
+    if: needs.changes.outputs.src == 'true'
+    runs-on: ubuntu-latest
+    steps: [{run: make}]
+`
+	fsys := fstest.MapFS{".github/workflows/ci.yml": {Data: []byte(src)}}
+	w, _, err := workflowgraph.Load(fsys, ".github/workflows/ci.yml")
+	if err != nil || w == nil {
+		t.Fatal(err)
+	}
+	wfs := []*workflowgraph.Workflow{w}
+	// The step is skipped, so the output is unset; simulate treats a given
+	// empty output as not given (unknown), so the verdict is unknown rather
+	// than skip until it distinguishes the two. Never run.
+	if got := verdictsOf(Explain(changed("src/a.go"), wfs, fsys, Options{Event: "pull_request"})); got["build"] == Run {
+		t.Errorf("pull_request: %v", got)
+	}
+	if got := verdictsOf(Explain(changed("src/a.go"), wfs, fsys, Options{Event: "push"})); got["build"] != Run {
+		t.Errorf("push: %v", got)
+	}
+	// 3,001 files, the only match last: invisible through the API.
+	var files []pathsfilter.ChangedFile
+	for i := 0; i < 3000; i++ {
+		files = append(files, pathsfilter.ChangedFile{Path: fmt.Sprintf("docs/%d.md", i), Status: pathsfilter.StatusModified})
+	}
+	files = append(files, pathsfilter.ChangedFile{Path: "src/late.go", Status: pathsfilter.StatusModified})
+	steps := pathsfilter.FindSteps(w.AST, w.Source, w.Path, fsys, pathsfilter.DefaultConfig())
+	if !steps[0].UsesAPI("pull_request") || steps[0].UsesAPI("push") {
+		t.Fatal("UsesAPI")
+	}
+	r := Explain(files, wfs, fsys, Options{Event: "pull_request"})
+	if m := r.Workflows[0].Filters[0].Match; m == nil || *m {
+		t.Errorf("src filter beyond the API cap: %v", m)
 	}
 }

@@ -38,6 +38,8 @@ type Step struct {
 
 	// Inputs holds every `with:` value as written (keys lower-cased).
 	Inputs map[string]string
+	// If is the step's own `if:` as written ("" when absent).
+	If string
 
 	// FiltersPos locates the filters input value. FilterFile is set when
 	// the input names a file (spec §2); Filters is nil when it could not
@@ -85,6 +87,9 @@ func FindSteps(wf *actionlint.Workflow, src []byte, file string, fsys fs.FS, cfg
 				Inputs: map[string]string{}}
 			if st.ID != nil {
 				s.ID = st.ID.Value
+			}
+			if st.If != nil {
+				s.If = st.If.Value
 			}
 			for k, in := range ex.Inputs {
 				if in != nil && in.Value != nil {
@@ -212,6 +217,26 @@ type StepResult struct {
 	Reason  string
 	Results []Result
 	Outputs map[string]Output
+}
+
+// APIMaxFiles is how many files the pulls.listFiles API returns: on pull
+// request events with a token the action never sees more (spec §4).
+const APIMaxFiles = 3000
+
+// UsesAPI reports whether, on event, the action lists the changed files
+// through the REST API (pull request events, `base` not HEAD, a token,
+// which defaults to github.token) rather than git.
+func (s *Step) UsesAPI(event string) bool {
+	switch event {
+	case "pull_request", "pull_request_review", "pull_request_review_comment", "pull_request_target":
+	default:
+		return false
+	}
+	if s.Inputs["base"] == "HEAD" {
+		return false
+	}
+	tok, set := s.Inputs["token"]
+	return !set || tok != ""
 }
 
 // Evaluate simulates the step on the changed files.
