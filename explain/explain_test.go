@@ -241,3 +241,21 @@ jobs:
 		t.Errorf("src filter beyond the API cap: %v", m)
 	}
 }
+
+func FuzzJobDefinitions(f *testing.F) {
+	f.Add("jobs:\n  a:\n    runs-on: x # c\n    steps: [{run: 'y'}]\n")
+	f.Add("jobs: {a: {<<: {b: 1}}}\n")
+	f.Add("- x\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		a := JobDefinitions([]byte(src))
+		b := JobDefinitions([]byte(src))
+		if len(a) != len(b) {
+			t.Fatal("not deterministic")
+		}
+		for k, v := range a {
+			if b[k] != v {
+				t.Fatal("not deterministic")
+			}
+		}
+	})
+}

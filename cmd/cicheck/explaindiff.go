@@ -249,7 +249,9 @@ func edParseChangedFiles(r io.Reader, name string, nameStatus bool) ([]pathsfilt
 			continue
 		}
 		if !nameStatus {
-			out = append(out, pathsfilter.ChangedFile{Path: strings.TrimPrefix(t, "./")})
+			if p := strings.TrimPrefix(t, "./"); strings.TrimSpace(p) != "" {
+				out = append(out, pathsfilter.ChangedFile{Path: p})
+			}
 			continue
 		}
 		fields := strings.Split(t, "\t")

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -37,4 +38,25 @@ func TestExplainFixtureInSync(t *testing.T) {
 			}
 		}
 	}
+}
+
+func FuzzParseChangedFiles(f *testing.F) {
+	for _, s := range []string{"M\tsrc/a.go\nD\tdocs/b.md\n", "R100\told\tnew\n", "a\n\n./b\r\n", "X\ty\n", "M\n"} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, s string, ns bool) {
+		files, err := edParseChangedFiles(strings.NewReader(s), "f", ns)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f:") {
+				t.Fatalf("error without position: %v", err)
+			}
+			return
+		}
+		for _, cf := range files {
+			if strings.TrimSpace(cf.Path) == "" && !ns {
+				t.Fatalf("blank path from %q", s)
+			}
+		}
+	})
 }
