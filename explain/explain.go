@@ -243,10 +243,9 @@ func verdicts(w *workflowgraph.Workflow, o Options, steps map[string][]stepOutco
 			v.Heavy, v.GPU = o.Classifier.IsHeavy(j), o.Classifier.IsGPU(j)
 		}
 		sv := sim[j.ID]
-		switch {
-		case trig == pathsfilter.False:
+		if trig == pathsfilter.False {
 			v.Verdict, v.Reason = Skip, "workflow not triggered: "+trigWhy
-		default:
+		} else {
 			v.Verdict = sv.Verdict
 			v.Reason = reason(j, sv, sim, sc, facts, o)
 			if trig == pathsfilter.Unknown {
@@ -421,10 +420,10 @@ func reason(j *workflowgraph.Job, sv simulate.Verdict, sim map[string]simulate.V
 		}
 		seen[key] = true
 		val := "unknown"
-		switch r := sim[job].Result; {
-		case r == simulate.Skipped || r == simulate.Cancelled:
+		switch r := sim[job].Result; r {
+		case simulate.Skipped, simulate.Cancelled:
 			val = "unset (" + job + " " + r + ")"
-		case r == simulate.Unknown:
+		case simulate.Unknown:
 		default:
 			if v, ok := sc.Outputs[job][name]; ok {
 				val = v
@@ -434,8 +433,6 @@ func reason(j *workflowgraph.Job, sv simulate.Verdict, sim map[string]simulate.V
 				if f := facts[key]; f != "" {
 					val += " (" + f + ")"
 				}
-			} else if _, declared := sim[job]; declared {
-				val = "unknown"
 			}
 		}
 		parts = append(parts, fmt.Sprintf("%s=%s", m[2], val))
