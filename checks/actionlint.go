@@ -100,13 +100,14 @@ func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Find
 			continue
 		}
 		fs = append(fs, finding.Finding{
-			Rule:     e.Kind,
+			Rule:     stableKind(e),
 			Severity: finding.Error,
 			File:     display,
 			Line:     e.Line,
 			Column:   e.Column,
-			Message:  e.Message,
+			Message:  relativeMessage(e.Message, root),
 		})
+		firstUse(&fs[len(fs)-1], src)
 	}
 	return finding.Sort(fs), l.captured, nil
 }
@@ -119,6 +120,58 @@ func replacedByCicheck(e *actionlint.Error) bool {
 	}
 	return strings.Contains(e.Message, "which does not exist in this workflow") ||
 		strings.HasPrefix(e.Message, "cyclic dependencies in \"needs\"")
+}
+
+// stableKind is e.Kind, except for errors raised while reading a local
+// reusable workflow or action: actionlint reports those from whichever rule
+// asks its shared cache first, which varies between runs, so the same
+// problem would carry "workflow-call" in one run and "expression" in the next.
+func stableKind(e *actionlint.Error) string {
+	switch {
+	case strings.HasPrefix(e.Message, "could not read reusable workflow file"),
+		strings.HasPrefix(e.Message, "could not parse reusable workflow file"):
+		return "workflow-call"
+	case strings.HasPrefix(e.Message, "could not read action metadata"),
+		strings.HasPrefix(e.Message, "could not parse action metadata"),
+		strings.HasPrefix(e.Message, "invalid local action"):
+		return "action"
+	}
+	return e.Kind
+}
+
+// firstUse moves a "could not read/parse <local file>" finding to the first
+// line that names that file. actionlint reports such an error once per
+// file, at whichever job reaches its cache first, and it visits jobs in map
+// order: without this the same problem wanders between jobs from run to run.
+func firstUse(f *finding.Finding, src []byte) {
+	if !strings.HasPrefix(f.Message, "could not ") {
+		return
+	}
+	start := strings.Index(f.Message, "\"")
+	end := -1
+	if start >= 0 {
+		end = strings.Index(f.Message[start+1:], "\"")
+	}
+	if end <= 0 {
+		return
+	}
+	ref := f.Message[start+1 : start+1+end]
+	for i, line := range strings.Split(string(src), "\n") {
+		if c := strings.Index(line, ref); c >= 0 && strings.Contains(line, "uses:") {
+			f.Line, f.Column = i+1, c+1
+			return
+		}
+	}
+}
+
+// relativeMessage removes the absolute project root from messages that
+// quote file-system errors, so output (and baselines) do not depend on where
+// the repository is checked out.
+func relativeMessage(msg, root string) string {
+	if root == "" || !filepath.IsAbs(root) {
+		return msg
+	}
+	return strings.ReplaceAll(msg, filepath.Clean(root)+string(filepath.Separator), "")
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

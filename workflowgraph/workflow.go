@@ -167,6 +167,9 @@ func CheckWorkflowBytes(p string, src []byte) error {
 		return fmt.Errorf("%s: binary data, not a YAML workflow", p)
 	}
 	if _, _, ok := firstContentLine(src); !ok {
+		if len(bytes.TrimSpace(src)) > 0 {
+			return fmt.Errorf("%s: only comments, not a workflow (a commented-out workflow is ignored by GitHub)", p)
+		}
 		return fmt.Errorf("%s: empty file, not a workflow", p)
 	}
 	return nil
@@ -190,7 +193,42 @@ func CheckParsed(p string, src []byte, ast *actionlint.Workflow) error {
 	case !strings.Contains(t, ":") && !strings.HasPrefix(t, "{"):
 		return fmt.Errorf("%s:%d:%d: not a workflow: the top level is a scalar, not a mapping with \"on\" and \"jobs\"", p, line, col)
 	}
+	if topLevelKey(src, "runs") {
+		return fmt.Errorf("%s:%d:%d: not a workflow: a top-level \"runs\" key makes this an action's metadata; move it to .github/actions/<name>/action.yml", p, line, col)
+	}
+	if n := documents(src); n > 1 {
+		return fmt.Errorf("%s:%d:%d: not a workflow: a stream of %d YAML documents whose first has no \"on\" or \"jobs\" key (GitHub reads only the first)", p, line, col, n)
+	}
 	return fmt.Errorf("%s:%d:%d: not a workflow: no \"on\" or \"jobs\" key at the top level", p, line, col)
+}
+
+// topLevelKey reports whether src has key at column 1 of some line.
+func topLevelKey(src []byte, key string) bool {
+	for _, line := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(line, key+":") {
+			return true
+		}
+	}
+	return false
+}
+
+// documents counts the YAML documents of a stream: one, plus one per
+// "---" marker that follows content.
+func documents(src []byte) int {
+	n, content := 1, false
+	for _, line := range strings.Split(string(src), "\n") {
+		t := strings.TrimRight(line, " \t\r")
+		switch {
+		case t == "---" || strings.HasPrefix(t, "--- "):
+			if content {
+				n++
+			}
+			content = true // "--- key: v" and what follows belong to the new document
+		case t != "" && !strings.HasPrefix(strings.TrimSpace(t), "#"):
+			content = true
+		}
+	}
+	return n
 }
 
 // firstContentLine returns the first line that is not blank, a comment, a

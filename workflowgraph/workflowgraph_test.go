@@ -214,7 +214,7 @@ jobs:
 func TestBadInput(t *testing.T) {
 	cases := map[string]struct{ src, want string }{
 		"empty":    {"", "w.yml: empty file, not a workflow"},
-		"comments": {"# nothing\n", "w.yml: empty file, not a workflow"},
+		"comments": {"# nothing\n", "w.yml: only comments, not a workflow"},
 		"binary":   {"\x00\x01\x02", "w.yml: binary data, not a YAML workflow"},
 		"list":     {"- a\n- b\n", "w.yml:1:1: not a workflow: the top level is a list"},
 		"mapping":  {"name: x\nfoo: 1\n", "w.yml:1:1: not a workflow: no \"on\" or \"jobs\" key"},
