@@ -16,7 +16,10 @@ func pathsFilterRun(id string) func(*Pass) {
 		if p.Config != nil {
 			cfg = p.Config.PathsFilter
 		}
-		a := pathsfilter.Analyze(w.AST, w.Source, p.File, nil, cfg)
+		// One analysis per workflow, shared by every paths-filter rule.
+		a := p.Memo("pathsfilter.analysis", func() any {
+			return pathsfilter.Analyze(w.AST, w.Source, p.File, nil, cfg)
+		}).(*pathsfilter.Analysis)
 		for _, f := range a.Lint(id) {
 			p.Report(f)
 		}
