@@ -36,17 +36,25 @@ type keyword struct {
 	line, col int
 }
 
-var pyKeywords = map[string]bool{
-	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true, "async": true,
-	"await": true, "break": true, "class": true, "continue": true, "def": true, "del": true, "elif": true,
-	"else": true, "except": true, "finally": true, "for": true, "from": true, "global": true, "if": true,
-	"import": true, "in": true, "is": true, "lambda": true, "nonlocal": true, "not": true, "or": true,
-	"pass": true, "raise": true, "return": true, "try": true, "while": true, "with": true, "yield": true,
+// isKeyword reports a hard Python keyword. A switch, not a map: it runs on
+// every name of every line.
+func isKeyword(s string) bool {
+	switch s {
+	case "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+		"def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
+		"is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield":
+		return true
+	}
+	return false
 }
 
 type parser struct {
 	toks []token
 	i    int
+	slab []node
+	// check: only the syntax matters (the statement check of every line);
+	// call arguments, dict items and string values are not kept.
+	check bool
 }
 
 func (p *parser) peek() token {
@@ -61,12 +69,18 @@ func (p *parser) peek() token {
 }
 
 func (p *parser) isOp(s string) bool {
-	t := p.peek()
+	if p.i >= len(p.toks) {
+		return false
+	}
+	t := &p.toks[p.i]
 	return t.kind == tkOp && t.text == s
 }
 
 func (p *parser) isKw(s string) bool {
-	t := p.peek()
+	if p.i >= len(p.toks) {
+		return false
+	}
+	t := &p.toks[p.i]
 	return t.kind == tkName && t.text == s
 }
 
@@ -92,11 +106,32 @@ func (p *parser) expectOp(s string) error {
 
 func (p *parser) atEnd() bool { return p.i >= len(p.toks) }
 
-func mk(class string, t token) *node { return &node{class: class, line: t.line, col: t.col} }
+// mk allocates a node from the parser's slab: nodes are small and many,
+// and a slab cuts the allocations of a scan by an order of magnitude.
+func (p *parser) mk(class string, t token) *node {
+	return p.alloc(node{class: class, line: t.line, col: t.col})
+}
+
+func (p *parser) alloc(n node) *node {
+	if len(p.slab) == cap(p.slab) {
+		p.slab = make([]node, 0, min(2*cap(p.slab)+8, 256))
+	}
+	p.slab = append(p.slab, n)
+	return &p.slab[len(p.slab)-1]
+}
+
+// walrusAhead reports an unparenthesised "NAME :=", which Python accepts
+// only in named-expression positions (calls, subscripts, displays).
+func (p *parser) walrusAhead() bool {
+	return p.peek().kind == tkName && p.i+1 < len(p.toks) && p.toks[p.i+1].kind == tkOp && p.toks[p.i+1].text == ":="
+}
 
 // starExpressions parses an expression statement's value.
 func (p *parser) starExpressions() (*node, error) {
 	start := p.peek()
+	if p.walrusAhead() {
+		return nil, p.fail(p.toks[p.i+1], "invalid syntax")
+	}
 	first, err := p.starExpression()
 	if err != nil {
 		return nil, err
@@ -104,12 +139,15 @@ func (p *parser) starExpressions() (*node, error) {
 	if !p.isOp(",") {
 		return first, nil
 	}
-	tup := mk("Tuple", start)
+	tup := p.mk("Tuple", start)
 	tup.elts = []*node{first}
 	for p.isOp(",") {
 		p.next()
-		if p.atEnd() || p.isOp(")") || p.isOp("=") || p.isOp(";") {
+		if p.atEnd() || p.isOp(")") || p.isOp("=") || p.isOp(";") || p.isOp(":") || p.isKw("in") {
 			break
+		}
+		if p.walrusAhead() {
+			return nil, p.fail(p.toks[p.i+1], "invalid syntax")
 		}
 		e, err := p.starExpression()
 		if err != nil {
@@ -127,7 +165,7 @@ func (p *parser) starExpression() (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n := mk("Starred", t)
+		n := p.mk("Starred", t)
 		n.fn = v
 		return n, nil
 	}
@@ -136,12 +174,12 @@ func (p *parser) starExpression() (*node, error) {
 
 func (p *parser) namedExpression() (*node, error) {
 	t := p.peek()
-	if t.kind == tkName && !pyKeywords[t.text] && p.i+1 < len(p.toks) && p.toks[p.i+1].kind == tkOp && p.toks[p.i+1].text == ":=" {
+	if t.kind == tkName && !isKeyword(t.text) && p.i+1 < len(p.toks) && p.toks[p.i+1].kind == tkOp && p.toks[p.i+1].text == ":=" {
 		p.i += 2
 		if _, err := p.expression(); err != nil {
 			return nil, err
 		}
-		return mk("NamedExpr", t), nil
+		return p.mk("NamedExpr", t), nil
 	}
 	return p.expression()
 }
@@ -172,7 +210,7 @@ func (p *parser) expression() (*node, error) {
 		if _, err := p.expression(); err != nil {
 			return nil, err
 		}
-		return mk("Lambda", t), nil
+		return p.mk("Lambda", t), nil
 	}
 	body, err := p.disjunction()
 	if err != nil {
@@ -190,112 +228,118 @@ func (p *parser) expression() (*node, error) {
 		if _, err := p.expression(); err != nil {
 			return nil, err
 		}
-		n := mk("IfExp", t)
+		n := p.mk("IfExp", t)
 		n.line, n.col = body.line, body.col
 		return n, nil
 	}
 	return body, nil
 }
 
-func (p *parser) boolChain(kw, class string, sub func() (*node, error)) (*node, error) {
-	left, err := sub()
-	if err != nil {
-		return nil, err
+// The binary and boolean operator levels are parsed by one precedence
+// climber (fewer calls per atom than one function per grammar level):
+// or (1) < and (2) < not (3, prefix) < comparisons (4) < | (5) < ^ (6) <
+// & (7) < shifts (8) < + - (9) < * / // % @ (10). Unary + - ~ and ** are
+// handled by factor, as in the grammar.
+const (
+	precOr      = 1
+	precAnd     = 2
+	precNot     = 3
+	precCompare = 4
+	precBitOr   = 5
+)
+
+// opPrec is the precedence of the binary operator at the current token (0:
+// none) and its width in tokens ("not in", "is not").
+func (p *parser) opPrec() (prec, width int) {
+	if p.i >= len(p.toks) {
+		return 0, 0
 	}
-	if !p.isKw(kw) {
-		return left, nil
-	}
-	for p.isKw(kw) {
-		p.next()
-		if _, err := sub(); err != nil {
-			return nil, err
+	t := &p.toks[p.i]
+	if t.kind == tkName {
+		switch t.text {
+		case "or":
+			return precOr, 1
+		case "and":
+			return precAnd, 1
+		case "in":
+			return precCompare, 1
+		case "is":
+			if p.i+1 < len(p.toks) && p.toks[p.i+1].kind == tkName && p.toks[p.i+1].text == "not" {
+				return precCompare, 2
+			}
+			return precCompare, 1
+		case "not":
+			if p.i+1 < len(p.toks) && p.toks[p.i+1].kind == tkName && p.toks[p.i+1].text == "in" {
+				return precCompare, 2
+			}
 		}
+		return 0, 0
 	}
-	return &node{class: class, line: left.line, col: left.col}, nil
+	if t.kind != tkOp {
+		return 0, 0
+	}
+	switch t.text {
+	case "==", "!=", "<", "<=", ">", ">=":
+		return precCompare, 1
+	case "|":
+		return 5, 1
+	case "^":
+		return 6, 1
+	case "&":
+		return 7, 1
+	case "<<", ">>":
+		return 8, 1
+	case "+", "-":
+		return 9, 1
+	case "*", "/", "//", "%", "@":
+		return 10, 1
+	}
+	return 0, 0
 }
 
-func (p *parser) disjunction() (*node, error) { return p.boolChain("or", "BoolOp", p.conjunction) }
-func (p *parser) conjunction() (*node, error) { return p.boolChain("and", "BoolOp", p.inversion) }
+func (p *parser) disjunction() (*node, error) { return p.binExpr(precOr) }
 
-func (p *parser) inversion() (*node, error) {
-	if p.isKw("not") {
+// bitOr parses a bitwise-or level expression (no comparison, no boolean).
+func (p *parser) bitOr() (*node, error) { return p.binExpr(precBitOr) }
+
+func (p *parser) binExpr(minPrec int) (*node, error) {
+	var left *node
+	if minPrec <= precNot && p.isKw("not") {
 		t := p.next()
-		if _, err := p.inversion(); err != nil {
+		if _, err := p.binExpr(precNot); err != nil {
 			return nil, err
 		}
-		return mk("UnaryOp", t), nil
-	}
-	return p.comparison()
-}
-
-func (p *parser) comparison() (*node, error) {
-	left, err := p.bitOr()
-	if err != nil {
-		return nil, err
-	}
-	found := false
-	for {
-		t := p.peek()
-		switch {
-		case t.kind == tkOp && (t.text == "==" || t.text == "!=" || t.text == "<" || t.text == "<=" || t.text == ">" || t.text == ">="):
-			p.next()
-		case t.kind == tkName && t.text == "in":
-			p.next()
-		case t.kind == tkName && t.text == "not" && p.i+1 < len(p.toks) && p.toks[p.i+1].text == "in" && p.toks[p.i+1].kind == tkName:
-			p.i += 2
-		case t.kind == tkName && t.text == "is":
-			p.next()
-			if p.isKw("not") {
-				p.next()
-			}
-		default:
-			if found {
-				return &node{class: "Compare", line: left.line, col: left.col}, nil
-			}
-			return left, nil
-		}
-		found = true
-		if _, err := p.bitOr(); err != nil {
+		left = p.mk("UnaryOp", t)
+	} else {
+		var err error
+		if left, err = p.factor(); err != nil {
 			return nil, err
 		}
-	}
-}
-
-// binary parses a left-associative chain of the given operators.
-func (p *parser) binary(ops []string, sub func() (*node, error)) (*node, error) {
-	left, err := sub()
-	if err != nil {
-		return nil, err
 	}
 	for {
-		t := p.peek()
-		if t.kind != tkOp || !contains(ops, t.text) {
+		prec, width := p.opPrec()
+		if prec == 0 || prec < minPrec {
 			return left, nil
 		}
-		p.next()
-		if _, err := sub(); err != nil {
+		p.i += width
+		next := prec + 1 // for and/or: the right operand may start with not
+		if prec == precCompare {
+			next = precBitOr
+		}
+		if _, err := p.binExpr(next); err != nil {
 			return nil, err
 		}
-		left = &node{class: "BinOp", line: left.line, col: left.col}
-	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+		class := "BinOp"
+		switch prec {
+		case precOr, precAnd:
+			class = "BoolOp"
+		case precCompare:
+			class = "Compare"
+		}
+		if left.class != class || class == "BinOp" {
+			left = p.alloc(node{class: class, line: left.line, col: left.col})
 		}
 	}
-	return false
-}
-
-func (p *parser) bitOr() (*node, error)  { return p.binary([]string{"|"}, p.bitXor) }
-func (p *parser) bitXor() (*node, error) { return p.binary([]string{"^"}, p.bitAnd) }
-func (p *parser) bitAnd() (*node, error) { return p.binary([]string{"&"}, p.shift) }
-func (p *parser) shift() (*node, error)  { return p.binary([]string{"<<", ">>"}, p.sum) }
-func (p *parser) sum() (*node, error)    { return p.binary([]string{"+", "-"}, p.term) }
-func (p *parser) term() (*node, error) {
-	return p.binary([]string{"*", "/", "//", "%", "@"}, p.factor)
 }
 
 func (p *parser) factor() (*node, error) {
@@ -305,14 +349,17 @@ func (p *parser) factor() (*node, error) {
 		if _, err := p.factor(); err != nil {
 			return nil, err
 		}
-		return mk("UnaryOp", t), nil
+		return p.mk("UnaryOp", t), nil
 	}
-	return p.power()
-}
-
-func (p *parser) power() (*node, error) {
-	base, err := p.awaitPrimary()
-	if err != nil {
+	var base *node
+	var err error
+	if t.kind == tkName && t.text == "await" {
+		p.next()
+		if _, err := p.primary(); err != nil {
+			return nil, err
+		}
+		base = p.mk("Await", t)
+	} else if base, err = p.primary(); err != nil {
 		return nil, err
 	}
 	if p.isOp("**") {
@@ -320,20 +367,9 @@ func (p *parser) power() (*node, error) {
 		if _, err := p.factor(); err != nil {
 			return nil, err
 		}
-		return &node{class: "BinOp", line: base.line, col: base.col}, nil
+		return p.alloc(node{class: "BinOp", line: base.line, col: base.col}), nil
 	}
 	return base, nil
-}
-
-func (p *parser) awaitPrimary() (*node, error) {
-	if p.isKw("await") {
-		t := p.next()
-		if _, err := p.primary(); err != nil {
-			return nil, err
-		}
-		return mk("Await", t), nil
-	}
-	return p.primary()
 }
 
 func (p *parser) primary() (*node, error) {
@@ -347,10 +383,10 @@ func (p *parser) primary() (*node, error) {
 		case p.isOp("."):
 			p.next()
 			name := p.next()
-			if name.kind != tkName || pyKeywords[name.text] {
+			if name.kind != tkName || isKeyword(name.text) {
 				return nil, p.fail(name, "invalid syntax")
 			}
-			n = &node{class: "Attribute", line: start.line, col: start.col, fn: n, name: name.text}
+			n = p.alloc(node{class: "Attribute", line: start.line, col: start.col, fn: n, name: name.text})
 		case p.isOp("("):
 			call, err := p.call(start, n)
 			if err != nil {
@@ -365,7 +401,7 @@ func (p *parser) primary() (*node, error) {
 			if err := p.expectOp("]"); err != nil {
 				return nil, err
 			}
-			n = &node{class: "Subscript", line: start.line, col: start.col, fn: n}
+			n = p.alloc(node{class: "Subscript", line: start.line, col: start.col, fn: n})
 		default:
 			return n, nil
 		}
@@ -373,6 +409,9 @@ func (p *parser) primary() (*node, error) {
 }
 
 func (p *parser) slices() error {
+	if p.isOp("]") {
+		return p.fail(p.peek(), "invalid syntax")
+	}
 	for {
 		if p.isOp("]") {
 			return nil
@@ -407,8 +446,9 @@ func (p *parser) slices() error {
 // make ast.parse itself fail.
 func (p *parser) call(start token, fn *node) (*node, error) {
 	p.next() // (
-	c := &node{class: "Call", line: start.line, col: start.col, fn: fn}
+	c := p.alloc(node{class: "Call", line: start.line, col: start.col, fn: fn})
 	sawKw, sawDoubleStar := false, false
+	nargs := 0
 	for !p.isOp(")") {
 		t := p.peek()
 		switch {
@@ -418,7 +458,9 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 			if err != nil {
 				return nil, err
 			}
-			c.kws = append(c.kws, keyword{value: v, line: t.line, col: t.col})
+			if !p.check {
+				c.kws = append(c.kws, keyword{value: v, line: t.line, col: t.col})
+			}
 			sawDoubleStar = true
 		case p.isOp("*"):
 			if sawDoubleStar {
@@ -428,9 +470,11 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 			if err != nil {
 				return nil, err
 			}
-			c.elts = append(c.elts, v)
+			if !p.check {
+				c.elts = append(c.elts, v)
+			}
 		case t.kind == tkName && p.i+1 < len(p.toks) && p.toks[p.i+1].kind == tkOp && p.toks[p.i+1].text == "=":
-			if pyKeywords[t.text] {
+			if isKeyword(t.text) {
 				return nil, p.fail(t, "cannot assign to "+t.text)
 			}
 			p.i += 2
@@ -438,7 +482,9 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 			if err != nil {
 				return nil, err
 			}
-			c.kws = append(c.kws, keyword{name: t.text, value: v, line: t.line, col: t.col})
+			if !p.check {
+				c.kws = append(c.kws, keyword{name: t.text, value: v, line: t.line, col: t.col})
+			}
 			sawKw = true
 		default:
 			v, err := p.namedExpression()
@@ -452,10 +498,10 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 				if err := p.comprehension(); err != nil {
 					return nil, err
 				}
-				if len(c.elts) > 0 || len(c.kws) > 0 || !p.isOp(")") {
+				if nargs > 0 || !p.isOp(")") {
 					return nil, p.fail(t, "Generator expression must be parenthesized")
 				}
-				v = &node{class: "GeneratorExp", line: v.line, col: v.col}
+				v = p.alloc(node{class: "GeneratorExp", line: v.line, col: v.col})
 			}
 			if sawDoubleStar {
 				return nil, p.fail(t, "positional argument follows keyword argument unpacking")
@@ -463,8 +509,11 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 			if sawKw {
 				return nil, p.fail(t, "positional argument follows keyword argument")
 			}
-			c.elts = append(c.elts, v)
+			if !p.check {
+				c.elts = append(c.elts, v)
+			}
 		}
+		nargs++
 		if !p.isOp(",") {
 			break
 		}
@@ -525,7 +574,7 @@ func (p *parser) atom() (*node, error) {
 		switch t.text {
 		case "True", "False":
 			p.next()
-			n := mk("Constant", t)
+			n := p.mk("Constant", t)
 			n.ctype, n.b = "bool", t.text == "True"
 			if n.b {
 				n.num = 1
@@ -533,24 +582,27 @@ func (p *parser) atom() (*node, error) {
 			return n, nil
 		case "None":
 			p.next()
-			n := mk("Constant", t)
+			n := p.mk("Constant", t)
 			n.ctype = "NoneType"
 			return n, nil
 		}
-		if pyKeywords[t.text] {
+		if isKeyword(t.text) {
 			return nil, p.fail(t, "invalid syntax")
 		}
 		p.next()
-		n := mk("Name", t)
+		n := p.mk("Name", t)
 		n.name = t.text
 		return n, nil
 	case tkNumber:
 		p.next()
+		if p.check {
+			return p.mk("Constant", t), nil // validated by the lexer
+		}
 		kind, v, ok := parseNumber(t.text)
 		if !ok {
 			return nil, p.fail(t, "invalid decimal literal")
 		}
-		n := mk("Constant", t)
+		n := p.mk("Constant", t)
 		n.ctype, n.num = kind, v
 		return n, nil
 	case tkString:
@@ -559,7 +611,7 @@ func (p *parser) atom() (*node, error) {
 		switch t.text {
 		case "...":
 			p.next()
-			n := mk("Constant", t)
+			n := p.mk("Constant", t)
 			n.ctype = "ellipsis"
 			return n, nil
 		case "(":
@@ -578,7 +630,7 @@ func (p *parser) atom() (*node, error) {
 
 func (p *parser) strings() (*node, error) {
 	first := p.peek()
-	n := mk("Constant", first)
+	n := p.mk("Constant", first)
 	var sb strings.Builder
 	joined, template, bytes, text := false, false, false, false
 	for p.peek().kind == tkString {
@@ -597,6 +649,9 @@ func (p *parser) strings() (*node, error) {
 		}
 		if bytes && text {
 			return nil, p.fail(t, "cannot mix bytes and nonbytes literals")
+		}
+		if p.check {
+			continue // the value is not needed
 		}
 		if strings.Contains(prefix, "r") {
 			sb.WriteString(body)
@@ -621,7 +676,7 @@ func (p *parser) group() (*node, error) {
 	open := p.next()
 	if p.isOp(")") {
 		p.next()
-		return mk("Tuple", open), nil
+		return p.mk("Tuple", open), nil
 	}
 	if p.isKw("yield") {
 		p.next()
@@ -636,7 +691,7 @@ func (p *parser) group() (*node, error) {
 		if err := p.expectOp(")"); err != nil {
 			return nil, err
 		}
-		return mk("Yield", open), nil
+		return p.mk("Yield", open), nil
 	}
 	first, err := p.starExpression()
 	if err != nil {
@@ -649,7 +704,7 @@ func (p *parser) group() (*node, error) {
 		if err := p.expectOp(")"); err != nil {
 			return nil, err
 		}
-		return mk("GeneratorExp", open), nil
+		return p.mk("GeneratorExp", open), nil
 	}
 	if p.isOp(")") {
 		p.next()
@@ -659,7 +714,7 @@ func (p *parser) group() (*node, error) {
 		first.paren = true
 		return first, nil
 	}
-	tup := mk("Tuple", open)
+	tup := p.mk("Tuple", open)
 	tup.elts = []*node{first}
 	if err := p.seq(tup, ")"); err != nil {
 		return nil, err
@@ -685,7 +740,7 @@ func (p *parser) seq(n *node, closer string) error {
 
 func (p *parser) list() (*node, error) {
 	open := p.next()
-	n := mk("List", open)
+	n := p.mk("List", open)
 	if p.isOp("]") {
 		p.next()
 		return n, nil
@@ -701,7 +756,7 @@ func (p *parser) list() (*node, error) {
 		if err := p.expectOp("]"); err != nil {
 			return nil, err
 		}
-		return mk("ListComp", open), nil
+		return p.mk("ListComp", open), nil
 	}
 	n.elts = []*node{first}
 	return n, p.seq(n, "]")
@@ -711,7 +766,7 @@ func (p *parser) dict() (*node, error) {
 	open := p.next()
 	if p.isOp("}") {
 		p.next()
-		return mk("Dict", open), nil
+		return p.mk("Dict", open), nil
 	}
 	isDict := p.isOp("**")
 	var first *node
@@ -735,13 +790,13 @@ func (p *parser) dict() (*node, error) {
 			if err := p.expectOp("}"); err != nil {
 				return nil, err
 			}
-			return mk("SetComp", open), nil
+			return p.mk("SetComp", open), nil
 		}
-		n := mk("Set", open)
+		n := p.mk("Set", open)
 		n.elts = []*node{first}
 		return n, p.seq(n, "}")
 	}
-	n := mk("Dict", open)
+	n := p.mk("Dict", open)
 	if first == nil {
 		n.keys, n.elts = append(n.keys, nil), append(n.elts, nil)
 	} else {
@@ -757,7 +812,7 @@ func (p *parser) dict() (*node, error) {
 			if err := p.expectOp("}"); err != nil {
 				return nil, err
 			}
-			return mk("DictComp", open), nil
+			return p.mk("DictComp", open), nil
 		}
 		n.keys, n.elts = append(n.keys, first), append(n.elts, v)
 	}

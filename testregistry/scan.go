@@ -347,11 +347,12 @@ func findCalls(src string, markers map[string]Marker) ([]call, error) {
 		return nil, err
 	}
 	var calls []call
+	p := &parser{}
 	for _, st := range topStatements(lines) {
 		if !mayBeCall(st, markers) {
 			continue
 		}
-		p := &parser{toks: st}
+		p.toks, p.i = st, 0 // the slab is kept: the calls' nodes outlive the loop
 		n, err := p.starExpressions()
 		if err != nil {
 			// Only a statement that starts like a marker call must parse

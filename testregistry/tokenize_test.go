@@ -86,3 +86,68 @@ func TestFindCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestStatementSyntax: rows checked against Python 3.11's ast.parse, plus
+// newer syntax (3.12 type aliases and generics, 3.14 except groups) that
+// the scanner accepts so as never to reject a file a newer Python parses.
+func TestStatementSyntax(t *testing.T) {
+	ok := []string{
+		"return 1", "break", "x = yield", "x: int", "(x): int = 1", "import a.b as c, d", "from . import (a, b,)",
+		"from .. import *", "try:\n pass\nexcept* E:\n pass", "async def f():\n async with a as b, c: pass",
+		"with (a as b, c as d): pass", "with (a, b): pass", "lambda x=1, *a, k, **kw: 0", "def f(a, /, b, *, c): pass",
+		"global x, y", "assert x, y", "raise E from e",
+		"match x:\n case [a, *r] if a: pass\n case {\"k\": v, **rest}: pass\n case Point(x=0) | None as p: pass",
+		"x = *a, *b", "*a, b = c", "@x.y[0](1)\ndef f(): pass", "class A(B, metaclass=M): pass", "nonlocal x", "x = 1;",
+		"(a := 1)", "f(a)(b)[c].d = 1", "x.y += 1", "(a, b) = c", "[a, (b, c)] = d", "a = b = c", "x = yield from y",
+		"type X = int", "def f[T](x: T) -> T: pass", "class A[T]: pass", "except A, B: pass",
+		"match = 1", "match(x)", "case = 1", "case(x)", "case[1]: int = 2", "match x := 1:\n case 1: pass", "f(a := 1)", "a[b := 1]",
+		"match (x):\n case (1 | 2) as y: pass\n case _: pass", "match x:\n case -1: pass\n case {**r}: pass", "print(*a, sep='')", "for i, (a, b) in x: pass", "del a, b[0], c.d",
+		"x = [i for i in range(3) if i if not i]", "a[1:2, ::3] = b", "f(**a, b=1)", "f(*a, b)", "@property\n@other\ndef f(self): pass",
+		"while True: break", "if a: b = 1; c = 2", "x = 1 if y else 2", "not_a_keyword = await_x", "def f(*, a=1, **kw): pass",
+		"async def f():\n    async for x in y:\n        await z", "x = {**a, 'b': 1}", "x = {*a, 1}", "assert (a, b)",
+	}
+	bad := map[string]string{
+		"f() = 1":                  "cannot assign to function call here. Maybe you meant '==' instead of '='?",
+		"1 = x":                    "cannot assign to literal here. Maybe you meant '==' instead of '='?",
+		"f() += 1":                 "'function call' is an illegal expression for augmented assignment",
+		"del f()":                  "cannot delete function call",
+		"for f() in x: pass":       "cannot assign to function call",
+		"with a as f(): pass":      "cannot assign to function call",
+		"if x\n  pass":             "expected ':'",
+		"[a, b]: int":              "only single target (not list) can be annotated",
+		"a, b += 1":                "'tuple' is an illegal expression for augmented assignment",
+		"print \"x\"":              "invalid syntax",
+		"f(x for x in y, 1)":       "Generator expression must be parenthesized",
+		"a if b":                   "expected 'else' after 'if' expression",
+		"x = 1;;":                  "invalid syntax",
+		"a := 1":                   "invalid syntax",
+		"def f(*): pass":           "named arguments must follow bare *",
+		"d[]":                      "invalid syntax",
+		"@dec\nx = 1":              "invalid syntax",
+		"def f(:\n pass":           "'(' was never closed", // CPython: invalid syntax (it parses before reaching EOF)
+		"import":                   "invalid syntax",
+		"from import x":            "invalid syntax",
+		"x = (1 2)":                "invalid syntax",
+		"x = a := 1":               "invalid syntax",
+		"return a := 1":            "invalid syntax",
+		"lambda: (yield":           "'(' was never closed",
+		"register_cpu_ci(1, 'a'":   "'(' was never closed",
+		"def f():\nreturn 1":       "expected an indented block after line 1",
+		"x = 1\nif y:":             "expected an indented block after line 2",
+		"for x in y\n    pass":     "expected ':'",
+		"return lambda x: x = 1":   "invalid syntax",
+		"x = [1, 2, 3 for y in z]": "invalid syntax",
+	}
+	for _, src := range ok {
+		if _, err := lexLines(src, true); err != nil {
+			t.Errorf("%q: unexpected %v", src, err)
+		}
+	}
+	for src, msg := range bad {
+		_, err := lexLines(src, true)
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Msg != msg {
+			t.Errorf("%q: err = %v, want %q", src, err, msg)
+		}
+	}
+}

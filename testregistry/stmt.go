@@ -1,0 +1,690 @@
+package testregistry
+
+import "errors"
+
+// Statement-level syntax check. ast.parse rejects a whole file on any syntax
+// error, and the reference collector then crashes, so a file the scanner
+// accepts must parse. checkLine validates one logical line against Python's
+// statement grammar (the newest grammar: type aliases, generic parameter
+// lists and unparenthesised except groups are accepted); block structure
+// (an else without an if) is not checked.
+
+func isAugOp(s string) bool {
+	switch s {
+	case "+=", "-=", "*=", "/=", "//=", "%=", "@=", "&=", "|=", "^=", ">>=", "<<=", "**=":
+		return true
+	}
+	return false
+}
+
+// checkLine returns the first syntax error of one logical line. p is reused
+// across lines: its node slab is recycled, as no node outlives the check.
+func checkLine(p *parser, toks []token) *SyntaxError {
+	p.toks, p.i, p.slab = toks, 0, p.slab[:0]
+	if err := p.statement(); err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			return se
+		}
+		return p.fail(p.peek(), "invalid syntax")
+	}
+	return nil
+}
+
+func (p *parser) statement() error {
+	t := p.peek()
+	if t.kind == tkOp && t.text == "@" {
+		p.next()
+		if _, err := p.namedExpression(); err != nil {
+			return err
+		}
+		return p.end()
+	}
+	if t.kind == tkName {
+		switch t.text {
+		case "async":
+			p.next()
+			switch {
+			case p.isKw("def"):
+				return p.funcDef()
+			case p.isKw("for"):
+				return p.forStmt()
+			case p.isKw("with"):
+				return p.withStmt()
+			}
+			return p.fail(p.peek(), "invalid syntax")
+		case "def":
+			return p.funcDef()
+		case "class":
+			return p.classDef()
+		case "if", "elif", "while":
+			p.next()
+			if _, err := p.namedExpression(); err != nil {
+				return err
+			}
+			return p.block()
+		case "else", "try", "finally":
+			p.next()
+			return p.block()
+		case "for":
+			return p.forStmt()
+		case "with":
+			return p.withStmt()
+		case "except":
+			p.next()
+			if p.isOp("*") {
+				p.next()
+			}
+			if !p.isOp(":") {
+				if _, err := p.starExpressions(); err != nil {
+					return err
+				}
+				if p.isKw("as") {
+					p.next()
+					if n := p.next(); n.kind != tkName || isKeyword(n.text) {
+						return p.fail(n, "invalid syntax")
+					}
+				}
+			}
+			return p.block()
+		case "match", "case":
+			// Soft keywords. A line that parses as a plain statement
+			// ("match = 1", "case[1]: int = 2") is one; otherwise a line
+			// with a top-level ':' is a match/case header, whose patterns
+			// are not expressions and are trusted.
+			if err := p.simpleStmts(); err == nil || colonAtDepth0(p.toks) < 0 {
+				return err
+			}
+			return nil
+		}
+	}
+	return p.simpleStmts()
+}
+
+// colonAtDepth0 is the index of the first ':' outside brackets, or -1.
+func colonAtDepth0(toks []token) int {
+	depth := 0
+	for i, t := range toks {
+		if t.kind != tkOp {
+			continue
+		}
+		switch t.text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		case ":":
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// end requires the end of the line.
+func (p *parser) end() error {
+	if !p.atEnd() {
+		return p.fail(p.peek(), "invalid syntax")
+	}
+	return nil
+}
+
+// block parses ':' and an optional same-line body.
+func (p *parser) block() error {
+	if !p.isOp(":") {
+		return p.fail(p.peek(), "expected ':'")
+	}
+	p.next()
+	if p.atEnd() {
+		return nil
+	}
+	return p.simpleStmts()
+}
+
+// skipBracket skips a balanced bracket group starting at the current token.
+func (p *parser) skipBracket() error {
+	depth := 0
+	for !p.atEnd() {
+		t := p.next()
+		if t.kind != tkOp {
+			continue
+		}
+		switch t.text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+			if depth == 0 {
+				return nil
+			}
+		}
+	}
+	return p.fail(p.peek(), "invalid syntax")
+}
+
+func (p *parser) name() error {
+	t := p.next()
+	if t.kind != tkName || isKeyword(t.text) {
+		return p.fail(t, "invalid syntax")
+	}
+	return nil
+}
+
+func (p *parser) funcDef() error {
+	p.next() // def
+	if err := p.name(); err != nil {
+		return err
+	}
+	if p.isOp("[") {
+		if err := p.skipBracket(); err != nil { // type parameters
+			return err
+		}
+	}
+	if !p.isOp("(") {
+		return p.fail(p.peek(), "expected '('")
+	}
+	p.next()
+	if err := p.params(")", true); err != nil {
+		return err
+	}
+	if p.isOp("->") {
+		p.next()
+		if _, err := p.expression(); err != nil {
+			return err
+		}
+	}
+	return p.block()
+}
+
+// params parses a parameter list up to and including closer.
+func (p *parser) params(closer string, annotations bool) error {
+	bareStar := false
+	for !p.isOp(closer) {
+		t := p.peek()
+		switch {
+		case p.isOp("/"):
+			p.next()
+		case p.isOp("*") || p.isOp("**"):
+			star := p.next()
+			if star.text == "*" && (p.isOp(",") || p.isOp(closer)) {
+				bareStar = true
+				break
+			}
+			if err := p.name(); err != nil {
+				return err
+			}
+			if annotations && p.isOp(":") {
+				p.next()
+				if p.isOp("*") {
+					p.next() // *args: *Ts
+				}
+				if _, err := p.expression(); err != nil {
+					return err
+				}
+			}
+		default:
+			if err := p.name(); err != nil {
+				return p.fail(t, "invalid syntax")
+			}
+			if annotations && p.isOp(":") {
+				p.next()
+				if _, err := p.expression(); err != nil {
+					return err
+				}
+			}
+			if p.isOp("=") {
+				p.next()
+				if _, err := p.expression(); err != nil {
+					return err
+				}
+			}
+			bareStar = false
+		}
+		if !p.isOp(",") {
+			break
+		}
+		p.next()
+	}
+	if bareStar {
+		return p.fail(p.peek(), "named arguments must follow bare *")
+	}
+	return p.expectOp(closer)
+}
+
+func (p *parser) classDef() error {
+	p.next() // class
+	if err := p.name(); err != nil {
+		return err
+	}
+	if p.isOp("[") {
+		if err := p.skipBracket(); err != nil {
+			return err
+		}
+	}
+	if p.isOp("(") {
+		if _, err := p.call(p.peek(), p.alloc(node{class: "Name"})); err != nil {
+			return err
+		}
+	}
+	return p.block()
+}
+
+func (p *parser) forStmt() error {
+	p.next() // for
+	targets, err := p.targetList()
+	if err != nil {
+		return err
+	}
+	for _, t := range targets {
+		if err := p.checkTarget(t, "assign to"); err != nil {
+			return err
+		}
+	}
+	if !p.isKw("in") {
+		return p.fail(p.peek(), "invalid syntax")
+	}
+	p.next()
+	if _, err := p.starExpressions(); err != nil {
+		return err
+	}
+	return p.block()
+}
+
+// targetList parses for-loop targets (stopping before 'in').
+func (p *parser) targetList() ([]*node, error) {
+	var out []*node
+	for {
+		start := p.peek()
+		var n *node
+		var err error
+		if p.isOp("*") {
+			p.next()
+			n, err = p.bitOr()
+			if err == nil {
+				n = p.alloc(node{class: "Starred", line: start.line, col: start.col, fn: n})
+			}
+		} else {
+			n, err = p.bitOr()
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+		if !p.isOp(",") {
+			return out, nil
+		}
+		p.next()
+		if p.isKw("in") {
+			return out, nil
+		}
+	}
+}
+
+func (p *parser) withStmt() error {
+	p.next() // with
+	if p.isOp("(") {
+		save := p.i
+		p.next()
+		if err := p.withItems(")"); err == nil && p.isOp(")") {
+			p.next()
+			if p.isOp(":") {
+				return p.block()
+			}
+		}
+		p.i = save
+	}
+	if err := p.withItems(":"); err != nil {
+		return err
+	}
+	return p.block()
+}
+
+func (p *parser) withItems(closer string) error {
+	for {
+		if _, err := p.expression(); err != nil {
+			return err
+		}
+		if p.isKw("as") {
+			p.next()
+			t, err := p.starExpression()
+			if err != nil {
+				return err
+			}
+			if err := p.checkTarget(t, "assign to"); err != nil {
+				return err
+			}
+		}
+		if !p.isOp(",") {
+			return nil
+		}
+		p.next()
+		if p.isOp(closer) {
+			return nil
+		}
+	}
+}
+
+// describeTarget names a node the way CPython's "cannot assign to" does.
+func describeTarget(n *node) string {
+	switch n.class {
+	case "Call":
+		return "function call"
+	case "Constant":
+		switch n.ctype {
+		case "bool", "NoneType":
+			return pyBoolOrNone(n)
+		case "ellipsis":
+			return "ellipsis"
+		}
+		return "literal"
+	case "JoinedStr":
+		return "f-string expression"
+	case "BinOp", "UnaryOp", "BoolOp":
+		return "expression"
+	case "Compare":
+		return "comparison"
+	case "Lambda":
+		return "lambda"
+	case "IfExp":
+		return "conditional expression"
+	case "NamedExpr":
+		return "named expression"
+	case "GeneratorExp":
+		return "generator expression"
+	case "ListComp":
+		return "list comprehension"
+	case "SetComp":
+		return "set comprehension"
+	case "DictComp":
+		return "dict comprehension"
+	case "Dict":
+		return "dict literal"
+	case "Set":
+		return "set display"
+	case "Await":
+		return "await expression"
+	case "Yield":
+		return "yield expression"
+	}
+	return "expression"
+}
+
+func pyBoolOrNone(n *node) string {
+	if n.ctype == "NoneType" {
+		return "None"
+	}
+	return pyBool(n.b)
+}
+
+// checkTarget reports a node that cannot be assigned (or deleted).
+func (p *parser) checkTarget(n *node, verb string) error {
+	switch n.class {
+	case "Name", "Attribute", "Subscript":
+		return nil
+	case "Starred":
+		return p.checkTarget(n.fn, verb)
+	case "Tuple", "List":
+		for _, e := range n.elts {
+			if err := p.checkTarget(e, verb); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return &SyntaxError{Line: n.line, Col: n.col, Msg: "cannot " + verb + " " + describeTarget(n)}
+}
+
+func (p *parser) simpleStmts() error {
+	for {
+		if err := p.simpleStmt(); err != nil {
+			return err
+		}
+		if p.atEnd() {
+			return nil
+		}
+		if !p.isOp(";") {
+			return p.fail(p.peek(), "invalid syntax")
+		}
+		p.next()
+		if p.atEnd() {
+			return nil
+		}
+	}
+}
+
+// stmtEnd reports whether the current simple statement has ended.
+func (p *parser) stmtEnd() bool { return p.atEnd() || p.isOp(";") }
+
+func (p *parser) yieldOrStar() (*node, error) {
+	if p.isKw("yield") {
+		t := p.next()
+		if p.isKw("from") {
+			p.next()
+			if _, err := p.expression(); err != nil {
+				return nil, err
+			}
+		} else if !p.stmtEnd() && !p.isOp("=") && !p.isOp(")") {
+			if _, err := p.starExpressions(); err != nil {
+				return nil, err
+			}
+		}
+		return p.mk("Yield", t), nil
+	}
+	return p.starExpressions()
+}
+
+func (p *parser) simpleStmt() error {
+	t := p.peek()
+	if t.kind == tkName {
+		switch t.text {
+		case "pass", "break", "continue":
+			p.next()
+			return nil
+		case "return":
+			p.next()
+			if !p.stmtEnd() {
+				_, err := p.starExpressions()
+				return err
+			}
+			return nil
+		case "raise":
+			p.next()
+			if !p.stmtEnd() {
+				if _, err := p.expression(); err != nil {
+					return err
+				}
+				if p.isKw("from") {
+					p.next()
+					_, err := p.expression()
+					return err
+				}
+			}
+			return nil
+		case "global", "nonlocal":
+			p.next()
+			for {
+				if err := p.name(); err != nil {
+					return err
+				}
+				if !p.isOp(",") {
+					return nil
+				}
+				p.next()
+			}
+		case "del":
+			p.next()
+			n, err := p.starExpressions()
+			if err != nil {
+				return err
+			}
+			return p.checkTarget(n, "delete")
+		case "assert":
+			p.next()
+			if _, err := p.expression(); err != nil {
+				return err
+			}
+			if p.isOp(",") {
+				p.next()
+				_, err := p.expression()
+				return err
+			}
+			return nil
+		case "import":
+			p.next()
+			for {
+				if err := p.dottedName(); err != nil {
+					return err
+				}
+				if p.isKw("as") {
+					p.next()
+					if err := p.name(); err != nil {
+						return err
+					}
+				}
+				if !p.isOp(",") {
+					return nil
+				}
+				p.next()
+			}
+		case "from":
+			return p.fromImport()
+		case "type":
+			// Soft keyword: "type X = ..." and "type X[T] = ...".
+			if len(p.toks) > p.i+2 && p.toks[p.i+1].kind == tkName && (p.toks[p.i+2].text == "=" || p.toks[p.i+2].text == "[") {
+				p.next()
+				p.next()
+				if p.isOp("[") {
+					if err := p.skipBracket(); err != nil {
+						return err
+					}
+				}
+				if err := p.expectOp("="); err != nil {
+					return err
+				}
+				_, err := p.expression()
+				return err
+			}
+		}
+	}
+	first, err := p.yieldOrStar()
+	if err != nil {
+		return err
+	}
+	switch {
+	case p.stmtEnd():
+		return nil
+	case p.isOp(":"):
+		if first.class != "Name" && first.class != "Attribute" && first.class != "Subscript" {
+			if first.class == "Tuple" || first.class == "List" {
+				kind := "tuple"
+				if first.class == "List" {
+					kind = "list"
+				}
+				return &SyntaxError{Line: first.line, Col: first.col, Msg: "only single target (not " + kind + ") can be annotated"}
+			}
+			return &SyntaxError{Line: first.line, Col: first.col, Msg: "illegal target for annotation"}
+		}
+		p.next()
+		if _, err := p.expression(); err != nil {
+			return err
+		}
+		if p.isOp("=") {
+			p.next()
+			_, err := p.yieldOrStar()
+			return err
+		}
+		return nil
+	case p.peek().kind == tkOp && isAugOp(p.peek().text):
+		if first.class != "Name" && first.class != "Attribute" && first.class != "Subscript" {
+			what := describeTarget(first)
+			switch first.class {
+			case "Tuple":
+				what = "tuple"
+			case "List":
+				what = "list"
+			}
+			return &SyntaxError{Line: first.line, Col: first.col, Msg: "'" + what + "' is an illegal expression for augmented assignment"}
+		}
+		p.next()
+		_, err := p.yieldOrStar()
+		return err
+	case p.isOp("="):
+		target := first
+		for p.isOp("=") {
+			if err := p.checkTarget(target, "assign to"); err != nil {
+				var se *SyntaxError
+				if errors.As(err, &se) {
+					se.Msg += " here. Maybe you meant '==' instead of '='?"
+				}
+				return err
+			}
+			p.next()
+			if target, err = p.yieldOrStar(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return p.fail(p.peek(), "invalid syntax")
+}
+
+func (p *parser) dottedName() error {
+	for {
+		if err := p.name(); err != nil {
+			return err
+		}
+		if !p.isOp(".") {
+			return nil
+		}
+		p.next()
+	}
+}
+
+func (p *parser) fromImport() error {
+	p.next() // from
+	dots := 0
+	for p.isOp(".") || p.isOp("...") {
+		dots++
+		p.next()
+	}
+	if !p.isKw("import") || dots == 0 {
+		if err := p.dottedName(); err != nil {
+			return err
+		}
+	}
+	if !p.isKw("import") {
+		return p.fail(p.peek(), "invalid syntax")
+	}
+	p.next()
+	if p.isOp("*") {
+		p.next()
+		return nil
+	}
+	paren := p.isOp("(")
+	if paren {
+		p.next()
+	}
+	for {
+		if err := p.name(); err != nil {
+			return err
+		}
+		if p.isKw("as") {
+			p.next()
+			if err := p.name(); err != nil {
+				return err
+			}
+		}
+		if !p.isOp(",") {
+			break
+		}
+		p.next()
+		if paren && p.isOp(")") {
+			break
+		}
+	}
+	if paren {
+		return p.expectOp(")")
+	}
+	return nil
+}
