@@ -161,7 +161,26 @@ func FuzzParseFilters(f *testing.F) {
 			}
 			return
 		}
-		res := fs.Evaluate([]ChangedFile{{"src/a.go", "added"}, {"README.md", ""}}, QuantEvery)
-		_ = Outputs(res, ListCSV)
+		files := []ChangedFile{{"src/a.go", "added"}, {"README.md", ""}, {"src/", "modified"}, {"a*b", "deleted"}}
+		for _, q := range []Quantifier{QuantSome, QuantEvery, QuantSomeWithExcludes} {
+			batch := fs.Evaluate(files, q)
+			_ = Outputs(batch, ListCSV)
+			// The indexed batch path must agree with a plain scan.
+			for i, f := range fs.List {
+				if !batch[i].CountKnown {
+					continue // some membership is unknown: nothing to compare
+				}
+				for _, cf := range files {
+					one, _ := f.scan(cf, q)
+					inBatch := false
+					for _, p := range batch[i].Files {
+						inBatch = inBatch || p == cf.Path
+					}
+					if (one == True) != inBatch {
+						t.Fatalf("filter %q %s file %q: scan %v, batch %v", f.Name, q, cf.Path, one, batch[i].Files)
+					}
+				}
+			}
+		}
 	})
 }
