@@ -142,6 +142,16 @@ func writeText(out io.Writer, format string, r *Report, nfiles int, advisories [
 			tw.Flush()
 		}
 	}
+	if format == "github" {
+		// Annotations on the run: what wakes a heavy or GPU runner.
+		for _, w := range r.Workflows {
+			for _, j := range w.Jobs {
+				if (j.Heavy || j.GPU) && j.Verdict == Run {
+					fmt.Fprintf(&b, "::notice file=%s,title=%s wakes %s::%s\n", w.File, j.ID, escapeGHProp(j.Runner), escapeGH(j.Reason))
+				}
+			}
+		}
+	}
 	for _, a := range advisories {
 		if format == "github" {
 			fmt.Fprintf(&b, "::warning file=%s,title=heavy job changed without %s::%s\n", a.File, labelOr(a.Label), escapeGH(a.Message))
@@ -168,6 +178,11 @@ func labelOr(l string) string {
 // escapeGH escapes a workflow-command message (%, CR, LF).
 func escapeGH(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeGHProp escapes a workflow-command property value.
+func escapeGHProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
 // mdCell escapes a markdown table cell.
