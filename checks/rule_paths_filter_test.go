@@ -102,3 +102,45 @@ jobs:
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestPathsFilterEveryCases(t *testing.T) {
+	wf := func(rules string) string {
+		return `on: pull_request
+jobs:
+  c:
+    runs-on: ubuntu-latest
+    outputs:
+      k: ${{ steps.f.outputs.k }}
+    steps:
+      - uses: dorny/paths-filter@v3
+        id: f
+        with:
+          predicate-quantifier: every
+          filters: |
+            k:
+` + rules + `  b:
+    needs: c
+    if: needs.c.outputs.k == 'true'
+    runs-on: ubuntu-latest
+    steps: [{run: make}]
+`
+	}
+	cases := []struct{ rules, want string }{
+		// Satisfiable: src/x.rs matches both.
+		{"              - '**/*.rs'\n              - 'src/**'\n", ""},
+		// Different extensions: provably never.
+		{"              - '**/*.rs'\n              - '**/*.go'\n", "error"},
+		// cicheck cannot decide: a warning.
+		{"              - '**/a*'\n              - '**/*b/**'\n", "warning"},
+	}
+	for _, c := range cases {
+		fs := Run(loadSrc(t, wf(c.rules)), "", nil, []*Rule{PathsFilterEveryUnsatisfiable})
+		got := ""
+		if len(fs) > 0 {
+			got = fs[0].Severity.String()
+		}
+		if got != c.want {
+			t.Errorf("%q: got %q (%s), want %q", c.rules, got, render(fs), c.want)
+		}
+	}
+}

@@ -234,6 +234,17 @@ func literalPrefix(p string) string {
 	return p
 }
 
+func disjoint(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // sample builds a concrete path a pattern is likely to match.
 func sample(p string) string {
 	p = strings.TrimPrefix(p, "./")
@@ -291,6 +302,10 @@ func (a *Analysis) everyUnsatisfiable() []finding.Finding {
 				a1, a2 := literalPrefix(pi.Text), literalPrefix(pj.Text)
 				if !strings.HasPrefix(a1, a2) && !strings.HasPrefix(a2, a1) && pi.Text != pj.Text {
 					out = append(out, a.at(pi.Pos, s.Job, fmt.Sprintf("filter %q can never be true: predicate-quantifier every needs one file matching both %q and %q, and their literal prefixes are disjoint", f.Name, pi.Text, pj.Text), fix))
+					return
+				}
+				if pi.suffixes != nil && pj.suffixes != nil && disjoint(pi.suffixes, pj.suffixes) {
+					out = append(out, a.at(pi.Pos, s.Job, fmt.Sprintf("filter %q can never be true: predicate-quantifier every needs one file matching both %q and %q, and they require different extensions", f.Name, pi.Text, pj.Text), fix))
 					return
 				}
 			}
