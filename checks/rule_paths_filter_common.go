@@ -4,8 +4,8 @@ import "github.com/cicheck/cicheck/pathsfilter"
 
 // pathsFilterRun adapts one of pathsfilter's lints to a rule: the model and
 // the lint logic live in pathsfilter, next to the matcher they depend on.
-// Filter files are not read here (a Pass has no file system): a step whose
-// filters live in a file is linted only for what its inputs show.
+// Filter files are read through the workflow's repository file system, so a
+// step whose filters live in a file is linted like an inline one.
 func pathsFilterRun(id string) func(*Pass) {
 	return func(p *Pass) {
 		w := p.Workflow
@@ -18,7 +18,7 @@ func pathsFilterRun(id string) func(*Pass) {
 		}
 		// One analysis per workflow, shared by every paths-filter rule.
 		a := p.Memo("pathsfilter.analysis", func() any {
-			return pathsfilter.Analyze(w.AST, w.Source, p.File, nil, cfg)
+			return pathsfilter.Analyze(w.AST, w.Source, p.File, w.FS, cfg)
 		}).(*pathsfilter.Analysis)
 		for _, f := range a.Lint(id) {
 			p.Report(f)

@@ -54,7 +54,13 @@ func Analyze(wf *actionlint.Workflow, src []byte, file string, fsys fs.FS, cfg C
 }
 
 func (a *Analysis) at(p Pos, job, msg, fix string) finding.Finding {
-	return finding.Finding{File: a.File, Line: p.Line, Column: p.Col, Job: job, Message: msg, Fix: fix}
+	// A filter read from a file of the repository is reported there, where
+	// the fix goes; everything else is in the workflow.
+	file := a.File
+	if p.File != "" {
+		file = p.File
+	}
+	return finding.Finding{File: file, Line: p.Line, Column: p.Col, Job: job, Message: msg, Fix: fix}
 }
 
 // Lint runs the lint named by id; an unknown id yields nothing.
