@@ -102,7 +102,7 @@ func BenchmarkLexFile(b *testing.B) {
 	src := benchFile(`register_cuda_ci(est_time=300, suite="stage-b-2-gpu-h200", labels=["precision", "short"])`)
 	b.SetBytes(int64(len(src)))
 	for i := 0; i < b.N; i++ {
-		if _, err := lexLines(src, false); err != nil {
+		if _, err := lexLines(src, false, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

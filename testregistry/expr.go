@@ -840,7 +840,9 @@ func (p *parser) dict() (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.keys, n.elts = append(n.keys, k), append(n.elts, v)
+		if !p.check {
+			n.keys, n.elts = append(n.keys, k), append(n.elts, v)
+		}
 	}
 	return n, p.expectOp("}")
 }

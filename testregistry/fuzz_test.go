@@ -26,7 +26,7 @@ func FuzzTokenize(f *testing.F) {
 	}
 	sc := &scanner{cfg: DefaultConfig(), known: map[string]bool{"megatron": true}, knownList: []string{"megatron"}, knownOK: true}
 	f.Fuzz(func(t *testing.T, src string) {
-		lines, err := lexLines(src, true)
+		lines, err := lexLines(src, true, nil)
 		if err == nil {
 			for _, l := range lines {
 				if len(l.toks) == 0 {

@@ -44,7 +44,14 @@ var mutators = map[string]bool{"update": true, "add": true, "pop": true, "clear"
 // findBinding returns the last module-level binding "sym = v" or
 // "sym: T = v" in src, noting any later mutation.
 func findBinding(src, sym string) (*binding, error) {
-	lines, err := lexLines(src, false)
+	lines, err := lexLines(src, false, func(line []token) bool {
+		for _, t := range line {
+			if t.kind == tkName && t.text == sym {
+				return true
+			}
+		}
+		return false
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cicheck/cicheck/finding"
 )
@@ -157,18 +158,23 @@ func Scan(fsys fs.FS, cfg Config) (*Registry, error) {
 	r.Files = files
 	results := make([]fileResult, len(files))
 	errs := make([]error, len(files))
-	var wg sync.WaitGroup
-	next := make(chan int)
 	known := map[string]bool{}
 	for _, k := range r.Known {
 		known[k] = true
 	}
 	sc := &scanner{cfg: cfg, known: known, knownOK: r.KnownOK, knownList: r.Known}
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+	// Workers take files by an atomic counter: no channel hand-off per file.
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(files)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
 				src, err := fs.ReadFile(fsys, files[i])
 				if err != nil {
 					errs[i] = err
@@ -178,10 +184,6 @@ func Scan(fsys fs.FS, cfg Config) (*Registry, error) {
 			}
 		}()
 	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -342,7 +344,16 @@ func topStatements(lines []logicalLine) [][]token {
 // findCalls returns the module-level bare-name marker calls of src, or the
 // first syntax error.
 func findCalls(src string, markers map[string]Marker) ([]call, error) {
-	lines, err := lexLines(src, false)
+	lines, err := lexLines(src, false, func(line []token) bool {
+		for _, t := range line {
+			if t.kind == tkName {
+				if _, ok := markers[t.text]; ok {
+					return true
+				}
+			}
+		}
+		return false
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -77,6 +77,8 @@ type lexer struct {
 	colonLine  int
 	decorated  bool // the previous logical line was a decorator
 	check      parser
+	keep       []token // arena of the kept lines' tokens
+	want       func([]token) bool
 }
 
 type indentLevel struct{ col, alt int }
@@ -95,25 +97,38 @@ func (lx *lexer) emit(k tokKind, start, line, col int) {
 // lines only, unless keepAll), reporting the first syntax error the way
 // CPython's tokenizer would. Comments, NEWLINE, INDENT and DEDENT tokens
 // are not returned; a line's depth is its indentation level.
-func lexLines(src string, keepAll bool) ([]logicalLine, error) {
+//
+// want, when not nil, selects the module-level lines worth keeping (the
+// others are checked and dropped).
+func lexLines(src string, keepAll bool, want func([]token) bool) ([]logicalLine, error) {
 	src = strings.TrimPrefix(src, "\ufeff")
-	lx := &lexer{src: src, line: 1, atBOL: true, indents: []indentLevel{{0, 0}}, keepAll: keepAll,
-		toks: make([]token, 0, 64), check: parser{check: true}}
-	sp := slabPool.Get().(*[]node)
-	lx.check.slab = (*sp)[:0]
+	sc := scratchPool.Get().(*scratch)
+	lx := &lexer{src: src, line: 1, atBOL: true, indents: append(sc.indents[:0], indentLevel{0, 0}), keepAll: keepAll, want: want,
+		toks: sc.toks[:0], brackets: sc.brackets[:0], check: parser{check: true, slab: sc.slab[:0]}}
 	err := lx.run()
-	*sp = lx.check.slab[:0]
-	slabPool.Put(sp)
+	sc.toks, sc.slab, sc.brackets, sc.indents = lx.toks[:0], lx.check.slab[:0], lx.brackets[:0], lx.indents[:0]
+	scratchPool.Put(sc)
 	if err != nil {
 		return nil, err
 	}
 	return lx.lines, nil
 }
 
-// slabPool recycles the node slabs of the statement check between files: no
-// node of the check outlives its line, and zeroing fresh slabs for every file
-// was a tenth of the scan's time.
-var slabPool = sync.Pool{New: func() any { s := make([]node, 0, 256); return &s }}
+// scratch is the per-file working memory of the lexer: the tokens of the
+// current logical line and the node slab of the statement check. Nothing in
+// it outlives a line (kept lines are copied out), so it is recycled between
+// files; allocating and zeroing it for every file was a fifth of a scan.
+type scratch struct {
+	toks     []token
+	slab     []node
+	brackets []token
+	indents  []indentLevel
+}
+
+var scratchPool = sync.Pool{New: func() any {
+	return &scratch{toks: make([]token, 0, 256), slab: make([]node, 0, 256),
+		brackets: make([]token, 0, 16), indents: make([]indentLevel, 0, 16)}
+}}
 
 // endLine closes the current logical line at a NEWLINE and checks its
 // statement syntax.
@@ -133,15 +148,13 @@ func (lx *lexer) endLine() error {
 	lx.decorated = line[0].kind == tkOp && line[0].text == "@"
 	lx.needIndent = endsWithColon(line)
 	lx.colonLine = line[0].line
-	if depth == 0 || lx.keepAll {
-		lx.lines = append(lx.lines, logicalLine{depth: depth, toks: line})
-		lx.toks = lx.toks[n:n:cap(lx.toks)]
-		if cap(lx.toks)-n < 16 {
-			lx.toks = make([]token, 0, 64)
-		}
-	} else {
-		lx.toks = lx.toks[:lx.first]
+	if lx.keepAll || depth == 0 && (lx.want == nil || lx.want(line)) {
+		// Copy the line out of the scratch buffer into the file's arena.
+		start := len(lx.keep)
+		lx.keep = append(lx.keep, line...)
+		lx.lines = append(lx.lines, logicalLine{depth: depth, toks: lx.keep[start:len(lx.keep):len(lx.keep)]})
 	}
+	lx.toks = lx.toks[:0]
 	lx.first = len(lx.toks)
 	return nil
 }

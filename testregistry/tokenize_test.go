@@ -139,12 +139,12 @@ func TestStatementSyntax(t *testing.T) {
 		"x = [1, 2, 3 for y in z]": "invalid syntax",
 	}
 	for _, src := range ok {
-		if _, err := lexLines(src, true); err != nil {
+		if _, err := lexLines(src, true, nil); err != nil {
 			t.Errorf("%q: unexpected %v", src, err)
 		}
 	}
 	for src, msg := range bad {
-		_, err := lexLines(src, true)
+		_, err := lexLines(src, true, nil)
 		var se *SyntaxError
 		if !errors.As(err, &se) || se.Msg != msg {
 			t.Errorf("%q: err = %v, want %q", src, err, msg)
