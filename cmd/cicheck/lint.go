@@ -16,10 +16,12 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/spf13/pflag"
 
+	"github.com/cicheck/cicheck/baseline"
 	"github.com/cicheck/cicheck/checks"
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/report"
+	"github.com/cicheck/cicheck/testregistry"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -45,8 +47,16 @@ flags:`
 
 // lintOptions are lint's flags.
 type lintOptions struct {
-	format, failOn, color, config, shellcheck string
-	verbose                                   bool
+	format, failOn, color, config, shellcheck, baseline string
+	verbose                                             bool
+}
+
+// addLintFlags declares the flags lint and baseline write share.
+func addLintFlags(fl *pflag.FlagSet, o *lintOptions) {
+	fl.StringVar(&o.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
+	fl.StringVar(&o.shellcheck, "shellcheck", "", "run shellcheck on run: scripts (optionally the executable's path)")
+	fl.Lookup("shellcheck").NoOptDefVal = "shellcheck"
+	fl.BoolVarP(&o.verbose, "verbose", "v", false, "explain which files are linted and skipped")
 }
 
 func runLint(e *env, args []string) int {
@@ -56,10 +66,8 @@ func runLint(e *env, args []string) int {
 	fl.StringVar(&o.format, "format", "text", "output format: "+strings.Join(report.Formats, ", "))
 	fl.StringVar(&o.failOn, "fail-on", "error", "lowest severity that fails the run: error, warning, notice or never")
 	fl.StringVar(&o.color, "color", "auto", "colour the text format: auto, always or never (NO_COLOR is honoured)")
-	fl.StringVar(&o.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
-	fl.StringVar(&o.shellcheck, "shellcheck", "", "run shellcheck on run: scripts (optionally the executable's path)")
-	fl.Lookup("shellcheck").NoOptDefVal = "shellcheck"
-	fl.BoolVarP(&o.verbose, "verbose", "v", false, "explain which files are linted and skipped")
+	fl.StringVar(&o.baseline, "baseline", "", "accept the findings recorded in this file (see 'cicheck baseline write'); report only new ones")
+	addLintFlags(fl, &o)
 	fl.Usage = func() {
 		fmt.Fprintln(e.stderr, lintUsage)
 		fl.PrintDefaults()
@@ -81,35 +89,28 @@ func runLint(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cicheck: invalid --color %q (valid: auto, always, never)\n", o.color)
 		return exitUsage
 	}
-	cfg, cfgFile, err := loadConfig(e, o.config)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
-	}
-	if o.verbose && cfgFile != "" {
-		fmt.Fprintf(e.stderr, "cicheck: using configuration %s\n", cfgFile)
-	}
-	logf := func(format string, a ...any) {
-		if o.verbose {
-			fmt.Fprintf(e.stderr, "cicheck: "+format+"\n", a...)
+	var base *baseline.Baseline
+	if o.baseline != "" {
+		b, err := readBaseline(e, o.baseline)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+			return exitUsage
 		}
+		base = b
 	}
-	targets, err := discover(e.wd, fl.Args(), logf)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+	res, code := collectFindings(e, o, fl.Args())
+	if res == nil {
+		return code
 	}
-	res, err := lintTargets(e.wd, targets, cfg, o.shellcheck, logf)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		var ie *internalError
-		if errors.As(err, &ie) {
-			return exitInternal
+	if base != nil {
+		r := base.Apply(res.findings)
+		res.findings = r.New
+		stale := fmt.Sprintf("%d baseline entries no longer occur", len(r.Stale))
+		if len(r.Stale) == 1 {
+			stale = "1 baseline entry no longer occurs"
 		}
-		return exitUsage
-	}
-	for _, msg := range res.inputErrors {
-		fmt.Fprintf(e.stderr, "cicheck: %s\n", msg)
+		fmt.Fprintf(e.stderr, "cicheck: baseline %s: %d finding%s accepted, %s%s\n",
+			o.baseline, r.Baselined, plural(r.Baselined), stale, pruneHint(len(r.Stale)))
 	}
 	opts := report.Options{Color: useColor, Sources: res.sources, Rules: ruleInfos(), ToolName: "cicheck", ToolVersion: version}
 	if err := report.Write(e.stdout, o.format, res.findings, opts); err != nil {
@@ -125,6 +126,99 @@ func runLint(e *env, args []string) int {
 		}
 	}
 	return exitOK
+}
+
+func pruneHint(stale int) string {
+	if stale == 0 {
+		return ""
+	}
+	return " (prune with 'cicheck baseline write')"
+}
+
+// collectFindings runs the whole lint (workflows, and the test registry
+// when the repository has one) and prints unusable-input errors. A nil
+// result means stop with the returned exit code.
+func collectFindings(e *env, o lintOptions, paths []string) (*lintResult, int) {
+	cfg, cfgFile, err := loadConfig(e, o.config)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return nil, exitUsage
+	}
+	if o.verbose && cfgFile != "" {
+		fmt.Fprintf(e.stderr, "cicheck: using configuration %s\n", cfgFile)
+	}
+	logf := func(format string, a ...any) {
+		if o.verbose {
+			fmt.Fprintf(e.stderr, "cicheck: "+format+"\n", a...)
+		}
+	}
+	targets, err := discover(e.wd, paths, logf)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return nil, exitUsage
+	}
+	res, err := lintTargets(e.wd, targets, cfg, o.shellcheck, logf)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		var ie *internalError
+		if errors.As(err, &ie) {
+			return nil, exitInternal
+		}
+		return nil, exitUsage
+	}
+	if len(paths) == 0 {
+		// Linting the repository (not named files): its test registry too.
+		if err := lintRegistry(e, cfg, res, logf); err != nil {
+			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+			return nil, exitUsage
+		}
+	}
+	for _, msg := range res.inputErrors {
+		fmt.Fprintf(e.stderr, "cicheck: %s\n", msg)
+	}
+	return res, exitOK
+}
+
+// lintRegistry adds the test-registry findings when the repository has a
+// registry (configured, or the default labels file exists).
+func lintRegistry(e *env, cfg *config.Config, res *lintResult, logf func(string, ...any)) error {
+	root := repoRoot(e.wd)
+	fsys := os.DirFS(root)
+	if !testregistry.Present(fsys, cfg.Registry) {
+		logf("no test registry (%s absent): registry checks skipped", cfg.Registry.Labels.File)
+		return nil
+	}
+	fs, err := testregistry.Check(fsys, cfg.Registry)
+	if err != nil {
+		return err
+	}
+	for i := range fs {
+		src, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(fs[i].File)))
+		fs[i].File = display(e.wd, filepath.Join(root, filepath.FromSlash(fs[i].File)))
+		if _, ok := res.sources[fs[i].File]; !ok && src != nil {
+			res.sources[fs[i].File] = src
+		}
+	}
+	logf("test registry checked: %d finding(s)", len(fs))
+	res.findings = finding.Sort(append(res.findings, fs...))
+	return nil
+}
+
+// readBaseline reads --baseline FILE (relative to the working directory).
+func readBaseline(e *env, name string) (*baseline.Baseline, error) {
+	p := name
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(e.wd, p)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return baseline.Parse(name, data)
 }
 
 // version is the cicheck version reported in SARIF: the module version
@@ -464,15 +558,12 @@ func ignored(cfg *config.Config, t target) bool {
 	return false
 }
 
-// ruleInfos is the rule metadata for SARIF: cicheck's rules, actionlint's
-// kinds and the suppression notices.
+// ruleInfos is the rule metadata for SARIF: every documented rule (with a
+// helpUri to docs/rules/<id>.md) and actionlint's kinds.
 func ruleInfos() []report.RuleInfo {
 	var out []report.RuleInfo
-	for _, r := range checks.All {
-		out = append(out, report.RuleInfo{ID: r.ID, Short: r.Doc, Help: r.Help, Severity: r.Severity})
-	}
-	for _, r := range checks.MetaRules {
-		out = append(out, report.RuleInfo{ID: r.ID, Short: r.Doc, Help: r.Help, Severity: r.Severity})
+	for _, d := range ruleDocs() {
+		out = append(out, report.RuleInfo{ID: d.ID, Short: d.Doc, Help: d.Help, HelpURI: ruleHelpURI(d.ID), Severity: d.Severity})
 	}
 	kinds := make([]string, 0, len(checks.ActionlintKinds))
 	for k := range checks.ActionlintKinds {
