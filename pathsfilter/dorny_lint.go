@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -592,8 +593,8 @@ func (a *Analysis) statusTypo() []finding.Finding {
 func (a *Analysis) readers() (steps map[string]int, needs map[string]bool, dynamic bool) {
 	steps, needs = map[string]int{}, map[string]bool{}
 	for _, line := range strings.Split(string(a.Source), "\n") {
-		if t := strings.TrimSpace(line); strings.HasPrefix(t, "#") {
-			continue
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, "#") || !(strings.Contains(line, "outputs") || strings.Contains(line, "needs")) {
+			continue // every pattern below holds "outputs" or "needs"
 		}
 		for _, m := range stepsOutRE.FindAllStringSubmatch(line, -1) {
 			steps[strings.ToLower(m[1]+"/"+m[2])]++
@@ -611,8 +612,8 @@ func (a *Analysis) readers() (steps map[string]int, needs map[string]bool, dynam
 }
 
 func (a *Analysis) unused() []finding.Finding {
-	if a.Workflow == nil {
-		return nil
+	if a.Workflow == nil || !slices.ContainsFunc(a.Steps, func(s *Step) bool { return s.Filters != nil }) {
+		return nil // most workflows have no paths-filter step: skip the source scan
 	}
 	stepReads, needsReads, dynamic := a.readers()
 	if dynamic {
