@@ -24,23 +24,9 @@ func init() {
 const commandUsage = "usage: cicheck command parse [flags] < comment.md\n       cicheck command sanitize [--bot NAME] [--check] < reply.md\n       cicheck command policy [--profile NAME] [FILE]"
 
 func runCommand(e *env, args []string) int {
-	if len(args) == 0 {
-		fmt.Fprintln(e.stderr, commandUsage)
-		return exitUsage
-	}
-	switch args[0] {
-	case "parse":
-		return runCommandParse(e, args[1:])
-	case "policy":
-		return runCommandPolicy(e, args[1:])
-	case "sanitize":
-		return runCommandSanitize(e, args[1:])
-	case "-h", "--help", "help":
-		fmt.Fprintln(e.stdout, commandUsage)
-		return exitOK
-	}
-	fmt.Fprintf(e.stderr, "cicheck: unknown command subcommand %q (valid: parse, sanitize, policy)\n", args[0])
-	return exitUsage
+	return dispatchSub(e, "command", commandUsage, []subcommand{
+		{"parse", runCommandParse}, {"sanitize", runCommandSanitize}, {"policy", runCommandPolicy},
+	}, args)
 }
 
 // scopeReadPolicy reads an access-policy file relative to wd.

@@ -84,6 +84,36 @@ func dispatch(e *env, args []string) (code int) {
 	return c.run(e, args)
 }
 
+// subcommand is one verb of a command that has verbs (scope check,
+// registry select, ...).
+type subcommand struct {
+	name string
+	run  func(e *env, args []string) int
+}
+
+// dispatchSub runs the verb args[0] of command cmd. No verb is a usage
+// error; help prints usage and succeeds.
+func dispatchSub(e *env, cmd, usage string, subs []subcommand, args []string) int {
+	if len(args) == 0 {
+		fmt.Fprintln(e.stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprintln(e.stdout, usage)
+		return exitOK
+	}
+	names := make([]string, 0, len(subs))
+	for _, s := range subs {
+		if s.name == args[0] {
+			return s.run(e, args[1:])
+		}
+		names = append(names, s.name)
+	}
+	fmt.Fprintf(e.stderr, "cicheck: unknown %s subcommand %q (valid: %s)\n", cmd, args[0], strings.Join(names, ", "))
+	return exitUsage
+}
+
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: cicheck [command] [flags] [args]")
 	fmt.Fprintln(w, "\ncommands:")

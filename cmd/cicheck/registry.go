@@ -41,31 +41,13 @@ The repository is the git top level above the working directory, or --root.
 Exit codes: 0 clean, 1 findings or rejected, 2 bad usage or config, 3 internal error.`
 
 func runRegistry(e *env, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(e.stderr, registryUsage)
-		if len(args) == 0 {
-			return exitUsage
-		}
-		return exitOK
-	}
 	// A scan allocates many short-lived tokens and nodes and keeps little:
 	// fewer collections make it about a fifth faster.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	sub, args := args[0], args[1:]
-	switch sub {
-	case "check":
-		return registryCheck(e, args)
-	case "select":
-		return registrySelect(e, args)
-	case "resolve-file":
-		return registryResolveFile(e, args)
-	case "explain-labels":
-		return registryExplainLabels(e, args)
-	case "policy":
-		return registryPolicy(e, args)
-	}
-	fmt.Fprintf(e.stderr, "cicheck: unknown registry subcommand %q (valid: check, select, resolve-file, explain-labels, policy)\n", sub)
-	return exitUsage
+	return dispatchSub(e, "registry", registryUsage, []subcommand{
+		{"check", registryCheck}, {"select", registrySelect}, {"resolve-file", registryResolveFile},
+		{"explain-labels", registryExplainLabels}, {"policy", registryPolicy},
+	}, args)
 }
 
 // registryFlags are the flags every registry subcommand shares.

@@ -27,23 +27,9 @@ func init() {
 const scopeUsage = "usage: cicheck scope check|chunk|join [flags] [TARGET...]"
 
 func runScope(e *env, args []string) int {
-	if len(args) == 0 {
-		fmt.Fprintln(e.stderr, scopeUsage)
-		return exitUsage
-	}
-	switch args[0] {
-	case "check":
-		return runScopeCheck(e, args[1:])
-	case "chunk":
-		return runScopeChunk(e, args[1:])
-	case "join":
-		return runScopeJoin(e, args[1:])
-	case "-h", "--help", "help":
-		fmt.Fprintln(e.stdout, scopeUsage)
-		return exitOK
-	}
-	fmt.Fprintf(e.stderr, "cicheck: unknown scope command %q (valid: check, chunk, join)\n", args[0])
-	return exitUsage
+	return dispatchSub(e, "scope", scopeUsage, []subcommand{
+		{"check", runScopeCheck}, {"chunk", runScopeChunk}, {"join", runScopeJoin},
+	}, args)
 }
 
 // scopeFlags are the settings shared by the scope and command
