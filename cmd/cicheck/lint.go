@@ -47,8 +47,9 @@ flags:`
 
 // lintOptions are lint's flags.
 type lintOptions struct {
-	format, failOn, color, config, shellcheck, baseline string
-	verbose                                             bool
+	report                       reportFlags
+	config, shellcheck, baseline string
+	verbose                      bool
 }
 
 // addLintFlags declares the flags lint and baseline write share.
@@ -63,9 +64,7 @@ func runLint(e *env, args []string) int {
 	var o lintOptions
 	fl := pflag.NewFlagSet("cicheck lint", pflag.ContinueOnError)
 	fl.SetOutput(e.stderr)
-	fl.StringVar(&o.format, "format", "text", "output format: "+strings.Join(report.Formats, ", "))
-	fl.StringVar(&o.failOn, "fail-on", "error", "lowest severity that fails the run: error, warning, notice or never")
-	fl.StringVar(&o.color, "color", "auto", "colour the text format: auto, always or never (NO_COLOR is honoured)")
+	o.report.add(fl)
 	fl.StringVar(&o.baseline, "baseline", "", "accept the findings recorded in this file (see 'cicheck baseline write'); report only new ones")
 	addLintFlags(fl, &o)
 	fl.Usage = func() {
@@ -75,18 +74,7 @@ func runLint(e *env, args []string) int {
 	if err := fl.Parse(args); err != nil {
 		return flagError(e, err)
 	}
-	threshold, ok := failThreshold(o.failOn)
-	if !ok {
-		fmt.Fprintf(e.stderr, "cicheck: invalid --fail-on %q (valid: error, warning, notice, never)\n", o.failOn)
-		return exitUsage
-	}
-	if !validFormat(o.format) {
-		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: %s)\n", o.format, strings.Join(report.Formats, ", "))
-		return exitUsage
-	}
-	useColor, ok := colorWanted(e, o.color)
-	if !ok {
-		fmt.Fprintf(e.stderr, "cicheck: invalid --color %q (valid: auto, always, never)\n", o.color)
+	if !o.report.validate(e) {
 		return exitUsage
 	}
 	var base *baseline.Baseline
@@ -112,16 +100,54 @@ func runLint(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cicheck: baseline %s: %d finding%s accepted, %s%s\n",
 			o.baseline, r.Baselined, plural(r.Baselined), stale, pruneHint(len(r.Stale)))
 	}
-	opts := report.Options{Color: useColor, Sources: res.sources, Rules: ruleInfos(), ToolName: "cicheck", ToolVersion: version}
-	if err := report.Write(e.stdout, o.format, res.findings, opts); err != nil {
+	code = o.report.write(e, res.findings, res.sources, ruleInfos())
+	if code == exitInternal || len(res.inputErrors) == 0 {
+		return code
+	}
+	return exitUsage
+}
+
+// reportFlags are the output flags every findings-producing command shares.
+type reportFlags struct {
+	format, failOn, color string
+
+	threshold finding.Severity // from failOn, set by validate
+	useColor  bool             // from color, set by validate
+}
+
+func (r *reportFlags) add(fl *pflag.FlagSet) {
+	fl.StringVar(&r.format, "format", "text", "output format: "+strings.Join(report.Formats, ", "))
+	fl.StringVar(&r.failOn, "fail-on", "error", "lowest severity that fails the run: error, warning, notice or never")
+	fl.StringVar(&r.color, "color", "auto", "colour the text format: auto, always or never (NO_COLOR is honoured)")
+}
+
+// validate checks the flags' values, reporting a bad one on stderr.
+func (r *reportFlags) validate(e *env) bool {
+	var ok bool
+	if r.threshold, ok = failThreshold(r.failOn); !ok {
+		fmt.Fprintf(e.stderr, "cicheck: invalid --fail-on %q (valid: error, warning, notice, never)\n", r.failOn)
+		return false
+	}
+	if !validFormat(r.format) {
+		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: %s)\n", r.format, strings.Join(report.Formats, ", "))
+		return false
+	}
+	if r.useColor, ok = colorWanted(e, r.color); !ok {
+		fmt.Fprintf(e.stderr, "cicheck: invalid --color %q (valid: auto, always, never)\n", r.color)
+		return false
+	}
+	return true
+}
+
+// write reports fs and returns the exit code --fail-on gives them.
+func (r *reportFlags) write(e *env, fs []finding.Finding, sources map[string][]byte, rules []report.RuleInfo) int {
+	opts := report.Options{Color: r.useColor, Sources: sources, Rules: rules, ToolName: "cicheck", ToolVersion: version}
+	if err := report.Write(e.stdout, r.format, fs, opts); err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: writing the report: %v\n", err)
 		return exitInternal
 	}
-	if len(res.inputErrors) > 0 {
-		return exitUsage
-	}
-	for _, f := range res.findings {
-		if threshold > 0 && f.Severity >= threshold {
+	for _, f := range fs {
+		if r.threshold > 0 && f.Severity >= r.threshold {
 			return exitFindings
 		}
 	}

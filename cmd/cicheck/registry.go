@@ -156,27 +156,14 @@ func registryRuleInfos() []report.RuleInfo {
 
 func registryCheck(e *env, args []string) int {
 	var rf registryFlags
-	var format, failOn, color string
+	var out reportFlags
 	fl := regNewFlags(e, "cicheck registry check", "usage: cicheck registry check [flags]\n\nValidates every test registration under the scan roots without running Python.\n\nflags:")
 	rf.add(fl)
-	fl.StringVar(&format, "format", "text", "output format: "+strings.Join(report.Formats, ", "))
-	fl.StringVar(&failOn, "fail-on", "error", "lowest severity that fails the run: error, warning, notice or never")
-	fl.StringVar(&color, "color", "auto", "colour the text format: auto, always or never")
+	out.add(fl)
 	if code, ok := regParseFlags(fl, args); !ok {
 		return code
 	}
-	threshold, ok := failThreshold(failOn)
-	if !ok {
-		fmt.Fprintf(e.stderr, "cicheck: invalid --fail-on %q (valid: error, warning, notice, never)\n", failOn)
-		return exitUsage
-	}
-	if !validFormat(format) {
-		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: %s)\n", format, strings.Join(report.Formats, ", "))
-		return exitUsage
-	}
-	useColor, ok := colorWanted(e, color)
-	if !ok {
-		fmt.Fprintf(e.stderr, "cicheck: invalid --color %q (valid: auto, always, never)\n", color)
+	if !out.validate(e) {
 		return exitUsage
 	}
 	_, fsys, cfg, ok := rf.open(e)
@@ -194,17 +181,7 @@ func registryCheck(e *env, args []string) int {
 			sources[f.File] = b
 		}
 	}
-	opts := report.Options{Color: useColor, Sources: sources, Rules: registryRuleInfos(), ToolName: "cicheck", ToolVersion: version}
-	if err := report.Write(e.stdout, format, r.Findings, opts); err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: writing the report: %v\n", err)
-		return exitInternal
-	}
-	for _, f := range r.Findings {
-		if threshold > 0 && f.Severity >= threshold {
-			return exitFindings
-		}
-	}
-	return exitOK
+	return out.write(e, r.Findings, sources, registryRuleInfos())
 }
 
 // splitLabels rewrites "--labels a b c" (argparse nargs='*') into repeated
