@@ -15,6 +15,9 @@ import (
 // gateAnalysis is the shared groundwork of the GPU-gate rules
 // (gha-job-status.md §11) for one workflow: the GPU path, and simulations of
 // "job a ended with result r, nothing else known", cached per (a, r).
+// It is computed once per workflow (gateAnalysisOf) and shared by every
+// rule of the run; the simulator is prepared only when a rule first asks
+// for a simulation, which most workflows (no gated needs) never do.
 type gateAnalysis struct {
 	w       *workflowgraph.Workflow
 	sim     *simulate.Sim
@@ -24,9 +27,15 @@ type gateAnalysis struct {
 	verdict map[string]map[string]simulate.Verdict
 }
 
+// gateAnalysisOf returns the workflow's gate analysis, computed on the
+// first call of the run.
+func gateAnalysisOf(p *Pass) *gateAnalysis {
+	return p.Memo("checks.gate-analysis", func() any { return newGateAnalysis(p) }).(*gateAnalysis)
+}
+
 func newGateAnalysis(p *Pass) *gateAnalysis {
 	w := p.Workflow
-	g := &gateAnalysis{w: w, sim: simulate.New(w), gpu: map[string]bool{}, path: map[string]bool{},
+	g := &gateAnalysis{w: w, gpu: map[string]bool{}, path: map[string]bool{},
 		order: map[string]int{}, verdict: map[string]map[string]simulate.Verdict{}}
 	for i, id := range w.TopoOrder() {
 		g.order[id] = i
@@ -63,6 +72,9 @@ func (g *gateAnalysis) forced(a, r string) map[string]simulate.Verdict {
 	key := a + "=" + r
 	if m, ok := g.verdict[key]; ok {
 		return m
+	}
+	if g.sim == nil {
+		g.sim = simulate.New(g.w)
 	}
 	m := map[string]simulate.Verdict{}
 	for _, v := range g.sim.Run(simulate.Scenario{Results: map[string]string{a: r}, DefaultOutcome: simulate.Unknown}) {

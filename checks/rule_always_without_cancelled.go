@@ -39,7 +39,7 @@ jobs:
     steps: [{run: make gpu-test}]
 `,
 	Run: func(p *Pass) {
-		g := newGateAnalysis(p)
+		g := gateAnalysisOf(p)
 		for _, j := range p.Workflow.Jobs {
 			if !g.path[j.ID] || j.If == nil || j.If.Expr == nil {
 				continue

@@ -45,7 +45,7 @@ jobs:
     steps: [{run: make publish}]
 `,
 	Run: func(p *Pass) {
-		g := newGateAnalysis(p)
+		g := gateAnalysisOf(p)
 		if !g.usable() {
 			return
 		}

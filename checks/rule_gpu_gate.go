@@ -64,7 +64,7 @@ jobs:
     steps: [{run: pytest tests/gpu}]
 `,
 	Run: func(p *Pass) {
-		g := newGateAnalysis(p)
+		g := gateAnalysisOf(p)
 		if !g.usable() {
 			return
 		}

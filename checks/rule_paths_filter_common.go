@@ -12,12 +12,14 @@ func pathsFilterRun(id string) func(*Pass) {
 		if w == nil || w.AST == nil {
 			return
 		}
-		cfg := pathsfilter.DefaultConfig()
-		if p.Config != nil {
-			cfg = p.Config.PathsFilter
-		}
 		// One analysis per workflow, shared by every paths-filter rule.
 		a := p.Memo("pathsfilter.analysis", func() any {
+			var cfg pathsfilter.Config
+			if p.Config != nil {
+				cfg = p.Config.PathsFilter
+			} else {
+				cfg = pathsfilter.DefaultConfig()
+			}
 			return pathsfilter.Analyze(w.AST, w.Source, p.File, w.FS, cfg)
 		}).(*pathsfilter.Analysis)
 		for _, f := range a.Lint(id) {

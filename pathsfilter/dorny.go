@@ -67,7 +67,7 @@ func FindSteps(wf *actionlint.Workflow, src []byte, file string, fsys fs.FS, cfg
 		}
 	}
 	sort.Slice(jobs, func(a, b int) bool { return posLess(jobs[a].Pos, jobs[b].Pos) })
-	lines := bytes.Split(src, []byte("\n"))
+	var lines [][]byte // split on first use: most workflows have no inline filters
 	var out []*Step
 	for _, j := range jobs {
 		for i, st := range j.Steps {
@@ -127,6 +127,9 @@ func FindSteps(wf *actionlint.Workflow, src []byte, file string, fsys fs.FS, cfg
 				s.FilterFile = path.Clean(path.Join(s.Inputs["working-directory"], strings.TrimSpace(v)))
 				s.Filters, s.Err = readFilterFile(fsys, s.FilterFile, s.FiltersPos)
 			default:
+				if lines == nil {
+					lines = bytes.Split(src, []byte("\n"))
+				}
 				s.Filters, s.Err = ParseFilters([]byte(v), inlineOrigin(file, in.Value, lines))
 			}
 			out = append(out, s)

@@ -2,6 +2,7 @@ package workflowgraph
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -12,6 +13,11 @@ import (
 type Classifier struct {
 	gpuLabels, heavyLabels []string
 	gpuJobs, heavyJobs     map[string]bool
+
+	// Runner labels repeat across a workflow's jobs (and rules ask about
+	// the same job several times), so each label's verdict is cached.
+	mu               sync.Mutex
+	gpuHit, heavyHit map[string]bool
 }
 
 // NewClassifier builds a Classifier. Patterns use doublestar glob syntax
@@ -46,7 +52,7 @@ func (c *Classifier) GPULabel(j *Job) string {
 	if c.gpuJobs[j.ID] {
 		return "gpu.jobs"
 	}
-	return match(c.gpuLabels, j.Runner.All())
+	return c.match(c.gpuLabels, &c.gpuHit, j.Runner)
 }
 
 // IsHeavy reports whether j runs on a runner matching heavy.runner-labels.
@@ -54,12 +60,42 @@ func (c *Classifier) IsHeavy(j *Job) bool {
 	if c == nil || j == nil {
 		return false
 	}
-	return c.heavyJobs[j.ID] || match(c.heavyLabels, j.Runner.All()) != ""
+	return c.heavyJobs[j.ID] || c.match(c.heavyLabels, &c.heavyHit, j.Runner) != ""
 }
 
 // MatchLabel reports whether a single label matches the GPU patterns.
 func (c *Classifier) MatchLabel(label string) bool {
 	return c != nil && match(c.gpuLabels, []string{label}) != ""
+}
+
+// match is the first of r's labels (then its group) matching patterns,
+// through the per-label cache.
+func (c *Classifier) match(patterns []string, cache *map[string]bool, r Runner) string {
+	if len(patterns) == 0 {
+		return ""
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if *cache == nil {
+		*cache = map[string]bool{}
+	}
+	hit := func(l string) bool {
+		ok, seen := (*cache)[l]
+		if !seen {
+			ok = match(patterns, []string{l}) != ""
+			(*cache)[l] = ok
+		}
+		return ok
+	}
+	for _, l := range r.Labels {
+		if hit(l) {
+			return l
+		}
+	}
+	if r.Group != "" && hit(r.Group) {
+		return r.Group
+	}
+	return ""
 }
 
 func match(patterns, labels []string) string {

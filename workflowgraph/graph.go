@@ -3,17 +3,43 @@ package workflowgraph
 import (
 	"slices"
 	"sort"
+	"sync"
 )
+
+// graphMemo caches the graph queries that rules and simulations repeat
+// for the same workflow (the needs edges are fixed once Build returns).
+// It is filled lazily, so a run that asks nothing pays nothing, and it is
+// safe for concurrent readers.
+type graphMemo struct {
+	topoOnce sync.Once
+	topo     []string
+	mu       sync.Mutex
+	anc      map[string][]string
+}
 
 // Ancestors returns A(id): every job reachable from id by following needs,
 // sorted. Unknown needs are skipped; cycles terminate (the job itself is
-// included only when it lies on a cycle).
+// included only when it lies on a cycle). The caller owns the slice.
 func (w *Workflow) Ancestors(id string) []string {
 	j := w.Job(id)
 	if j == nil {
 		return nil
 	}
-	return w.reach(j.ID, func(x *Job) []string { return x.Needs })
+	m := w.memo
+	if m == nil {
+		return w.reach(j.ID, func(x *Job) []string { return x.Needs })
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a, ok := m.anc[j.ID]
+	if !ok {
+		a = w.reach(j.ID, func(x *Job) []string { return x.Needs })
+		if m.anc == nil {
+			m.anc = map[string][]string{}
+		}
+		m.anc[j.ID] = a
+	}
+	return slices.Clone(a)
 }
 
 // Descendants returns every job that transitively needs id, sorted.
@@ -86,8 +112,17 @@ func (w *Workflow) reach(start string, next func(*Job) []string) []string {
 
 // TopoOrder returns every job id so that each job comes after its needs;
 // among ready jobs, file order wins. Jobs on or behind a cycle, which have
-// no valid order, come last in file order.
+// no valid order, come last in file order. The caller owns the slice.
 func (w *Workflow) TopoOrder() []string {
+	m := w.memo
+	if m == nil {
+		return w.topoOrder()
+	}
+	m.topoOnce.Do(func() { m.topo = w.topoOrder() })
+	return slices.Clone(m.topo)
+}
+
+func (w *Workflow) topoOrder() []string {
 	indeg := map[string]int{}
 	for _, j := range w.Jobs {
 		for _, n := range uniq(j.Needs) {

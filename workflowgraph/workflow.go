@@ -55,6 +55,7 @@ type Workflow struct {
 
 	byID map[string]*Job
 	kids map[string][]string // reverse needs edges, sorted
+	memo *graphMemo          // set by Build; nil for a Workflow built by hand
 }
 
 // Job is one job of a workflow.
@@ -346,6 +347,7 @@ func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs m
 	})
 	w.Cycles = findCycles(w)
 	w.kids = w.children()
+	w.memo = &graphMemo{}
 	return w
 }
 

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"syscall"
 	"testing"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/cicheck/cicheck/checks"
 	"github.com/cicheck/cicheck/config"
+	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/workflowgraph"
 )
 
 // corpusFiles lists every .yml/.yaml under ../shared/corpus (the module
@@ -141,4 +144,81 @@ func BenchmarkLintCorpusRatio(b *testing.B) {
 	b.ReportMetric(float64(wallC)/float64(wallA), "wall-ratio")
 	b.ReportMetric(float64(cpuC)/float64(cpuA), "cpu-ratio")
 	b.ReportMetric(float64(cpuB)/float64(cpuA), "no-rules-cpu-ratio")
+}
+
+// BenchmarkLintStages splits cicheck's per-file pipeline into its stages,
+// run serially over the corpus, so a change can be measured where it
+// lands: read (workflowgraph.ReadFile), actionlint (checks.Linter), graph
+// (workflowgraph.Build), rules (checks.Run with every rule) and post (job
+// assignment and suppressions). Each stage's input is prepared outside
+// the timer.
+func BenchmarkLintStages(b *testing.B) {
+	dir, files := corpusFiles(b)
+	cfg := config.Default()
+	type prepared struct {
+		t   target
+		src []byte
+		ast *actionlint.Workflow
+		w   *workflowgraph.Workflow
+		fs  []finding.Finding
+	}
+	var ps []prepared
+	l, err := checks.NewLinter(checks.LinterOptions{WorkingDir: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range files {
+		t := makeTarget(dir, f)
+		src, err := workflowgraph.ReadFile(os.DirFS(t.root), t.rel)
+		if err != nil {
+			continue
+		}
+		fs, ast, err := l.Lint(t.abs, t.root, t.display, src)
+		if err != nil || ast == nil {
+			continue
+		}
+		w := workflowgraph.Build(os.DirFS(t.root), t.rel, src, ast)
+		fs = append(fs, checks.Run(w, t.display, cfg, nil)...)
+		ps = append(ps, prepared{t, src, ast, w, fs})
+	}
+	b.Run("read", func(b *testing.B) {
+		for range b.N {
+			for _, p := range ps {
+				if _, err := workflowgraph.ReadFile(os.DirFS(p.t.root), p.t.rel); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("actionlint", func(b *testing.B) {
+		for range b.N {
+			for _, p := range ps {
+				if _, _, err := l.Lint(p.t.abs, p.t.root, p.t.display, p.src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("graph", func(b *testing.B) {
+		for range b.N {
+			for _, p := range ps {
+				workflowgraph.Build(os.DirFS(p.t.root), p.t.rel, p.src, p.ast)
+			}
+		}
+	})
+	b.Run("rules", func(b *testing.B) {
+		for range b.N {
+			for _, p := range ps {
+				checks.Run(p.w, p.t.display, cfg, nil)
+			}
+		}
+	})
+	b.Run("post", func(b *testing.B) {
+		for range b.N {
+			for _, p := range ps {
+				fs := checks.AssignJobs(p.src, p.w, slices.Clone(p.fs))
+				checks.ApplySuppressions(p.t.display, p.src, p.w, fs)
+			}
+		}
+	})
 }
