@@ -144,7 +144,7 @@ func widenWitness(f *Filter, q Quantifier) string {
 		wide := true
 		for _, r := range f.Rules {
 			for _, p := range r.Patterns {
-				if !p.Negated && p.Err == nil && p.m.Match(c) {
+				if !p.Negated && p.Err == nil && p.matcher().Match(c) {
 					wide = false
 				}
 			}
@@ -190,7 +190,7 @@ func (a *Analysis) negationWidens() []finding.Finding {
 		var msg string
 		catchAll := ""
 		for _, p := range pos {
-			if p.Err == nil && p.m.Match("README.md") && p.m.Match("docs/index.md") && p.m.Match(".github/CODEOWNERS") && p.m.Match("z/unrelated.txt") {
+			if p.Err == nil && p.matcher().Match("README.md") && p.matcher().Match("docs/index.md") && p.matcher().Match(".github/CODEOWNERS") && p.matcher().Match("z/unrelated.txt") {
 				catchAll = p.Text
 			}
 		}
@@ -698,7 +698,7 @@ func (a *Analysis) selfTrigger() []finding.Finding {
 			for _, p := range r.Patterns {
 				// Only patterns aimed at workflow files: a catch-all such as
 				// `**` matching the workflow is not what this rule is about.
-				if p.Negated || p.Err != nil || !strings.Contains(p.Text, ".github") || !p.m.Match(self) {
+				if p.Negated || p.Err != nil || !strings.Contains(p.Text, ".github") || !p.matcher().Match(self) {
 					continue
 				}
 				out = append(out, a.at(p.Pos, s.Job, fmt.Sprintf("filter %q matches its own workflow file %s (via %q): editing a comment in it wakes every job behind the filter", f.Name, self, p.Text),
@@ -756,7 +756,7 @@ func extglobWitness(p *Pattern) string {
 	}
 	for _, alt := range strings.Split(p.Text[i+2:j], "|") {
 		for _, c := range []string{sample(alt), "x/" + sample(alt), strings.TrimPrefix(sample(alt), "x/")} {
-			if c != "" && p.m.Match(c) {
+			if c != "" && p.matcher().Match(c) {
 				return c
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -64,7 +65,9 @@ type Pattern struct {
 	// Err is set when the pattern cannot be simulated (an unsupported
 	// glob construct); matching it is unknown.
 	Err error
-	m   *Picomatch
+	// glob is the compiled matcher, shared by copies of the Pattern and
+	// compiled on first use (see setGlob).
+	glob *lazyGlob
 	// suffixes are the endings the pattern forces (filter_index.go).
 	suffixes []string
 }
@@ -394,10 +397,80 @@ func (p *parser) pattern(at *yaml.Node) (Pattern, error) {
 		return Pattern{}, &Error{pos, "TypeError: Expected pattern to be a non-empty string (the step crashes)"}
 	}
 	pt := Pattern{Text: n.Value, Pos: pos, Negated: IsNegated(n.Value)}
-	pt.m, pt.Err = compileGlob(n.Value)
+	pt.setGlob()
 	pt.suffixes = literalSuffixes(n.Value)
 	return pt, nil
 }
+
+// lazyGlob compiles a pattern on first use. Compiling every pattern of a
+// filter up front (the picomatch port builds and parses a JavaScript
+// regex) is most of what parsing filters costs, and lint reads only a few
+// patterns' matchers.
+type lazyGlob struct {
+	once sync.Once
+	text string
+	m    *Picomatch
+}
+
+func (g *lazyGlob) get() *Picomatch {
+	g.once.Do(func() { g.m, _ = compileGlob(g.text) })
+	return g.m
+}
+
+// setGlob prepares the matcher and sets Err exactly as compiling would:
+// a pattern made only of characters whose picomatch translation the port
+// always supports (surelySupported) is compiled on first match; any other
+// is compiled now, so that its error, if any, is known.
+func (pt *Pattern) setGlob() {
+	g := &lazyGlob{text: pt.Text}
+	pt.glob = g
+	if !surelySupported(pt.Text) {
+		var m *Picomatch
+		m, pt.Err = compileGlob(pt.Text)
+		g.once.Do(func() { g.m = m })
+	}
+}
+
+// matcher returns the compiled pattern; nil (never matches) only when
+// compiling failed, which Err reports.
+func (pt *Pattern) matcher() *Picomatch {
+	if pt.glob == nil {
+		return nil
+	}
+	return pt.glob.get()
+}
+
+// surelySupported reports a pattern that CompilePicomatch cannot reject:
+// non-empty, within the length limit, made of letters, digits and
+// `/ . _ - * ? ! { } , + @ ~` and space, with at most maxSureBraces `{`.
+// Without `(`, `[`, `\` and non-ASCII text none of the port's unsupported
+// regex constructs can be produced, and the brace bound keeps group
+// nesting far below the regex parser's depth limit (TestSurelySupported
+// and FuzzSurelySupported check this against the compiler).
+func surelySupported(p string) bool {
+	if p == "" || len(p) > maxPatternLen {
+		return false
+	}
+	braces := 0
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case c == '{':
+			if braces++; braces > maxSureBraces {
+				return false
+			}
+		case strings.IndexByte("/._-*?!},+@~ ", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// maxSureBraces bounds the braces of a surelySupported pattern: each may
+// open a regex group, and the regex parser gives up at 500 nested groups.
+const maxSureBraces = 64
 
 // IsNegated reports picomatch's whole-pattern negation: an odd number of
 // leading `!` that do not start an extglob `!(`.

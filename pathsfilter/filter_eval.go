@@ -150,9 +150,9 @@ func matchRule(r *Rule, cf ChangedFile, prep ...*Path) (Tri, string) {
 		switch {
 		case !p.mayMatch(cf.Path):
 		case len(prep) > 0 && prep[0] != nil:
-			ok = p.m.MatchPath(prep[0])
+			ok = p.matcher().MatchPath(prep[0])
 		default:
-			ok = p.m.Match(cf.Path)
+			ok = p.matcher().Match(cf.Path)
 		}
 		if ok {
 			path, pat = True, p.Text

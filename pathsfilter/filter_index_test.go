@@ -41,7 +41,7 @@ func TestIndexAgreesWithScan(t *testing.T) {
 		var rules []Rule
 		for _, txt := range append([]string{p}, others...) {
 			pt := Pattern{Text: txt, Negated: IsNegated(txt)}
-			pt.m, pt.Err = compileGlob(txt)
+			pt.setGlob()
 			pt.suffixes = literalSuffixes(txt)
 			if pt.Err != nil {
 				continue

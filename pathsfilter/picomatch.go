@@ -147,7 +147,7 @@ func (p Path) String() string { return p.s }
 func (m *Picomatch) MatchPath(p *Path) bool { return m.match(p.s, p) }
 
 func (m *Picomatch) match(path string, prep *Path) bool {
-	if path == "" {
+	if m == nil || path == "" { // nil: a pattern that did not compile never matches
 		return false
 	}
 	if path == m.pattern { // the equality shortcut in picomatch.test
