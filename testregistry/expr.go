@@ -188,23 +188,7 @@ func (p *parser) expression() (*node, error) {
 	t := p.peek()
 	if p.isKw("lambda") {
 		p.next()
-		depth := 0
-		for !p.atEnd() {
-			x := p.peek()
-			if x.kind == tkOp {
-				switch x.text {
-				case "(", "[", "{":
-					depth++
-				case ")", "]", "}":
-					depth--
-				}
-				if x.text == ":" && depth == 0 {
-					break
-				}
-			}
-			p.next()
-		}
-		if err := p.expectOp(":"); err != nil {
+		if err := p.params(":", false); err != nil {
 			return nil, err
 		}
 		if _, err := p.expression(); err != nil {
@@ -466,10 +450,13 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 			if sawDoubleStar {
 				return nil, p.fail(t, "iterable argument unpacking follows keyword argument unpacking")
 			}
-			v, err := p.starExpression()
+			// In a call, * takes a full expression ("*a or b", "*x if c else y").
+			p.next()
+			e, err := p.expression()
 			if err != nil {
 				return nil, err
 			}
+			v := p.alloc(node{class: "Starred", line: t.line, col: t.col, fn: e})
 			if !p.check {
 				c.elts = append(c.elts, v)
 			}

@@ -455,32 +455,51 @@ func isStringPrefix(s string) bool {
 
 func (lx *lexer) number() error {
 	start, line, col := lx.pos, lx.line, lx.col()
-	for lx.pos < len(lx.src) {
-		c := lx.src[lx.pos]
-		switch {
-		case isDigit(c) || c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+	src := lx.src
+	digits := func(ok func(byte) bool) {
+		for lx.pos < len(src) && (ok(src[lx.pos]) || src[lx.pos] == '_') {
 			lx.pos++
-		case (c == '+' || c == '-') && (lx.src[lx.pos-1] == 'e' || lx.src[lx.pos-1] == 'E') && !isHexLiteral(lx.src[start:lx.pos]):
-			lx.pos++
-		default:
-			goto done
 		}
 	}
-done:
-	text := lx.src[start:lx.pos]
-	if simpleInt(text) {
-		lx.emit(tkNumber, start, line, col)
-		return nil
+	if src[lx.pos] == '0' && lx.pos+1 < len(src) && strings.IndexByte("xXoObB", src[lx.pos+1]) >= 0 {
+		lx.pos += 2
+		digits(isHexDigit)
+	} else {
+		// digits [. digits] [e [+-] digits] [j]: the structure of a decimal
+		// literal, so that "1.5e100.__format__" stops before ".__format__".
+		digits(isDigit)
+		if lx.pos < len(src) && src[lx.pos] == '.' {
+			lx.pos++
+			digits(isDigit)
+		}
+		if lx.pos < len(src) && (src[lx.pos] == 'e' || src[lx.pos] == 'E') {
+			next := lx.pos + 1
+			if next < len(src) && (src[next] == '+' || src[next] == '-') {
+				next++
+			}
+			if next < len(src) && isDigit(src[next]) {
+				lx.pos = next
+				digits(isDigit)
+			}
+		}
+		if lx.pos < len(src) && (src[lx.pos] == 'j' || src[lx.pos] == 'J') {
+			lx.pos++
+		}
 	}
-	// "1if x else y" and "0x1for" are legal but deprecated; cut a trailing
-	// keyword off rather than reject the file.
-	for _, kw := range []string{"if", "else", "for", "in", "is", "and", "or", "not"} {
-		if strings.HasSuffix(text, kw) {
-			if _, _, ok := parseNumber(text[:len(text)-len(kw)]); ok {
-				lx.pos -= len(kw)
-				text = text[:len(text)-len(kw)]
+	text := src[start:lx.pos]
+	if lx.pos < len(src) && isIdentStart(src[lx.pos:]) {
+		// "1if x else y" and "0x1for" are legal but deprecated; any other
+		// letter glued to a number is an error.
+		rest := src[lx.pos:]
+		legal := false
+		for _, kw := range []string{"if", "else", "for", "in", "is", "and", "or", "not"} {
+			if strings.HasPrefix(rest, kw) && (len(rest) == len(kw) || !isIdentRune(rune(rest[len(kw)]))) {
+				legal = true
 				break
 			}
+		}
+		if !legal {
+			return lx.errAt(line, col, "invalid decimal literal")
 		}
 	}
 	if _, _, ok := parseNumber(text); !ok {
@@ -488,6 +507,10 @@ done:
 	}
 	lx.emit(tkNumber, start, line, col)
 	return nil
+}
+
+func isHexDigit(c byte) bool {
+	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
 func isHexLiteral(s string) bool {

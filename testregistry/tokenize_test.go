@@ -105,6 +105,10 @@ func TestStatementSyntax(t *testing.T) {
 		"x = [i for i in range(3) if i if not i]", "a[1:2, ::3] = b", "f(**a, b=1)", "f(*a, b)", "@property\n@other\ndef f(self): pass",
 		"while True: break", "if a: b = 1; c = 2", "x = 1 if y else 2", "not_a_keyword = await_x", "def f(*, a=1, **kw): pass",
 		"async def f():\n    async for x in y:\n        await z", "x = {**a, 'b': 1}", "x = {*a, 1}", "assert (a, b)",
+		// False syntax errors once found by running the checker over 49,000
+		// Python files that ast.parse accepts:
+		"d01(*[] or [2])", "x = 1.5e100.__format__('e')", "l4 = lambda x = lambda y = lambda z=1 : z : y() : x()",
+		"f('--a', *['-s'] if short else [])", "x = 1if y else 2", "x = 0xfor y", "y = 1..real", "z = 1_000.5e-3j",
 	}
 	bad := map[string]string{
 		"f() = 1":                  "cannot assign to function call here. Maybe you meant '==' instead of '='?",
@@ -137,6 +141,8 @@ func TestStatementSyntax(t *testing.T) {
 		"for x in y\n    pass":     "expected ':'",
 		"return lambda x: x = 1":   "invalid syntax",
 		"x = [1, 2, 3 for y in z]": "invalid syntax",
+		"x = 1abc":                 "invalid decimal literal",
+		"x = 0b102":                "invalid decimal literal",
 	}
 	for _, src := range ok {
 		if _, err := lexLines(src, true, nil); err != nil {
