@@ -513,10 +513,6 @@ func isHexDigit(c byte) bool {
 	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-func isHexLiteral(s string) bool {
-	return len(s) > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')
-}
-
 // str scans a string literal starting at start (prefix included) whose
 // quote begins at lx.pos after the prefix.
 func (lx *lexer) str(start int) error {
