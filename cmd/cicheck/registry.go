@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
@@ -157,22 +159,45 @@ func registryRuleInfos() []report.RuleInfo {
 func registryCheck(e *env, args []string) int {
 	var rf registryFlags
 	var out reportFlags
+	var staged bool
 	fl := regNewFlags(e, "cicheck registry check", "usage: cicheck registry check [flags]\n\nValidates every test registration under the scan roots without running Python.\n\nflags:")
 	rf.add(fl)
 	out.add(fl)
+	fl.BoolVar(&staged, "staged", false, "pre-commit mode: nothing to do unless a test, labels, suites, access-policy or config file is staged; then report the staged files' findings (all findings when a registry-wide file is staged)")
 	if code, ok := regParseFlags(fl, args); !ok {
 		return code
 	}
 	if !out.validate(e) {
 		return exitUsage
 	}
-	_, fsys, cfg, ok := rf.open(e)
+	root, fsys, cfg, ok := rf.open(e)
 	if !ok {
 		return exitUsage
+	}
+	var keep func(string) bool
+	if staged {
+		files, err := stagedFiles(root)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "cicheck: --staged: %v\n", err)
+			return exitUsage
+		}
+		var relevant bool
+		if keep, relevant = stagedFilter(cfg, files); !relevant {
+			return exitOK
+		}
 	}
 	r, ok := scanRegistry(e, fsys, cfg)
 	if !ok {
 		return exitUsage
+	}
+	if keep != nil {
+		var kept []finding.Finding
+		for _, f := range r.Findings {
+			if keep(f.File) {
+				kept = append(kept, f)
+			}
+		}
+		r.Findings = kept
 	}
 	sources := map[string][]byte{}
 	for _, f := range r.Findings {
@@ -182,6 +207,46 @@ func registryCheck(e *env, args []string) int {
 		}
 	}
 	return out.write(e, r.Findings, sources, registryRuleInfos())
+}
+
+// stagedFiles lists the paths staged in the git repository at root.
+func stagedFiles(root string) ([]string, error) {
+	check := exec.Command("git", "rev-parse", "--git-dir")
+	check.Dir = root
+	if err := check.Run(); err != nil {
+		return nil, fmt.Errorf("%s is not in a git repository", root)
+	}
+	cmd := exec.Command("git", "diff", "--cached", "--name-only", "-z", "--diff-filter=ACMRD")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
+			first, _, _ := strings.Cut(strings.TrimSpace(string(ee.Stderr)), "\n")
+			return nil, fmt.Errorf("git diff --cached: %s", first)
+		}
+		return nil, fmt.Errorf("git diff --cached: %v", err)
+	}
+	return strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 }), nil
+}
+
+// stagedFilter decides what a pre-commit run reports: relevant is false
+// when no staged file can change the registry; keep is nil when a
+// registry-wide file (labels, suites, access policy, configuration) is staged
+// and every finding counts.
+func stagedFilter(cfg testregistry.Config, files []string) (keep func(string) bool, relevant bool) {
+	wide := map[string]bool{cfg.Labels.File: true, cfg.Suites.File: true, cfg.AccessPolicy: true, ".cicheck.yaml": true}
+	set := map[string]bool{}
+	for _, f := range files {
+		if wide[f] {
+			return nil, true
+		}
+		if ok, _ := path.Match(cfg.FileGlob, path.Base(f)); ok {
+			set[f] = true
+			relevant = true
+		}
+	}
+	return func(f string) bool { return set[f] }, relevant
 }
 
 // splitLabels rewrites "--labels a b c" (argparse nargs='*') into repeated
@@ -518,11 +583,11 @@ func registryPolicy(e *env, args []string) int {
 	if in.CadenceOverride == "" && in.EventName == "pull_request" {
 		var changes []testregistry.Change
 		usable := false
-		if path := e.getenv("CHANGED_FILES_PATH"); path != "" {
-			if !filepath.IsAbs(path) {
-				path = filepath.Join(e.wd, path)
+		if diffPath := e.getenv("CHANGED_FILES_PATH"); diffPath != "" {
+			if !filepath.IsAbs(diffPath) {
+				diffPath = filepath.Join(e.wd, diffPath)
 			}
-			if b, err := os.ReadFile(path); err == nil {
+			if b, err := os.ReadFile(diffPath); err == nil {
 				changes, usable = testregistry.ParseNameStatusZ(b)
 			}
 		}
