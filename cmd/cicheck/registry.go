@@ -225,7 +225,7 @@ func stagedFiles(root string) ([]string, error) {
 			first, _, _ := strings.Cut(strings.TrimSpace(string(ee.Stderr)), "\n")
 			return nil, fmt.Errorf("git diff --cached: %s", first)
 		}
-		return nil, fmt.Errorf("git diff --cached: %v", err)
+		return nil, fmt.Errorf("git diff --cached: %w", err)
 	}
 	return strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 }), nil
 }
