@@ -1,9 +1,13 @@
 package workflowgraph
 
 import (
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/rhysd/actionlint"
+
+	"github.com/cicheck/cicheck/expr"
 )
 
 // Cond is a job's `if:` condition as written and as parsed.
@@ -22,42 +26,45 @@ type Cond struct {
 	ParseError string
 	Line       int
 	Column     int
+
+	status   *[]string // StatusFuncs, set by parseCond (cacheStatus)
+	statusOf actionlint.ExprNode
 }
 
-// statusFuncs are the functions whose presence disables the implicit
-// `success() &&` (gha-job-status.md §3).
-var statusFuncs = map[string]bool{"always": true, "cancelled": true, "failure": true, "success": true}
-
 // StatusFuncs returns the lower-cased status-check function names called
-// anywhere in the parsed condition, sorted and without duplicates. It is safe
-// on a nil Cond (no condition: no status function).
+// anywhere in the parsed condition (expr.StatusCalls over Expr and the
+// embedded expressions), sorted and without duplicates. It is safe on a
+// nil Cond (no condition: no status function). The caller owns the slice.
 func (c *Cond) StatusFuncs() []string {
 	if c == nil {
 		return nil
 	}
-	seen := map[string]bool{}
-	visit := func(n, _ actionlint.ExprNode, entering bool) {
-		if !entering {
-			return
-		}
-		if f, ok := n.(*actionlint.FuncCallNode); ok {
-			name := strings.ToLower(f.Callee)
-			if statusFuncs[name] {
-				seen[name] = true
-			}
-		}
+	if c.status != nil && c.statusOf == c.Expr {
+		return slices.Clone(*c.status)
 	}
-	if c.Expr != nil {
-		actionlint.VisitExprNode(c.Expr, visit)
+	return statusFuncs(c.Expr, c.Embedded)
+}
+
+// cacheStatus records StatusFuncs at parse time: rules ask about the same
+// job again and again. Nothing writes it later, so a Cond can be read from
+// several goroutines; Expr is remembered so that a Cond edited after
+// parsing is not answered from a stale cache.
+func (c *Cond) cacheStatus() {
+	out := statusFuncs(c.Expr, c.Embedded)
+	c.status, c.statusOf = &out, c.Expr
+}
+
+func statusFuncs(e actionlint.ExprNode, embedded []actionlint.ExprNode) []string {
+	out := expr.StatusCalls(e)
+	for _, n := range embedded {
+		out = append(out, expr.StatusCalls(n)...)
 	}
-	for _, e := range c.Embedded {
-		actionlint.VisitExprNode(e, visit)
+	if len(embedded) > 0 {
+		sort.Strings(out)
+		out = slices.Compact(out)
 	}
-	var out []string
-	for _, n := range []string{"always", "cancelled", "failure", "success"} {
-		if seen[n] {
-			out = append(out, n)
-		}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }
@@ -67,7 +74,15 @@ func (c *Cond) StatusFuncs() []string {
 func (c *Cond) HasStatusFunc() bool { return len(c.StatusFuncs()) > 0 }
 
 // parseCond builds a Cond from the raw `if:` string (nil when absent/blank).
-func parseCond(s *actionlint.String) *Cond {
+func parseCond(s *actionlint.String, cache exprCache) *Cond {
+	c := readCond(s, cache)
+	if c != nil {
+		c.cacheStatus()
+	}
+	return c
+}
+
+func readCond(s *actionlint.String, cache exprCache) *Cond {
 	if s == nil || strings.TrimSpace(s.Value) == "" {
 		return nil
 	}
@@ -81,18 +96,42 @@ func parseCond(s *actionlint.String) *Cond {
 		// Rule 2.5, verbatim so results match actionlint's if-cond.
 		if start > 0 || end+2 < len(v) || strings.Count(v, "${{") > 1 {
 			c.AlwaysTrue = true
-			c.Embedded = parseEmbedded(v)
+			c.Embedded = parseEmbedded(v, cache)
 			return c
 		}
 		v = v[start+3 : end]
 	}
-	e, err := ParseExpr(v)
+	e, err := cache.parse(v)
 	if err != "" {
 		c.ParseError = err
 		return c
 	}
 	c.Expr = e
 	return c
+}
+
+// exprCache memoizes ParseExpr within one Build. A local reusable workflow
+// is rebuilt for every job that calls it (its inputs differ), and callers
+// repeat the same `with:` values, so the same text is parsed many times.
+// The parsed trees are shared; nothing mutates an ExprNode. A nil cache
+// parses every time.
+type exprCache map[string]parsedExpr
+
+type parsedExpr struct {
+	e   actionlint.ExprNode
+	err string
+}
+
+func (c exprCache) parse(src string) (actionlint.ExprNode, string) {
+	if c == nil {
+		return ParseExpr(src)
+	}
+	if p, ok := c[src]; ok {
+		return p.e, p.err
+	}
+	e, err := ParseExpr(src)
+	c[src] = parsedExpr{e, err}
+	return e, err
 }
 
 // ParseExpr parses a bare expression (no `${{ }}`) with actionlint's parser.
@@ -108,7 +147,7 @@ func ParseExpr(src string) (actionlint.ExprNode, string) {
 
 // parseEmbedded parses every `${{ … }}` inside a templated string, skipping
 // the ones that do not parse.
-func parseEmbedded(v string) []actionlint.ExprNode {
+func parseEmbedded(v string, cache exprCache) []actionlint.ExprNode {
 	var out []actionlint.ExprNode
 	for {
 		i := strings.Index(v, "${{")
@@ -120,7 +159,7 @@ func parseEmbedded(v string) []actionlint.ExprNode {
 		if j < 0 {
 			return out
 		}
-		if e, err := ParseExpr(v[:j]); err == "" {
+		if e, err := cache.parse(v[:j]); err == "" {
 			out = append(out, e)
 		}
 		v = v[j+2:]

@@ -43,6 +43,7 @@ type resolveCtx struct {
 	inputs   map[string][]sval // with: values from the caller, resolved (nil: not called)
 	defaults map[string]string // workflow_call input defaults
 	depth    int
+	exprs    exprCache
 }
 
 func resolveRunner(ro *actionlint.Runner, rc *resolveCtx) Runner {
@@ -89,7 +90,7 @@ func resolveString(s string, rc *resolveCtx) ([]alt, bool) {
 	}
 	trimmed := strings.TrimSpace(s)
 	if strings.HasPrefix(trimmed, "${{") && strings.HasSuffix(trimmed, "}}") && strings.Count(trimmed, "${{") == 1 {
-		e, err := ParseExpr(trimmed[3 : len(trimmed)-2])
+		e, err := rc.exprs.parse(trimmed[3 : len(trimmed)-2])
 		if err != "" {
 			return nil, false
 		}
@@ -118,7 +119,7 @@ func resolveString(s string, rc *resolveCtx) ([]alt, bool) {
 			return nil, false
 		}
 		lit := rest[:i]
-		e, err := ParseExpr(rest[i+3 : i+j])
+		e, err := rc.exprs.parse(rest[i+3 : i+j])
 		if err != "" {
 			return nil, false
 		}
@@ -447,7 +448,7 @@ func resolveValue(v string, rc *resolveCtx) []sval {
 	}
 	t := strings.TrimSpace(v)
 	if strings.HasPrefix(t, "${{") && strings.HasSuffix(t, "}}") && strings.Count(t, "${{") == 1 {
-		e, err := ParseExpr(t[3 : len(t)-2])
+		e, err := rc.exprs.parse(t[3 : len(t)-2])
 		if err != "" {
 			return nil
 		}
@@ -528,7 +529,7 @@ func rowFromExpression(src string, rc *resolveCtx) ([]sval, bool) {
 	if !strings.HasPrefix(t, "${{") || !strings.HasSuffix(t, "}}") {
 		return nil, false
 	}
-	e, err := ParseExpr(t[3 : len(t)-2])
+	e, err := rc.exprs.parse(t[3 : len(t)-2])
 	if err != "" {
 		return nil, false
 	}

@@ -257,7 +257,7 @@ func firstContentLine(src []byte) (int, string, bool) {
 // parses through actionlint's linter and must not parse twice). fsys and p
 // are used to resolve local reusable workflows; fsys may be nil.
 func Build(fsys fs.FS, p string, src []byte, ast *actionlint.Workflow) *Workflow {
-	b := &builder{fsys: fsys, cache: map[string]*actionlint.Workflow{}}
+	b := &builder{fsys: fsys, cache: map[string]*actionlint.Workflow{}, exprs: exprCache{}}
 	return b.build(p, src, ast, nil, nil, 0, []string{path.Clean(p)})
 }
 
@@ -266,6 +266,7 @@ type builder struct {
 	cache map[string]*actionlint.Workflow // parsed callees by path; nil value = unusable
 	srcs  map[string][]byte
 	errs  map[string]string
+	exprs exprCache
 }
 
 func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs map[string]string, inputVals map[string][]sval, depth int, stack []string) *Workflow {
@@ -309,7 +310,7 @@ func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs m
 			}
 			j.NeedsPos = append(j.NeedsPos, ps)
 		}
-		j.If = parseCond(aj.If)
+		j.If = parseCond(aj.If, b.exprs)
 		if c := aj.ContinueOnError; c != nil {
 			j.ContinueOnError = c.Value
 			if c.Expression != nil {
@@ -321,7 +322,7 @@ func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs m
 				j.Outputs[strings.ToLower(name)] = o.Value.Value
 			}
 		}
-		rc := &resolveCtx{inputs: inputVals, defaults: defaults}
+		rc := &resolveCtx{inputs: inputVals, defaults: defaults, exprs: b.exprs}
 		if aj.Strategy != nil {
 			rc.matrix = aj.Strategy.Matrix
 		}
