@@ -1,6 +1,7 @@
 package testregistry
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -622,6 +623,7 @@ func (lx *lexer) unterminated(triple bool, line, col int) error {
 // (Python 3.12 rules, a superset of 3.11's).
 func (lx *lexer) replacementField(line, col int, triple bool) error {
 	depth := 0
+	start, exprLine, exprCol := lx.pos, lx.line, lx.col()
 	for {
 		if lx.pos >= len(lx.src) {
 			return lx.unterminated(triple, line, col)
@@ -656,11 +658,39 @@ func (lx *lexer) replacementField(line, col int, triple bool) error {
 			depth--
 			lx.pos++
 		case c == '}':
+			if err := fieldExpr(lx.src[start:lx.pos], exprLine, exprCol); err != nil {
+				return err
+			}
 			lx.pos++
 			return nil
 		case c == ':' && depth == 0:
+			if err := fieldExpr(lx.src[start:lx.pos], exprLine, exprCol); err != nil {
+				return err
+			}
 			lx.pos++
 			return lx.formatSpec(line, col, triple)
+		case c == '!' && depth == 0 && !strings.HasPrefix(lx.src[lx.pos:], "!="):
+			if err := fieldExpr(lx.src[start:lx.pos], exprLine, exprCol); err != nil {
+				return err
+			}
+			convLine, convCol := lx.line, lx.col()
+			lx.pos++
+			conv := lx.pos
+			for lx.pos < len(lx.src) && lx.src[lx.pos] != ':' && lx.src[lx.pos] != '}' && lx.src[lx.pos] != '\n' {
+				lx.pos++
+			}
+			if k := lx.src[conv:lx.pos]; k != "s" && k != "r" && k != "a" {
+				return lx.errAt(convLine, convCol, "f-string: invalid conversion character: expected 's', 'r', or 'a'")
+			}
+			if lx.pos < len(lx.src) && lx.src[lx.pos] == ':' {
+				lx.pos++
+				return lx.formatSpec(line, col, triple)
+			}
+			if lx.pos >= len(lx.src) || lx.src[lx.pos] != '}' {
+				return lx.errAt(convLine, convCol, "f-string: expecting '}'")
+			}
+			lx.pos++
+			return nil
 		case c == '\n' || c == '\r':
 			lx.skipChar()
 		case c == '#' && depth == 0:
@@ -669,6 +699,33 @@ func (lx *lexer) replacementField(line, col int, triple bool) error {
 			lx.pos++
 		}
 	}
+}
+
+// fieldExpr checks the expression of an f-string replacement field (a
+// trailing "=" is the self-documenting form) by parsing it parenthesised,
+// as CPython does.
+func fieldExpr(text string, line, col int) error {
+	expr := strings.TrimRight(text, " \t\r\n")
+	if strings.HasSuffix(expr, "=") && !strings.HasSuffix(expr, "==") && !strings.HasSuffix(expr, "!=") &&
+		!strings.HasSuffix(expr, "<=") && !strings.HasSuffix(expr, ">=") {
+		expr = expr[:len(expr)-1]
+	}
+	if strings.TrimSpace(expr) == "" {
+		return &SyntaxError{Line: line, Col: col, Msg: "f-string: empty expression not allowed"}
+	}
+	lines, err := lexLines("("+expr+")", true, nil)
+	if err == nil && len(lines) != 1 {
+		err = &SyntaxError{Msg: "invalid syntax"}
+	}
+	if err != nil {
+		msg := "invalid syntax"
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			msg = se.Msg
+		}
+		return &SyntaxError{Line: line, Col: col, Msg: "f-string: " + msg}
+	}
+	return nil
 }
 
 // formatSpec consumes a format spec up to the '}' closing the field; the

@@ -109,6 +109,7 @@ func TestStatementSyntax(t *testing.T) {
 		// Python files that ast.parse accepts:
 		"d01(*[] or [2])", "x = 1.5e100.__format__('e')", "l4 = lambda x = lambda y = lambda z=1 : z : y() : x()",
 		"f('--a', *['-s'] if short else [])", "x = 1if y else 2", "x = 0xfor y", "y = 1..real", "z = 1_000.5e-3j",
+		`f"{x=}"`, `f"{x = !r:>{w}}"`, `f"{a!=b}"`, `f"{ {1: 2}[1] }"`, `f"{x:%H:%M}"`, `f"{(lambda: 1)()}"`, `f"{x!r}"`,
 	}
 	bad := map[string]string{
 		"f() = 1":                  "cannot assign to function call here. Maybe you meant '==' instead of '='?",
