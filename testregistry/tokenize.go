@@ -701,6 +701,22 @@ func (lx *lexer) replacementField(line, col int, triple bool) error {
 	}
 }
 
+// dottedName reports an ASCII name or dotted name without keywords.
+func dottedName(s string) bool {
+	for part := range strings.SplitSeq(s, ".") {
+		if part == "" || isKeyword(part) || isDigit(part[0]) {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			c := part[i]
+			if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // fieldExpr checks the expression of an f-string replacement field (a
 // trailing "=" is the self-documenting form) by parsing it parenthesised,
 // as CPython does.
@@ -710,13 +726,14 @@ func fieldExpr(text string, line, col int) error {
 		!strings.HasSuffix(expr, "<=") && !strings.HasSuffix(expr, ">=") {
 		expr = expr[:len(expr)-1]
 	}
-	if strings.TrimSpace(expr) == "" {
+	expr = strings.TrimSpace(expr)
+	if expr == "" {
 		return &SyntaxError{Line: line, Col: col, Msg: "f-string: empty expression not allowed"}
 	}
-	lines, err := lexLines("("+expr+")", true, nil)
-	if err == nil && len(lines) != 1 {
-		err = &SyntaxError{Msg: "invalid syntax"}
+	if dottedName(expr) {
+		return nil // the common case, f"{name}" or f"{self.attr}", needs no parser
 	}
+	_, err := lexLines("("+expr+")", false, func([]token) bool { return false })
 	if err != nil {
 		msg := "invalid syntax"
 		var se *SyntaxError
