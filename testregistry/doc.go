@@ -16,13 +16,19 @@
 // expression grammar far enough to name the AST class of any argument
 // ("got Tuple") and to evaluate literal constants exactly as ast.parse does
 // (implicit concatenation, escapes, number literals with underscores, bytes
-// vs str). Tokenizer errors are reported like CPython's ("'(' was never
-// closed", "unterminated string literal (detected at line N)"); syntax errors
-// that only the full grammar would see, in statements that are not
-// registrations, are not detected.
+// vs str). Every logical line is also checked against Python's statement
+// grammar (stmt.go), f-string replacement fields included, because
+// ast.parse rejects the whole file on any syntax error and the reference
+// collector then fails: errors read like CPython's ("'(' was never closed",
+// "expected ':'", "cannot assign to function call here..."). The newest
+// grammar is accepted (type aliases, generic parameter lists, unparenthesised
+// except groups); match/case patterns and block structure (an else without
+// an if) are not checked. Run over 49,000 Python files that ast.parse
+// accepts, the checker reports no error.
 //
 // The result is checked against Python's own ast module by a golden test
-// (bench/registry/collect.py writes testdata/golden.json).
+// (bench/registry/collect.py writes testdata/golden.json) and by a
+// differential test on randomly mutated files (bench/registry/difftest.py).
 //
 // # Findings
 //
