@@ -155,10 +155,18 @@ func firstUse(f *finding.Finding, src []byte) {
 	if end <= 0 {
 		return
 	}
-	ref := f.Message[start+1 : start+1+end]
-	for i, line := range strings.Split(string(src), "\n") {
-		if c := strings.Index(line, ref); c >= 0 && strings.Contains(line, "uses:") {
-			f.Line, f.Column = i+1, c+1
+	ref := []byte(f.Message[start+1 : start+1+end])
+	// Walk the lines in place: a copy of the source per finding showed in
+	// profiles (every corpus file calling a missing local workflow has one).
+	for i, rest := 1, src; len(rest) > 0; i++ {
+		line := rest
+		if k := bytes.IndexByte(rest, '\n'); k >= 0 {
+			line, rest = rest[:k], rest[k+1:]
+		} else {
+			rest = nil
+		}
+		if c := bytes.Index(line, ref); c >= 0 && bytes.Contains(line, []byte("uses:")) {
+			f.Line, f.Column = i, c+1
 			return
 		}
 	}

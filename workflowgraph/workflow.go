@@ -138,7 +138,7 @@ func ReadFile(fsys fs.FS, p string) ([]byte, error) {
 	}
 	// Read at most one byte past the limit: a file that grew (or a pipe
 	// reporting no size) cannot make us read without bound.
-	src, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	src, err := readAll(io.LimitReader(f, MaxFileSize+1), st.Size())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
 	}
@@ -149,6 +149,31 @@ func ReadFile(fsys fs.FS, p string) ([]byte, error) {
 		return nil, err
 	}
 	return src, nil
+}
+
+// readAll is io.ReadAll with the buffer sized from the file's reported
+// size (plus one byte to see EOF), so a regular file is read without
+// growing and copying the buffer.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	if size <= 0 || size > MaxFileSize {
+		return io.ReadAll(r)
+	}
+	buf := make([]byte, 0, size+1)
+	for {
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			// The file grew: read the rest the ordinary way.
+			rest, err := io.ReadAll(r)
+			return append(buf, rest...), err
+		}
+	}
 }
 
 func unwrapPathError(err error) error {
