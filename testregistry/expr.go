@@ -55,7 +55,23 @@ type parser struct {
 	// check: only the syntax matters (the statement check of every line);
 	// call arguments, dict items and string values are not kept.
 	check bool
+	depth int // recursion depth, bounded like CPython's parser
 }
+
+// maxExprDepth bounds the parser's recursion (CPython gives up on about
+// 3,000 nested unary operators with a RecursionError).
+const maxExprDepth = 3000
+
+// enter counts one level of recursion; leave undoes it.
+func (p *parser) enter() error {
+	p.depth++
+	if p.depth > maxExprDepth {
+		return p.fail(p.peek(), "too many nested expressions")
+	}
+	return nil
+}
+
+func (p *parser) leave() { p.depth-- }
 
 func (p *parser) peek() token {
 	if p.i < len(p.toks) {
@@ -185,6 +201,10 @@ func (p *parser) namedExpression() (*node, error) {
 }
 
 func (p *parser) expression() (*node, error) {
+	defer p.leave()
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
 	t := p.peek()
 	if p.isKw("lambda") {
 		p.next()
@@ -287,6 +307,10 @@ func (p *parser) disjunction() (*node, error) { return p.binExpr(precOr) }
 func (p *parser) bitOr() (*node, error) { return p.binExpr(precBitOr) }
 
 func (p *parser) binExpr(minPrec int) (*node, error) {
+	defer p.leave()
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
 	var left *node
 	if minPrec <= precNot && p.isKw("not") {
 		t := p.next()
@@ -327,6 +351,10 @@ func (p *parser) binExpr(minPrec int) (*node, error) {
 }
 
 func (p *parser) factor() (*node, error) {
+	defer p.leave()
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
 	t := p.peek()
 	if t.kind == tkOp && (t.text == "+" || t.text == "-" || t.text == "~") {
 		p.next()

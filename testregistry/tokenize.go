@@ -370,6 +370,10 @@ func opening(c byte) string {
 	return "{"
 }
 
+// maxNesting is CPython's tokenizer limit on open brackets (MAXLEVEL); it
+// also bounds the parser's recursion.
+const maxNesting = 200
+
 // opLen returns the length of the operator at the start of s, or 0.
 func opLen(s string) int {
 	if len(s) >= 3 {
@@ -403,6 +407,9 @@ func (lx *lexer) op() error {
 		}
 		switch o := rest[0]; o {
 		case '(', '[', '{':
+			if len(lx.brackets) >= maxNesting {
+				return lx.errAt(line, col, "too many nested parentheses")
+			}
 			lx.brackets = append(lx.brackets, lx.toks[len(lx.toks)-1])
 		case ')', ']', '}':
 			if len(lx.brackets) == 0 {

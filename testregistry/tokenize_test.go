@@ -107,6 +107,7 @@ func TestStatementSyntax(t *testing.T) {
 		"async def f():\n    async for x in y:\n        await z", "x = {**a, 'b': 1}", "x = {*a, 1}", "assert (a, b)",
 		// False syntax errors once found by running the checker over 49,000
 		// Python files that ast.parse accepts:
+		"x = " + strings.Repeat("-", 900) + "1", "x = " + strings.Repeat("(", 199) + "1" + strings.Repeat(")", 199),
 		"d01(*[] or [2])", "x = 1.5e100.__format__('e')", "l4 = lambda x = lambda y = lambda z=1 : z : y() : x()",
 		"f('--a', *['-s'] if short else [])", "x = 1if y else 2", "x = 0xfor y", "y = 1..real", "z = 1_000.5e-3j",
 		`f"{x=}"`, `f"{x = !r:>{w}}"`, `f"{a!=b}"`, `f"{ {1: 2}[1] }"`, `f"{x:%H:%M}"`, `f"{(lambda: 1)()}"`, `f"{x!r}"`,
