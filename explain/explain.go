@@ -318,7 +318,7 @@ func jobOutputs(j *workflowgraph.Job, steps []stepOutcome, facts map[string]stri
 		}
 		out[name] = v.Str
 		if m := stepsOutRE.FindStringSubmatch(raw); m != nil {
-			if f := filterFact(steps, m[1], m[2]); f != "" {
+			if f := filterFact(steps, m[1], m[2], sc); f != "" {
 				facts[j.ID+"/"+strings.ToLower(name)] = f
 			}
 		}
@@ -349,10 +349,14 @@ func stepRuns(s *pathsfilter.Step, sc simulate.Scenario) expr.Tri {
 }
 
 // filterFact describes a filter output for reasons: the witness when true.
-func filterFact(steps []stepOutcome, stepID, output string) string {
+func filterFact(steps []stepOutcome, stepID, output string, sc simulate.Scenario) string {
 	for _, so := range steps {
 		if !strings.EqualFold(so.step.ID, stepID) {
 			continue
+		}
+		if stepRuns(so.step, sc) == expr.No {
+			// Its filters were never evaluated: no match to cite.
+			return "paths-filter step " + so.step.ID + " is skipped by its if:"
 		}
 		if so.res.Failed {
 			return "paths-filter step fails: " + so.res.FailReason

@@ -217,11 +217,16 @@ jobs:
 		t.Fatal(err)
 	}
 	wfs := []*workflowgraph.Workflow{w}
-	// The step is skipped, so the output is unset; simulate treats a given
-	// empty output as not given (unknown), so the verdict is unknown rather
-	// than skip until it distinguishes the two. Never run.
-	if got := verdictsOf(Explain(changed("src/a.go"), wfs, fsys, Options{Event: "pull_request"})); got["build"] == Run {
+	// The step is skipped, so the output is unset: null, loose-equal to ''
+	// (gha-job-status.md §6), and `== 'true'` is false: build is skipped.
+	r := Explain(changed("src/a.go"), wfs, fsys, Options{Event: "pull_request"})
+	if got := verdictsOf(r); got["build"] != Skip {
 		t.Errorf("pull_request: %v", got)
+	}
+	for _, j := range r.Workflows[0].Jobs {
+		if j.ID == "build" && j.Reason != "src=unset (paths-filter step f is skipped by its if:)" {
+			t.Errorf("build reason = %q, want the unset output named", j.Reason)
+		}
 	}
 	if got := verdictsOf(Explain(changed("src/a.go"), wfs, fsys, Options{Event: "push"})); got["build"] != Run {
 		t.Errorf("push: %v", got)
@@ -236,7 +241,7 @@ jobs:
 	if !steps[0].UsesAPI("pull_request") || steps[0].UsesAPI("push") {
 		t.Fatal("UsesAPI")
 	}
-	r := Explain(files, wfs, fsys, Options{Event: "pull_request"})
+	r = Explain(files, wfs, fsys, Options{Event: "pull_request"})
 	if m := r.Workflows[0].Filters[0].Match; m == nil || *m {
 		t.Errorf("src filter beyond the API cap: %v", m)
 	}

@@ -63,7 +63,9 @@ type Scenario struct {
 	// Inputs are `inputs.*` values; "true"/"false" become booleans.
 	Inputs map[string]string
 	// Outputs are the outputs of jobs that run (job id → name → value).
-	// Outputs not given are unknown.
+	// Outputs not given are unknown. An empty value means the job ran and
+	// left the output empty, which GitHub does not set at all (spec §6):
+	// it reads as null (== '' is true, == 'true' is false).
 	Outputs map[string]map[string]string
 	// Set holds any other context fact by dotted path, e.g.
 	// "github.ref" or "vars.RUN_GPU".
@@ -312,7 +314,15 @@ func (st *state) jobOutputs(j *workflowgraph.Job, result string) expr.Value {
 	}
 	for name, v := range given {
 		if v == "" {
-			continue // empty outputs are not set at all
+			// GitHub does not set an output whose value is empty (spec §6):
+			// it reads as null, which is loose-equal to '' and renders as ''.
+			// It is known, not unknown: `needs.x.outputs.y == 'true'` is false.
+			if obj.Open {
+				obj = obj.Set(name, expr.Null())
+			} else {
+				delete(obj.Fields, strings.ToLower(name))
+			}
+			continue
 		}
 		obj = obj.Set(name, expr.String(v))
 	}

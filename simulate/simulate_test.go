@@ -206,3 +206,48 @@ func FuzzSimulate(f *testing.F) {
 		_ = Run(w, Scenario{Results: map[string]string{fail: Skipped}, DefaultOutcome: Unknown})
 	})
 }
+
+// TestEmptyOutputIsUnset: an output given as empty is one the job left
+// empty, which GitHub does not set (spec §6): it reads as null, so
+// `== 'true'` is false and `== ''` is true, for a normal job and for a
+// reusable-workflow caller alike. An output not given stays unknown.
+func TestEmptyOutputIsUnset(t *testing.T) {
+	src := `on: push
+jobs:
+  changes:
+    runs-on: ubuntu-latest
+    outputs:
+      rust: ${{ steps.f.outputs.rust }}
+      docs: ${{ steps.f.outputs.docs }}
+    steps: [{id: f, run: "true"}]
+  call:
+    uses: ./.github/workflows/called.yml
+  rust:
+    needs: [changes, call]
+    if: needs.changes.outputs.rust == 'true' || needs.call.outputs.rust == 'true'
+    runs-on: ubuntu-latest
+    steps: [{run: make}]
+  empty:
+    needs: [changes, call]
+    if: needs.changes.outputs.rust == '' && needs.call.outputs.rust == ''
+    runs-on: ubuntu-latest
+    steps: [{run: make}]
+  docs:
+    needs: changes
+    if: needs.changes.outputs.docs == 'true'
+    runs-on: ubuntu-latest
+    steps: [{run: make}]
+`
+	called := `on: {workflow_call: {outputs: {rust: {value: x}}}}
+jobs:
+  x: {runs-on: ubuntu-latest, steps: [{run: "true"}]}
+`
+	w := load(t, fstest.MapFS{".github/workflows/ci.yml": {Data: []byte(src)}, ".github/workflows/called.yml": {Data: []byte(called)}}, ".github/workflows/ci.yml")
+	got := map[string]string{}
+	for _, v := range Run(w, Scenario{Outputs: map[string]map[string]string{"changes": {"rust": ""}, "call": {"RUST": ""}}}) {
+		got[v.ID] = v.Verdict
+	}
+	if got["rust"] != VerdictSkip || got["empty"] != VerdictRun || got["docs"] != VerdictUnknown {
+		t.Errorf("verdicts = %v, want rust skip, empty run, docs unknown", got)
+	}
+}
