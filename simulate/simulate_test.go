@@ -209,8 +209,9 @@ func FuzzSimulate(f *testing.F) {
 
 // TestEmptyOutputIsUnset: an output given as empty is one the job left
 // empty, which GitHub does not set (spec §6): it reads as null, so
-// `== 'true'` is false and `== ”` is true, for a normal job and for a
-// reusable-workflow caller alike. An output not given stays unknown.
+// `== 'true'` is false and comparing with the empty string is true, for a
+// normal job and a reusable-workflow caller alike. An output not given
+// stays unknown.
 func TestEmptyOutputIsUnset(t *testing.T) {
 	src := `on: push
 jobs:
