@@ -79,6 +79,7 @@ type lexer struct {
 	decorated  bool // the previous logical line was a decorator
 	check      parser
 	keep       []token // arena of the kept lines' tokens
+	blocks     blockState
 	want       func([]token) bool
 }
 
@@ -147,6 +148,9 @@ func (lx *lexer) endLine() error {
 		return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"}
 	}
 	lx.decorated = line[0].kind == tkOp && line[0].text == "@"
+	if se := lx.blocks.next(depth, line); se != nil {
+		return se
+	}
 	lx.needIndent = endsWithColon(line)
 	lx.colonLine = line[0].line
 	if lx.keepAll || depth == 0 && (lx.want == nil || lx.want(line)) {
@@ -277,6 +281,92 @@ func (lx *lexer) eof() error {
 	if lx.needIndent {
 		return lx.errAt(lx.line, lx.col(), "expected an indented block after line %d", lx.colonLine)
 	}
+	if se := lx.blocks.close(0, token{line: lx.line, col: lx.col()}); se != nil {
+		return se
+	}
+	return nil
+}
+
+// blockState follows, per indentation depth, the compound statement that
+// the next sibling line may continue, so that an else, elif, except or
+// finally without its statement, and a try without a handler, are the
+// syntax errors they are in CPython.
+type blockState []string
+
+// clause returns the clause keyword of a logical line ("" for a simple
+// statement): if, elif, else, for, while, try, except, finally, or "other".
+func clause(line []token) string {
+	t := line[0]
+	if t.kind != tkName {
+		return ""
+	}
+	kw := t.text
+	if kw == "async" && len(line) > 1 {
+		kw = line[1].text
+	}
+	switch kw {
+	case "if", "elif", "else", "for", "while", "try", "except", "finally":
+		return kw
+	case "def", "class", "with":
+		return "other"
+	}
+	return ""
+}
+
+// close ends the blocks deeper than depth: an open try without a handler
+// is an error at the line that ends it (at).
+func (b *blockState) close(depth int, at token) *SyntaxError {
+	for len(*b) > depth {
+		last := (*b)[len(*b)-1]
+		*b = (*b)[:len(*b)-1]
+		if last == "try" {
+			return &SyntaxError{Line: at.line, Col: at.col, Msg: "expected 'except' or 'finally' block"}
+		}
+	}
+	return nil
+}
+
+func (b *blockState) next(depth int, line []token) *SyntaxError {
+	if se := b.close(depth+1, line[0]); se != nil {
+		return se
+	}
+	for len(*b) <= depth {
+		*b = append(*b, "")
+	}
+	prev, kw := (*b)[depth], clause(line)
+	bad := func() *SyntaxError { return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"} }
+	state := kw
+	switch kw {
+	case "elif":
+		if prev != "if" && prev != "elif" {
+			return bad()
+		}
+	case "else":
+		switch prev {
+		case "if", "elif", "for", "while":
+			state = "done"
+		case "except":
+			state = "tryelse"
+		case "try":
+			return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "expected 'except' or 'finally' block"}
+		default:
+			return bad()
+		}
+	case "except":
+		if prev != "try" && prev != "except" {
+			return bad()
+		}
+	case "finally":
+		if prev != "try" && prev != "except" && prev != "tryelse" {
+			return bad()
+		}
+		state = "done"
+	default:
+		if prev == "try" {
+			return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "expected 'except' or 'finally' block"}
+		}
+	}
+	(*b)[depth] = state
 	return nil
 }
 

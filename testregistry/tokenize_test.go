@@ -99,7 +99,7 @@ func TestStatementSyntax(t *testing.T) {
 		"match x:\n case [a, *r] if a: pass\n case {\"k\": v, **rest}: pass\n case Point(x=0) | None as p: pass",
 		"x = *a, *b", "*a, b = c", "@x.y[0](1)\ndef f(): pass", "class A(B, metaclass=M): pass", "nonlocal x", "x = 1;",
 		"(a := 1)", "f(a)(b)[c].d = 1", "x.y += 1", "(a, b) = c", "[a, (b, c)] = d", "a = b = c", "x = yield from y",
-		"type X = int", "def f[T](x: T) -> T: pass", "class A[T]: pass", "except A, B: pass",
+		"type X = int", "def f[T](x: T) -> T: pass", "class A[T]: pass", "try:\n    pass\nexcept A, B: pass",
 		"match = 1", "match(x)", "case = 1", "case(x)", "case[1]: int = 2", "match x := 1:\n case 1: pass", "f(a := 1)", "a[b := 1]",
 		"match (x):\n case (1 | 2) as y: pass\n case _: pass", "match x:\n case -1: pass\n case {**r}: pass", "print(*a, sep='')", "for i, (a, b) in x: pass", "del a, b[0], c.d",
 		"x = [i for i in range(3) if i if not i]", "a[1:2, ::3] = b", "f(**a, b=1)", "f(*a, b)", "@property\n@other\ndef f(self): pass",
@@ -108,6 +108,10 @@ func TestStatementSyntax(t *testing.T) {
 		// False syntax errors once found by running the checker over 49,000
 		// Python files that ast.parse accepts:
 		"x = " + strings.Repeat("-", 900) + "1", "x = " + strings.Repeat("(", 199) + "1" + strings.Repeat(")", 199),
+		"if a:\n    pass\nelif b:\n    pass\nelse:\n    pass", "for x in y:\n    pass\nelse:\n    pass",
+		"try:\n    pass\nexcept E:\n    pass\nexcept F:\n    pass\nelse:\n    pass\nfinally:\n    pass",
+		"try:\n    pass\nfinally:\n    pass", "while x: pass\nelse: pass", "if a:\n    try:\n        pass\n    except E:\n        pass\nelse:\n    pass",
+		"async def f():\n    async for x in y:\n        pass\n    else:\n        pass",
 		"d01(*[] or [2])", "x = 1.5e100.__format__('e')", "l4 = lambda x = lambda y = lambda z=1 : z : y() : x()",
 		"f('--a', *['-s'] if short else [])", "x = 1if y else 2", "x = 0xfor y", "y = 1..real", "z = 1_000.5e-3j",
 		`f"{x=}"`, `f"{x = !r:>{w}}"`, `f"{a!=b}"`, `f"{ {1: 2}[1] }"`, `f"{x:%H:%M}"`, `f"{(lambda: 1)()}"`, `f"{x!r}"`,
