@@ -6,8 +6,8 @@ import "errors"
 // error, and the reference collector then crashes, so a file the scanner
 // accepts must parse. checkLine validates one logical line against Python's
 // statement grammar (the newest grammar: type aliases, generic parameter
-// lists and unparenthesised except groups are accepted); block structure
-// (an else without an if) is not checked.
+// lists and unparenthesised except groups are accepted). Block structure
+// is followed by the lexer (blockState).
 
 func isAugOp(s string) bool {
 	switch s {
