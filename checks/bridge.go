@@ -237,13 +237,40 @@ type needState struct {
 // Status functions follow from the listed results: a non-success direct
 // need makes success() false, a failed one makes failure() true.
 func condEnv(j *workflowgraph.Job, known map[string]needState, cancelled bool) *expr.Env {
-	needs := map[string]expr.Value{}
+	return condEnvFrom(nil, j, known, cancelled)
+}
+
+// unknownNeeds is needs.<n> for each direct need of j with nothing known:
+// the part of condEnv that does not depend on what is known, so a rule
+// evaluating one job under many assumptions builds it once.
+func unknownNeeds(j *workflowgraph.Job) map[string]expr.Value {
+	m := make(map[string]expr.Value, len(j.Needs))
+	for _, n := range j.Needs {
+		m[n] = needValue(n, needState{})
+	}
+	return m
+}
+
+func needValue(n string, st needState) expr.Value {
+	res := expr.Unknown(n + " may or may not run")
+	if st.result != "" {
+		res = expr.String(st.result)
+	}
+	outs := st.outputs
+	if outs.Kind == expr.KindUnknown && outs.Why == "" {
+		outs = expr.Unknown("outputs of " + n + " are not given")
+	}
+	return expr.Object(map[string]expr.Value{"result": res, "outputs": outs})
+}
+
+// condEnvFrom is condEnv with the unknown needs' values taken from base
+// (unknownNeeds(j)) when it is not nil.
+func condEnvFrom(base map[string]expr.Value, j *workflowgraph.Job, known map[string]needState, cancelled bool) *expr.Env {
+	needs := make(map[string]expr.Value, len(j.Needs))
 	success, failure := expr.Unknown("other ancestors are not known"), expr.Unknown("other ancestors are not known")
 	for _, n := range j.Needs {
 		st, ok := known[n]
-		res := expr.Unknown(n + " may or may not run")
 		if ok && st.result != "" {
-			res = expr.String(st.result)
 			if st.result != simulate.Success {
 				success = expr.Bool(false)
 			}
@@ -251,11 +278,11 @@ func condEnv(j *workflowgraph.Job, known map[string]needState, cancelled bool) *
 				failure = expr.Bool(true)
 			}
 		}
-		outs := st.outputs
-		if outs.Kind == expr.KindUnknown && outs.Why == "" {
-			outs = expr.Unknown("outputs of " + n + " are not given")
+		if v, cached := base[n]; cached && !ok {
+			needs[n] = v
+			continue
 		}
-		needs[n] = expr.Object(map[string]expr.Value{"result": res, "outputs": outs})
+		needs[n] = needValue(n, st)
 	}
 	if cancelled {
 		success = expr.Bool(false)
@@ -338,9 +365,10 @@ func stringExprs(s *actionlint.String, bareIf bool) []exprRef {
 		line, col = s.Pos.Line, s.Pos.Col
 	}
 	v := s.Value
-	// Fast path, not detection: only expressions that mention needs can
-	// read a need's output, and parsing every ${{ }} is the costly part.
-	if !strings.Contains(strings.ToLower(v), "needs") {
+	// Fast path, not detection: only expressions that mention both needs
+	// and outputs can read a need's output (outputReads), and parsing
+	// every ${{ }} is the costly part.
+	if !containsFold(v, "needs") || !containsFold(v, "outputs") {
 		return nil
 	}
 	if bareIf && !strings.Contains(v, "${{") && strings.TrimSpace(v) != "" {
@@ -387,4 +415,19 @@ func outputReads(n actionlint.ExprNode) [][2]string {
 		}
 	})
 	return out
+}
+
+// containsFold reports whether s contains the lower-case ASCII word sub,
+// ignoring ASCII case, without lower-casing (and copying) s.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for j < len(sub) && s[i+j]|0x20 == sub[j] {
+			j++
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
 }

@@ -74,15 +74,22 @@ jobs:
 					}
 				}
 			}
+			if len(direct) == 0 {
+				continue // only a direct need's outputs are read through needs
+			}
 			add(exprRef{j.If.Expr, j.If.Line, j.If.Column})
 			for _, r := range jobExprs(j) {
 				add(r)
 			}
 			guarded := map[string]bool{}
+			var base map[string]expr.Value
 			for _, r := range reads {
 				g, ok := guarded[r.need]
 				if !ok {
-					g = requiresSuccess(j, r.need)
+					if base == nil {
+						base = unknownNeeds(j)
+					}
+					g = requiresSuccess(j, r.need, base)
 					guarded[r.need] = g
 				}
 				if g {
@@ -103,9 +110,9 @@ jobs:
 
 // requiresSuccess: the condition is false whenever need x is skipped or
 // failed without outputs.
-func requiresSuccess(j *workflowgraph.Job, x string) bool {
+func requiresSuccess(j *workflowgraph.Job, x string, base map[string]expr.Value) bool {
 	for _, r := range []string{simulate.Skipped, simulate.Failure} {
-		env := condEnv(j, map[string]needState{x: {result: r, outputs: expr.Object(nil)}}, false)
+		env := condEnvFrom(base, j, map[string]needState{x: {result: r, outputs: expr.Object(nil)}}, false)
 		if expr.Eval(j.If.Expr, env).Truthy() != expr.No {
 			return false
 		}

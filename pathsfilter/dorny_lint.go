@@ -440,8 +440,8 @@ func (a *Analysis) deadOutputs() map[string]string {
 
 func (a *Analysis) outputs(id string) []finding.Finding {
 	var out []finding.Finding
-	if a.Workflow == nil {
-		return nil
+	if a.Workflow == nil || !a.hasFilters() {
+		return nil // every finding below names a paths-filter step with filters
 	}
 	report := func(s *Step, job string, at Pos, name, where string) {
 		unreleased := name == "any_changed" || name == "all_changed"
@@ -611,8 +611,15 @@ func (a *Analysis) readers() (steps map[string]int, needs map[string]bool, dynam
 	return steps, needs, dynamic
 }
 
+// hasFilters reports a paths-filter step whose filters parsed: the lints
+// about filter outputs have nothing to say without one, and most
+// workflows have none, so they skip their scans.
+func (a *Analysis) hasFilters() bool {
+	return slices.ContainsFunc(a.Steps, func(s *Step) bool { return s.Filters != nil })
+}
+
 func (a *Analysis) unused() []finding.Finding {
-	if a.Workflow == nil || !slices.ContainsFunc(a.Steps, func(s *Step) bool { return s.Filters != nil }) {
+	if a.Workflow == nil || !a.hasFilters() {
 		return nil // most workflows have no paths-filter step: skip the source scan
 	}
 	stepReads, needsReads, dynamic := a.readers()

@@ -180,6 +180,9 @@ type state struct {
 	results map[string]string
 	outputs map[string]expr.Value
 	ctx     map[string]expr.Value
+	// need caches needs.<id> ({result, outputs}) once the job is decided:
+	// every dependent reads the same value.
+	need map[string]expr.Value
 }
 
 // Run simulates one scenario.
@@ -187,7 +190,7 @@ func (s *Sim) Run(sc Scenario) []Verdict {
 	if s.w == nil {
 		return nil
 	}
-	st := &state{s: s, sc: sc, results: map[string]string{}, outputs: map[string]expr.Value{}, ctx: Contexts(sc)}
+	st := &state{s: s, sc: sc, results: map[string]string{}, outputs: map[string]expr.Value{}, ctx: Contexts(sc), need: map[string]expr.Value{}}
 	out := make([]Verdict, 0, len(s.order))
 	for _, id := range s.order {
 		var v Verdict
@@ -304,41 +307,49 @@ func (st *state) jobOutputs(j *workflowgraph.Job, result string) expr.Value {
 		}
 	}
 	// Declared outputs not given are unknown; a caller's outputs come from
-	// the called workflow, so any name may exist.
-	obj := expr.Object(nil)
-	if j.Uses != "" {
-		obj = expr.OpenObject(nil)
-	}
+	// the called workflow, so any name may exist. (One map built in place:
+	// Value.Set copies the object on every call.)
+	fields := make(map[string]expr.Value, len(j.Outputs)+len(given))
 	for name := range j.Outputs {
-		obj = obj.Set(name, expr.Unknown(fmt.Sprintf("needs.%s.outputs.%s is not given", j.ID, name)))
+		fields[strings.ToLower(name)] = expr.Unknown("needs." + j.ID + ".outputs." + name + " is not given")
 	}
 	for name, v := range given {
+		name = strings.ToLower(name)
 		if v == "" {
 			// GitHub does not set an output whose value is empty (spec §6):
 			// it reads as null, which is loose-equal to '' and renders as ''.
 			// It is known, not unknown: `needs.x.outputs.y == 'true'` is false.
-			if obj.Open {
-				obj = obj.Set(name, expr.Null())
+			if j.Uses != "" {
+				fields[name] = expr.Null() // the open object would say unknown
 			} else {
-				delete(obj.Fields, strings.ToLower(name))
+				delete(fields, name)
 			}
 			continue
 		}
-		obj = obj.Set(name, expr.String(v))
+		fields[name] = expr.String(v)
 	}
-	obj.Open = j.Uses != ""
-	return obj
+	if j.Uses != "" {
+		return expr.OpenObject(fields)
+	}
+	return expr.Object(fields)
 }
 
 func (st *state) env(j *workflowgraph.Job) *expr.Env {
-	needs := map[string]expr.Value{}
+	needs := make(map[string]expr.Value, len(j.Needs))
 	for _, n := range j.Needs {
-		r := st.results[n]
-		rv := expr.String(r)
-		if r == Unknown {
-			rv = expr.Unknown(n + " may or may not run")
+		nv, ok := st.need[n]
+		if !ok {
+			r := st.results[n]
+			rv := expr.String(r)
+			if r == Unknown {
+				rv = expr.Unknown(n + " may or may not run")
+			}
+			nv = expr.Object(map[string]expr.Value{"result": rv, "outputs": st.outputs[n]})
+			if _, decided := st.results[n]; decided {
+				st.need[n] = nv
+			}
 		}
-		needs[n] = expr.Object(map[string]expr.Value{"result": rv, "outputs": st.outputs[n]})
+		needs[n] = nv
 	}
 	ctx := make(map[string]expr.Value, len(st.ctx)+1)
 	for k, v := range st.ctx {
