@@ -388,8 +388,12 @@ func stringExprs(s *actionlint.String, bareIf bool) []exprRef {
 		if e < 0 {
 			return out
 		}
-		if n, err := expr.Parse(v[:e]); err == nil {
-			out = append(out, exprRef{n, line, col})
+		// Only pieces that mention both can read an output (a run: script
+		// has many ${{ }} pieces, few of them about needs).
+		if piece := v[:e]; containsFold(piece, "needs") && containsFold(piece, "outputs") {
+			if n, err := expr.Parse(piece); err == nil {
+				out = append(out, exprRef{n, line, col})
+			}
 		}
 		v = v[e+2:]
 	}

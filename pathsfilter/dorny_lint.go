@@ -592,7 +592,7 @@ func (a *Analysis) statusTypo() []finding.Finding {
 // dynamically (then nothing can be called unused).
 func (a *Analysis) readers() (steps map[string]int, needs map[string]bool, dynamic bool) {
 	steps, needs = map[string]int{}, map[string]bool{}
-	for _, line := range strings.Split(string(a.Source), "\n") {
+	for line := range strings.SplitSeq(string(a.Source), "\n") {
 		if t := strings.TrimSpace(line); strings.HasPrefix(t, "#") || !(strings.Contains(line, "outputs") || strings.Contains(line, "needs")) {
 			continue // every pattern below holds "outputs" or "needs"
 		}
@@ -626,7 +626,13 @@ func (a *Analysis) unused() []finding.Finding {
 	if dynamic {
 		return nil
 	}
-	lowerSrc := strings.ToLower(string(a.Source))
+	var lowerSrc string // lower-cased source, made on first use (rarely needed)
+	mentions := func(s string) bool {
+		if lowerSrc == "" {
+			lowerSrc = strings.ToLower(string(a.Source))
+		}
+		return strings.Contains(lowerSrc, s)
+	}
 	var out []finding.Finding
 	for _, s := range a.Steps {
 		if s.Filters == nil {
@@ -650,7 +656,7 @@ func (a *Analysis) unused() []finding.Finding {
 						continue
 					}
 					inOutputs++
-					if needsReads[s.JobID+"/"+strings.ToLower(name)] || strings.Contains(lowerSrc, "jobs."+s.JobID+".outputs."+strings.ToLower(name)) {
+					if needsReads[s.JobID+"/"+strings.ToLower(name)] || mentions("jobs."+s.JobID+".outputs."+strings.ToLower(name)) {
 						return true
 					}
 				}

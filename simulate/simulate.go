@@ -344,22 +344,27 @@ func (st *state) env(j *workflowgraph.Job) *expr.Env {
 			if r == Unknown {
 				rv = expr.Unknown(n + " may or may not run")
 			}
-			nv = expr.Object(map[string]expr.Value{"result": rv, "outputs": st.outputs[n]})
+			nv = object(map[string]expr.Value{"result": rv, "outputs": st.outputs[n]})
 			if _, decided := st.results[n]; decided {
 				st.need[n] = nv
 			}
 		}
-		needs[n] = nv
+		needs[strings.ToLower(n)] = nv // no allocation: ids are lower-case
 	}
-	ctx := make(map[string]expr.Value, len(st.ctx)+1)
-	for k, v := range st.ctx {
-		ctx[k] = v
-	}
-	ctx["needs"] = expr.Object(needs)
-	env := &expr.Env{Contexts: ctx, Cancelled: expr.Bool(st.sc.Cancelled)}
+	// One contexts map per run: only needs changes from job to job, and an
+	// Env is used only while its job is decided.
+	st.ctx["needs"] = object(needs)
+	env := &expr.Env{Contexts: st.ctx, Cancelled: expr.Bool(st.sc.Cancelled)}
 	env.Success, _ = st.success(j)
 	env.Failure = st.failure(j)
 	return env
+}
+
+// object wraps fields, whose keys are already lower-case (job ids and
+// fixed names), as an object value without expr.Object's defensive copy:
+// the map is built for this value alone.
+func object(fields map[string]expr.Value) expr.Value {
+	return expr.Value{Kind: expr.KindObject, Fields: fields}
 }
 
 // success is success() for j and, when false, the ancestor responsible.
