@@ -260,7 +260,14 @@ func needValue(n string, st needState) expr.Value {
 	if outs.Kind == expr.KindUnknown && outs.Why == "" {
 		outs = expr.Unknown("outputs of " + n + " are not given")
 	}
-	return expr.Object(map[string]expr.Value{"result": res, "outputs": outs})
+	return object(map[string]expr.Value{"result": res, "outputs": outs})
+}
+
+// object wraps fields, whose keys are already lower-case, as an object
+// value without expr.Object's defensive copy: the map is built for this
+// value alone.
+func object(fields map[string]expr.Value) expr.Value {
+	return expr.Value{Kind: expr.KindObject, Fields: fields}
 }
 
 // condEnvFrom is condEnv with the unknown needs' values taken from base
@@ -278,17 +285,18 @@ func condEnvFrom(base map[string]expr.Value, j *workflowgraph.Job, known map[str
 				failure = expr.Bool(true)
 			}
 		}
+		key := strings.ToLower(n) // no allocation: ids are lower-case
 		if v, cached := base[n]; cached && !ok {
-			needs[n] = v
+			needs[key] = v
 			continue
 		}
-		needs[n] = needValue(n, st)
+		needs[key] = needValue(n, st)
 	}
 	if cancelled {
 		success = expr.Bool(false)
 	}
 	return &expr.Env{
-		Contexts:  map[string]expr.Value{"needs": expr.Object(needs)},
+		Contexts:  map[string]expr.Value{"needs": object(needs)},
 		Success:   success,
 		Failure:   failure,
 		Cancelled: expr.Bool(cancelled),

@@ -23,12 +23,14 @@ func Run(w *workflowgraph.Workflow, file string, cfg *config.Config, rules []*Ru
 	}
 	cl := cfg.Classifier()
 	var out []finding.Finding
-	memo := map[string]any{}
+	// One Pass serves every rule in turn (rules do not keep it): a Pass per
+	// rule per workflow showed in allocation profiles.
+	p := &Pass{Workflow: w, Config: cfg, Classifier: cl, File: file, memo: map[string]any{}}
 	for _, r := range rules {
 		if r.Run == nil || !cfg.RuleEnabled(r.ID) {
 			continue
 		}
-		p := &Pass{Workflow: w, Config: cfg, Classifier: cl, File: file, Rule: r, severity: cfg.RuleSeverity(r.ID, r.Severity), memo: memo}
+		p.Rule, p.severity, p.findings = r, cfg.RuleSeverity(r.ID, r.Severity), p.findings[:0]
 		r.Run(p)
 		out = append(out, p.findings...)
 	}

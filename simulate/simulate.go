@@ -328,10 +328,9 @@ func (st *state) jobOutputs(j *workflowgraph.Job, result string) expr.Value {
 		}
 		fields[name] = expr.String(v)
 	}
-	if j.Uses != "" {
-		return expr.OpenObject(fields)
-	}
-	return expr.Object(fields)
+	obj := object(fields)
+	obj.Open = j.Uses != ""
+	return obj
 }
 
 func (st *state) env(j *workflowgraph.Job) *expr.Env {
