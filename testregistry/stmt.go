@@ -90,12 +90,15 @@ func (p *parser) statement() error {
 		case "match", "case":
 			// Soft keywords. A line that parses as a plain statement
 			// ("match = 1", "case[1]: int = 2") is one; otherwise a line
-			// with a top-level ':' is a match/case header, whose patterns
-			// are not expressions and are trusted.
+			// with a top-level ':' is a match or case header.
 			if err := p.simpleStmts(); err == nil || colonAtDepth0(p.toks) < 0 {
 				return err
 			}
-			return nil
+			p.i = 1
+			if t.text == "match" {
+				return p.matchHeader()
+			}
+			return p.caseHeader()
 		}
 	}
 	return p.simpleStmts()
@@ -685,6 +688,194 @@ func (p *parser) fromImport() error {
 	}
 	if paren {
 		return p.expectOp(")")
+	}
+	return nil
+}
+
+// matchHeader parses "match subject:" after the keyword.
+func (p *parser) matchHeader() error {
+	if _, err := p.namedExpression(); err != nil {
+		return err
+	}
+	for p.isOp(",") {
+		p.next()
+		if p.isOp(":") {
+			break
+		}
+		if _, err := p.starExpression(); err != nil {
+			return err
+		}
+	}
+	if !p.isOp(":") {
+		return p.fail(p.peek(), "expected ':'")
+	}
+	p.next()
+	return p.end() // a match body is always a block
+}
+
+// caseHeader parses "case patterns [if guard]: [body]" after the keyword.
+func (p *parser) caseHeader() error {
+	if err := p.openSequencePattern(); err != nil {
+		return err
+	}
+	if p.isKw("if") {
+		p.next()
+		if _, err := p.namedExpression(); err != nil {
+			return err
+		}
+	}
+	return p.block()
+}
+
+// openSequencePattern: pattern, or "p, q, *r" without brackets.
+func (p *parser) openSequencePattern() error {
+	for {
+		if err := p.maybeStarPattern(); err != nil {
+			return err
+		}
+		if !p.isOp(",") {
+			return nil
+		}
+		p.next()
+		if p.isOp(":") || p.isKw("if") {
+			return nil
+		}
+	}
+}
+
+func (p *parser) maybeStarPattern() error {
+	if p.isOp("*") {
+		p.next()
+		return p.name()
+	}
+	return p.pattern()
+}
+
+// pattern: or_pattern ["as" NAME].
+func (p *parser) pattern() error {
+	for {
+		if err := p.closedPattern(); err != nil {
+			return err
+		}
+		if !p.isOp("|") {
+			break
+		}
+		p.next()
+	}
+	if p.isKw("as") {
+		p.next()
+		return p.name()
+	}
+	return nil
+}
+
+// patternList parses patterns up to closer (sequence and class patterns);
+// keyword patterns ("x=p") are allowed when keywords is set.
+func (p *parser) patternList(closer string, keywords bool) error {
+	for !p.isOp(closer) {
+		t := p.peek()
+		if keywords && t.kind == tkName && p.i+1 < len(p.toks) && p.toks[p.i+1].text == "=" && p.toks[p.i+1].kind == tkOp {
+			p.i += 2
+			if err := p.pattern(); err != nil {
+				return err
+			}
+		} else if err := p.maybeStarPattern(); err != nil {
+			return err
+		}
+		if !p.isOp(",") {
+			break
+		}
+		p.next()
+	}
+	return p.expectOp(closer)
+}
+
+func (p *parser) closedPattern() error {
+	t := p.peek()
+	switch {
+	case t.kind == tkOp && (t.text == "(" || t.text == "["):
+		p.next()
+		closer := ")"
+		if t.text == "[" {
+			closer = "]"
+		}
+		return p.patternList(closer, false)
+	case t.kind == tkOp && t.text == "{":
+		p.next()
+		for !p.isOp("}") {
+			if p.isOp("**") {
+				p.next()
+				if err := p.name(); err != nil {
+					return err
+				}
+			} else {
+				if err := p.valuePattern(); err != nil {
+					return err
+				}
+				if err := p.expectOp(":"); err != nil {
+					return err
+				}
+				if err := p.pattern(); err != nil {
+					return err
+				}
+			}
+			if !p.isOp(",") {
+				break
+			}
+			p.next()
+		}
+		return p.expectOp("}")
+	case t.kind == tkName && !isKeyword(t.text):
+		p.next()
+		for p.isOp(".") {
+			p.next()
+			if err := p.name(); err != nil {
+				return err
+			}
+		}
+		if p.isOp("(") { // a class pattern
+			p.next()
+			return p.patternList(")", true)
+		}
+		return nil
+	}
+	return p.valuePattern()
+}
+
+// valuePattern: a literal (signed number, complex, strings, None, True,
+// False) or a dotted name, as mapping keys and literal patterns allow.
+func (p *parser) valuePattern() error {
+	t := p.peek()
+	switch {
+	case t.kind == tkString:
+		_, err := p.strings()
+		return err
+	case t.kind == tkName && (t.text == "None" || t.text == "True" || t.text == "False"):
+		p.next()
+		return nil
+	case t.kind == tkName && !isKeyword(t.text):
+		p.next()
+		for p.isOp(".") {
+			p.next()
+			if err := p.name(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if p.isOp("-") {
+		p.next()
+	}
+	if p.peek().kind != tkNumber {
+		return p.fail(p.peek(), "invalid syntax")
+	}
+	p.next()
+	if p.isOp("+") || p.isOp("-") {
+		p.next()
+		if p.peek().kind != tkNumber {
+			return p.fail(p.peek(), "invalid syntax")
+		}
+		p.next()
 	}
 	return nil
 }

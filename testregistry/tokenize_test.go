@@ -112,6 +112,8 @@ func TestStatementSyntax(t *testing.T) {
 		"try:\n    pass\nexcept E:\n    pass\nexcept F:\n    pass\nelse:\n    pass\nfinally:\n    pass",
 		"try:\n    pass\nfinally:\n    pass", "while x: pass\nelse: pass", "if a:\n    try:\n        pass\n    except E:\n        pass\nelse:\n    pass",
 		"async def f():\n    async for x in y:\n        pass\n    else:\n        pass",
+		"match p:\n    case Point(x=0, y=0) | Point(0, 0):\n        pass\n    case [1, 2, *rest] if rest: pass\n    case {\"a\": 1, C.K: [x, y], **kw}: pass\n    case -1 | 1.5 | 2+3j | -4-5j | \"s\" \"t\" | None | True: pass\n    case (a, b), c: pass\n    case str() | bytes() as s: pass\n    case _: pass",
+		"match a, *b:\n    case x, *_: pass", "match (x):\n    case ((a)): pass\n    case []: pass\n    case (): pass",
 		"d01(*[] or [2])", "x = 1.5e100.__format__('e')", "l4 = lambda x = lambda y = lambda z=1 : z : y() : x()",
 		"f('--a', *['-s'] if short else [])", "x = 1if y else 2", "x = 0xfor y", "y = 1..real", "z = 1_000.5e-3j",
 		`f"{x=}"`, `f"{x = !r:>{w}}"`, `f"{a!=b}"`, `f"{ {1: 2}[1] }"`, `f"{x:%H:%M}"`, `f"{(lambda: 1)()}"`, `f"{x!r}"`,
