@@ -724,6 +724,9 @@ func (p *parser) caseHeader() error {
 			return err
 		}
 	}
+	if !p.isOp(":") {
+		return p.fail(p.peek(), "invalid syntax") // CPython's word for a bad case line
+	}
 	return p.block()
 }
 

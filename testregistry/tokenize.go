@@ -658,11 +658,15 @@ func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
 			case lx.pos >= len(lx.src):
 			case formatted && (lx.src[lx.pos] == '{' || lx.src[lx.pos] == '}'):
 				// In f-strings a backslash does not escape a brace.
-			case formatted && !raw && lx.src[lx.pos] == 'N' && strings.HasPrefix(lx.src[lx.pos+1:], "{"):
-				// \N{NAME} is an escape, not a replacement field.
-				if end := strings.IndexByte(lx.src[lx.pos:], '}'); end >= 0 {
-					lx.pos += end + 1
+			case !raw && !strings.Contains(prefix, "b") && lx.src[lx.pos] == 'N':
+				// \N{NAME}: an escape (not a replacement field); a \N
+				// without its braces fails to decode, as in CPython.
+				name := lx.src[lx.pos+1:]
+				end := strings.IndexAny(name, "}\"'\n")
+				if !strings.HasPrefix(name, "{") || end < 2 || name[end] != '}' {
+					return 0, 0, lx.errAt(line, col, "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape")
 				}
+				lx.pos += 1 + end + 1
 			default:
 				lx.skipChar()
 			}
