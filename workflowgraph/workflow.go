@@ -383,21 +383,13 @@ func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs m
 func (b *builder) attachCallee(j *Job, rc *resolveCtx, depth int, stack []string) {
 	// Substitute the caller's own context (its matrix, its inputs) into the
 	// `with:` values first: `with: {runs_on: "${{ matrix.gpu }}"}`.
-	with := map[string]string{}
-	withVals := map[string][]sval{}
-	remote := !strings.HasPrefix(j.Uses, "./")
-	for k, v := range j.With {
-		with[k] = v
-		if remote && !runnerLike(k) {
-			continue // only runner-like inputs matter for a remote callee
+	if !strings.HasPrefix(j.Uses, "./") {
+		withVals := map[string][]sval{}
+		for k, v := range j.With {
+			if runnerLike(k) { // only runner-like inputs matter for a remote callee
+				withVals[k] = resolveValue(v, rc)
+			}
 		}
-		vals := resolveValue(v, rc)
-		withVals[k] = vals
-		if len(vals) == 1 {
-			with[k] = vals[0].text()
-		}
-	}
-	if remote {
 		b.inferRemoteRunner(j, withVals)
 		return
 	}
@@ -418,6 +410,17 @@ func (b *builder) attachCallee(j *Job, rc *resolveCtx, depth int, stack []string
 		j.CalleeError = msg
 		j.Runner.Symbolic = []string{"runs-on inside " + j.Uses + " (not readable)"}
 		return
+	}
+	// The inputs are resolved only for a callee that is built with them.
+	with := map[string]string{}
+	withVals := map[string][]sval{}
+	for k, v := range j.With {
+		with[k] = v
+		vals := resolveValue(v, rc)
+		withVals[k] = vals
+		if len(vals) == 1 {
+			with[k] = vals[0].text()
+		}
 	}
 	j.Callee = b.build(cp, src, ast, with, withVals, depth+1, append(slices.Clone(stack), cp))
 	// The caller runs on whatever its called jobs run on.
