@@ -227,10 +227,9 @@ register_cuda_ci(est_time=900, suite="stage-c-8-gpu-h100", labels="megatron")
 		Short: "A required registration argument is missing.",
 		Help: mdHelp(`
 ‵est_time‵ and ‵suite‵ are required, and so is any ‵registry.extra-params‵
-keyword marked ‵required: true‵. This is exactly seed 003: a repository
-made ‵hardware=‵ required on CUDA registrations, one test was registered
-without it, collection failed at plan time and a night of GPU coverage was
-lost.
+keyword marked ‵required: true‵. Seed 003 began this way: the repository
+made ‵hardware=‵ required on CUDA registrations, one new test was
+registered without it, and collection failed at plan time.
 
 ` + collectorFails + `
 
@@ -742,9 +741,10 @@ Fix the label name, or add the label to ‵KNOWN_LABELS‵.`),
 const collectorFails = `The reference collector stops at the first such error and fails. On a
 pull request the policy job collects the registry, so the error fails it
 and every stage is skipped, CPU included. On the nightly schedule the
-policy job does not collect: the error surfaces in the CPU stage and the
-GPU stages behind it never run. That is how seed 003 lost a night of GPU
-coverage. cicheck reports every such error, in every file, before merge.`
+policy job does not collect: the error fails the CPU stage, and a CPU
+failure can take the GPU stages behind it down too. In seed 003 that cost
+a whole night of GPU coverage. cicheck reports every such error, in every
+file, before merge.`
 
 // mdHelp lets help texts be Go raw strings: raw strings cannot hold a
 // backtick, so the markdown writes ‵ for it.

@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
+	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/spf13/pflag"
 
 	"github.com/cicheck/cicheck/checks"
@@ -45,7 +47,7 @@ func ruleDocs() []ruleDoc {
 	add("workflow", checks.All)
 	add("suppression", checks.MetaRules)
 	for _, r := range testregistry.Rules {
-		out = append(out, ruleDoc{ID: r.ID, Severity: r.Severity, Area: "registry", Doc: r.Short})
+		out = append(out, ruleDoc{ID: r.ID, Severity: r.Severity, Area: "registry", Doc: r.Short, Help: r.Help, Bad: r.Bad, Good: r.Good})
 	}
 	slices.SortFunc(out, func(a, b ruleDoc) int { return cmp.Compare(a.ID, b.ID) })
 	return out
@@ -106,18 +108,54 @@ func (d ruleDoc) markdown() string {
 	if d.Help != "" {
 		fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(d.Help))
 	}
+	if d.Area == "registry" {
+		// Registry examples are small repositories (txtar archives):
+		// one fenced block per file, under its path.
+		if d.Bad != "" || d.Good != "" {
+			b.WriteString("\nThe examples are small repositories, one block per file, as `cicheck registry check` reads them.\n")
+		}
+		if d.Bad != "" {
+			b.WriteString("\n## Bad\n")
+			writeArchive(&b, d.Bad)
+		}
+		if d.Good != "" {
+			b.WriteString("\n## Good\n")
+			writeArchive(&b, d.Good)
+		}
+		return b.String()
+	}
 	if d.Bad != "" {
 		fmt.Fprintf(&b, "\n## Bad\n\n```yaml\n%s\n```\n", strings.TrimRight(d.Bad, "\n"))
 	}
 	if d.Good != "" {
 		fmt.Fprintf(&b, "\n## Good\n\n```yaml\n%s\n```\n", strings.TrimRight(d.Good, "\n"))
 	}
-	if d.Area == "registry" {
-		return b.String()
-	}
 	fmt.Fprintf(&b, "\n## Configuration\n\n```yaml\nrules:\n  %s:\n    severity: %s   # error | warning | notice\n    enabled: true\n```\n", d.ID, d.Severity)
 	fmt.Fprintf(&b, "\nSuppress one occurrence with `# cicheck: ignore[%s] <reason>` on its line or the line above.\n", d.ID)
 	return b.String()
+}
+
+// writeArchive renders a txtar example repository: each file's path as a
+// heading, then its content in a fenced block tagged by extension.
+func writeArchive(b *strings.Builder, archive string) {
+	for _, f := range txtar.Parse([]byte(archive)).Files {
+		fmt.Fprintf(b, "\n### %s\n\n```%s\n%s\n```\n", f.Name, fenceLang(f.Name), strings.TrimRight(string(f.Data), "\n"))
+	}
+}
+
+// fenceLang is the code-fence language of a file, by extension.
+func fenceLang(name string) string {
+	switch path.Ext(name) {
+	case ".py":
+		return "python"
+	case ".yml", ".yaml":
+		return "yaml"
+	case ".json":
+		return "json"
+	case ".toml":
+		return "toml"
+	}
+	return "text"
 }
 
 // sentence capitalises a one-line doc and ends it with a full stop.
