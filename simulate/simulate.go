@@ -354,7 +354,7 @@ func (st *state) env(j *workflowgraph.Job) *expr.Env {
 	// Env is used only while its job is decided.
 	st.ctx["needs"] = object(needs)
 	env := &expr.Env{Contexts: st.ctx, Cancelled: expr.Bool(st.sc.Cancelled)}
-	env.Success, _ = st.success(j)
+	env.Success, _, _ = st.successOf(j)
 	env.Failure = st.failure(j)
 	return env
 }
@@ -368,8 +368,22 @@ func object(fields map[string]expr.Value) expr.Value {
 
 // success is success() for j and, when false, the ancestor responsible.
 func (st *state) success(j *workflowgraph.Job) (expr.Value, string) {
+	v, a, r := st.successOf(j)
+	switch {
+	case st.sc.Cancelled:
+		return v, "the run was cancelled"
+	case a != "":
+		return v, st.describe(j, a, r)
+	}
+	return v, ""
+}
+
+// successOf is success() for j and, when an ancestor makes it false, that
+// ancestor and its result. env uses it directly: the description is a
+// formatted string wanted only for a skip's reason.
+func (st *state) successOf(j *workflowgraph.Job) (v expr.Value, bad, result string) {
 	if st.sc.Cancelled {
-		return expr.Bool(false), "the run was cancelled"
+		return expr.Bool(false), "", ""
 	}
 	var unknown string
 	for _, a := range st.s.ancList[j.ID] {
@@ -380,13 +394,13 @@ func (st *state) success(j *workflowgraph.Job) (expr.Value, string) {
 				unknown = a
 			}
 		default:
-			return expr.Bool(false), st.describe(j, a, r)
+			return expr.Bool(false), a, r
 		}
 	}
 	if unknown != "" {
-		return expr.Unknown(unknown + " may or may not succeed"), ""
+		return expr.Unknown(unknown + " may or may not succeed"), "", ""
 	}
-	return expr.Bool(true), ""
+	return expr.Bool(true), "", ""
 }
 
 func (st *state) failure(j *workflowgraph.Job) expr.Value {
