@@ -286,10 +286,12 @@ register_cuda_ci(est_time=900, suite="stage-c-8-gpu-h100", labels=["megatron"], 
 		ID: RuleNoDomainLabel, Severity: finding.Error,
 		Short: "GPU registrations need at least one domain label.",
 		Help: mdHelp(`
-A registration with no labels is always on. That is the point for cheap
-CPU tests, but a GPU test would then occupy a GPU runner on every pull
-request, so CUDA and ROCm registrations must name at least one
-‵KNOWN_LABELS‵ key; the PR label ‵run-ci-<key>‵ (or nightly) selects them.
+A registration with no labels is always on: it runs whenever its suite
+runs. That is the point for cheap CPU tests, but an unlabelled GPU test
+would run in every run of its GPU stage, whichever area a pull request
+asked for. CUDA and ROCm registrations must therefore name at least one
+‵KNOWN_LABELS‵ key; the PR label ‵run-ci-<key>‵ (or the nightly scope)
+selects them.
 
 ` + collectorFails + `
 
@@ -600,8 +602,8 @@ KNOWN_LABELS.update(EXTRA_LABELS)
 		Short: "A workflow-only scope name used as a domain label.",
 		Help: mdHelp(`
 ‵all‵, ‵image‵ and ‵nightly‵ are scopes of the CI label policy:
-‵run-ci-all‵ selects everything, ‵run-ci-image‵ everything but the long
-suites, and ‵nightly‵ switches the cadence. As a domain label they would
+‵run-ci-all‵ selects every label, ‵run-ci-image‵ every label but ‵long‵,
+‵ft-short‵ and ‵ft-long‵, and ‵nightly‵ switches the cadence. As a domain label they would
 collide with those meanings.
 
 Pick a different key.`),
@@ -727,8 +729,8 @@ Update the allowlist together with ‵tests/ci/labels.py‵.`),
 The label policy strips ‵run-ci-‵ and keeps ‵<x>‵ only if it is a
 ‵KNOWN_LABELS‵ key; anything else is dropped silently. A workflow that
 tests for ‵'run-ci-megaton'‵ therefore never fires. cicheck reads quoted
-‵run-ci-*‵ strings in the workflow files (and the labels passed to
-‵cicheck registry plan‵).
+‵run-ci-*‵ strings in the workflow files, and warns about the labels given
+to ‵cicheck registry select‵ and ‵cicheck registry policy‵.
 
 Fix the label name, or add the label to ‵KNOWN_LABELS‵.`),
 		Bad:  exRepo(megatronTest, cudaSuites, gpuWorkflow("run-ci-megaton")),
