@@ -118,3 +118,27 @@ func exampleHits(t *testing.T, r *checks.Rule, src string) int {
 	}
 	return n
 }
+
+// TestRegistryExampleRendering: a registry example is a repository, shown
+// as one fenced block per file under the file's path.
+func TestRegistryExampleRendering(t *testing.T) {
+	d, ok := findRuleDoc("policy-allowlist-drift")
+	if !ok {
+		t.Fatal("policy-allowlist-drift is not documented")
+	}
+	md := d.markdown()
+	for _, want := range []string{
+		"## Bad\n",
+		"\n### .github/workflows/policies/comment-command-access.json\n\n```json\n{\n",
+		"\n### tests/ci/labels.py\n\n```python\n",
+		"\n### tests/e2e/megatron/test_convert.py\n\n```python\n",
+		"## Good\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "-- tests/") {
+		t.Errorf("markdown shows raw txtar markers:\n%s", md)
+	}
+}
