@@ -589,7 +589,7 @@ func ignored(cfg *config.Config, t target) bool {
 func ruleInfos() []report.RuleInfo {
 	var out []report.RuleInfo
 	for _, d := range ruleDocs() {
-		out = append(out, report.RuleInfo{ID: d.ID, Short: d.Doc, Help: d.Help, HelpURI: ruleHelpURI(d.ID), Severity: d.Severity})
+		out = append(out, d.info())
 	}
 	kinds := make([]string, 0, len(checks.ActionlintKinds))
 	for k := range checks.ActionlintKinds {

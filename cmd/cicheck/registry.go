@@ -151,8 +151,10 @@ func regParseFlags(fl *pflag.FlagSet, args []string) (int, bool) {
 // registryRuleInfos is the rule metadata for SARIF.
 func registryRuleInfos() []report.RuleInfo {
 	var out []report.RuleInfo
-	for _, r := range testregistry.Rules {
-		out = append(out, report.RuleInfo{ID: r.ID, Short: r.Short, Help: r.Short, Severity: r.Severity})
+	for _, d := range ruleDocs() {
+		if d.Area == "registry" {
+			out = append(out, d.info())
+		}
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cicheck/cicheck/checks"
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/report"
 	"github.com/cicheck/cicheck/testregistry"
 )
 
@@ -51,6 +52,11 @@ func ruleDocs() []ruleDoc {
 	}
 	slices.SortFunc(out, func(a, b ruleDoc) int { return cmp.Compare(a.ID, b.ID) })
 	return out
+}
+
+// info is the rule's SARIF metadata.
+func (d ruleDoc) info() report.RuleInfo {
+	return report.RuleInfo{ID: d.ID, Short: d.Doc, Help: d.Help, HelpURI: ruleHelpURI(d.ID), Severity: d.Severity}
 }
 
 // ruleHelpURI is the published page of a rule (SARIF helpUri).

@@ -142,3 +142,31 @@ func TestRegistryExampleRendering(t *testing.T) {
 		t.Errorf("markdown shows raw txtar markers:\n%s", md)
 	}
 }
+
+// TestSARIFRuleMetadata: every documented rule reaches SARIF with its long
+// help and a helpUri naming a page that exists in docs/rules.
+func TestSARIFRuleMetadata(t *testing.T) {
+	infos := append(ruleInfos(), registryRuleInfos()...)
+	seen := 0
+	for _, ri := range infos {
+		d, ok := findRuleDoc(ri.ID)
+		if !ok {
+			continue // actionlint's kinds link to actionlint's docs
+		}
+		seen++
+		if ri.Help != d.Help || ri.Help == "" {
+			t.Errorf("%s: SARIF help is not the rule's long doc", ri.ID)
+		}
+		page := strings.TrimPrefix(ri.HelpURI, docsBaseURL)
+		if page == ri.HelpURI {
+			t.Errorf("%s: helpUri %q is not under %s", ri.ID, ri.HelpURI, docsBaseURL)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(docsDir, page)); err != nil {
+			t.Errorf("%s: helpUri names %s, which is not in docs/rules", ri.ID, page)
+		}
+	}
+	if seen < len(ruleDocs()) {
+		t.Errorf("only %d of %d documented rules reach SARIF", seen, len(ruleDocs()))
+	}
+}
