@@ -77,7 +77,7 @@ func (g *gateAnalysis) forced(a, r string) map[string]simulate.Verdict {
 		g.sim = simulate.New(g.w)
 	}
 	m := map[string]simulate.Verdict{}
-	for _, v := range g.sim.Run(simulate.Scenario{Results: map[string]string{a: r}, DefaultOutcome: simulate.Unknown}) {
+	for _, v := range g.sim.Run(simulate.Scenario{Results: map[string]string{a: r}, DefaultOutcome: simulate.Unknown, VerdictsOnly: true}) {
 		m[v.ID] = v
 	}
 	g.verdict[key] = m

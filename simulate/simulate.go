@@ -70,6 +70,10 @@ type Scenario struct {
 	// Set holds any other context fact by dotted path, e.g.
 	// "github.ref" or "vars.RUN_GPU".
 	Set map[string]string
+	// VerdictsOnly skips finding the conjunct that made a condition false
+	// (a skip's Reason is then just "condition is false"): static checks
+	// that simulate many scenarios read only verdicts and results.
+	VerdictsOnly bool
 }
 
 // Verdict is the simulation's answer for one job.
@@ -466,6 +470,10 @@ func (st *state) job(j *workflowgraph.Job) Verdict {
 	switch val.Truthy() {
 	case expr.No:
 		v.Verdict, v.Result = VerdictSkip, Skipped
+		if st.sc.VerdictsOnly {
+			v.Reason = "condition is false"
+			break
+		}
 		v.Reason = st.explainFalse(j, c, c.root, env)
 		if st.sc.Cancelled {
 			// Whether such a job ends cancelled or skipped is unknown

@@ -252,3 +252,24 @@ jobs:
 		t.Errorf("verdicts = %v, want rust skip, empty run, docs unknown", got)
 	}
 }
+
+// TestVerdictsOnly: skipping the explanations changes no verdict or
+// result, for every job forced to every result (as the GPU-gate rules do).
+func TestVerdictsOnly(t *testing.T) {
+	for _, dir := range []string{"gate-broken", "gate-fixed"} {
+		w := fixture(t, dir)
+		s := New(w)
+		for _, j := range w.Jobs {
+			for _, r := range []string{Success, Failure, Cancelled, Skipped} {
+				sc := Scenario{DefaultOutcome: Unknown, Results: map[string]string{j.ID: r}}
+				full := s.Run(sc)
+				sc.VerdictsOnly = true
+				for i, v := range s.Run(sc) {
+					if v.ID != full[i].ID || v.Verdict != full[i].Verdict || v.Result != full[i].Result {
+						t.Fatalf("%s: %s=%s: %+v, want %+v", dir, j.ID, r, v, full[i])
+					}
+				}
+			}
+		}
+	}
+}
