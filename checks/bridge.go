@@ -232,17 +232,9 @@ type needState struct {
 	outputs expr.Value // zero: unknown
 }
 
-// condEnv builds an Env for j's condition where the listed direct needs are
-// known and everything else (other needs, github, vars, inputs) is unknown.
-// Status functions follow from the listed results: a non-success direct
-// need makes success() false, a failed one makes failure() true.
-func condEnv(j *workflowgraph.Job, known map[string]needState, cancelled bool) *expr.Env {
-	return condEnvFrom(nil, j, known, cancelled)
-}
-
 // unknownNeeds is needs.<n> for each direct need of j with nothing known:
-// the part of condEnv that does not depend on what is known, so a rule
-// evaluating one job under many assumptions builds it once.
+// the part of condEnv that does not depend on what is known (needProbe
+// builds it once per job).
 func unknownNeeds(j *workflowgraph.Job) map[string]expr.Value {
 	m := make(map[string]expr.Value, len(j.Needs))
 	for _, n := range j.Needs {
@@ -270,9 +262,11 @@ func object(fields map[string]expr.Value) expr.Value {
 	return expr.Value{Kind: expr.KindObject, Fields: fields}
 }
 
-// condEnvFrom is condEnv with the unknown needs' values taken from base
-// (unknownNeeds(j)) when it is not nil.
-func condEnvFrom(base map[string]expr.Value, j *workflowgraph.Job, known map[string]needState, cancelled bool) *expr.Env {
+// condEnv builds an Env for j's condition where the listed direct needs are
+// known and everything else (other needs, github, vars, inputs) is unknown.
+// Status functions follow from the listed results: a non-success direct
+// need makes success() false, a failed one makes failure() true.
+func condEnv(j *workflowgraph.Job, known map[string]needState, cancelled bool) *expr.Env {
 	needs := make(map[string]expr.Value, len(j.Needs))
 	success, failure := expr.Unknown("other ancestors are not known"), expr.Unknown("other ancestors are not known")
 	for _, n := range j.Needs {
@@ -285,12 +279,7 @@ func condEnvFrom(base map[string]expr.Value, j *workflowgraph.Job, known map[str
 				failure = expr.Bool(true)
 			}
 		}
-		key := strings.ToLower(n) // no allocation: ids are lower-case
-		if v, cached := base[n]; cached && !ok {
-			needs[key] = v
-			continue
-		}
-		needs[key] = needValue(n, st)
+		needs[strings.ToLower(n)] = needValue(n, st) // no allocation: ids are lower-case
 	}
 	if cancelled {
 		success = expr.Bool(false)

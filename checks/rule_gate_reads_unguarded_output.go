@@ -82,14 +82,14 @@ jobs:
 				add(r)
 			}
 			guarded := map[string]bool{}
-			var base map[string]expr.Value
+			var probe *needProbe
 			for _, r := range reads {
 				g, ok := guarded[r.need]
 				if !ok {
-					if base == nil {
-						base = unknownNeeds(j)
+					if probe == nil {
+						probe = newNeedProbe(j)
 					}
-					g = requiresSuccess(j, r.need, base)
+					g = probe.requiresSuccess(r.need)
 					guarded[r.need] = g
 				}
 				if g {
@@ -110,10 +110,36 @@ jobs:
 
 // requiresSuccess: the condition is false whenever need x is skipped or
 // failed without outputs.
-func requiresSuccess(j *workflowgraph.Job, x string, base map[string]expr.Value) bool {
+// needProbe evaluates a job's condition with one direct need's result
+// given and everything else unknown (condEnv with one known need). It
+// keeps one environment per job and swaps that need's value in and out,
+// instead of copying every need's value for each (need, result).
+type needProbe struct {
+	j     *workflowgraph.Job
+	needs map[string]expr.Value
+	env   *expr.Env
+}
+
+func newNeedProbe(j *workflowgraph.Job) *needProbe {
+	needs := unknownNeeds(j)
+	return &needProbe{j: j, needs: needs, env: &expr.Env{Contexts: map[string]expr.Value{"needs": object(needs)}, Cancelled: expr.Bool(false)}}
+}
+
+// requiresSuccess: j's condition is false whenever direct need x was
+// skipped or failed (and then had no outputs).
+func (p *needProbe) requiresSuccess(x string) bool {
+	saved := p.needs[x]
+	defer func() { p.needs[x] = saved }()
 	for _, r := range []string{simulate.Skipped, simulate.Failure} {
-		env := condEnvFrom(base, j, map[string]needState{x: {result: r, outputs: expr.Object(nil)}}, false)
-		if expr.Eval(j.If.Expr, env).Truthy() != expr.No {
+		p.needs[x] = needValue(x, needState{result: r, outputs: expr.Object(nil)})
+		// As condEnv: a non-success direct need makes success() false, a
+		// failed one makes failure() true; the rest is unknown.
+		p.env.Success = expr.Bool(false)
+		p.env.Failure = expr.Unknown("other ancestors are not known")
+		if r == simulate.Failure {
+			p.env.Failure = expr.Bool(true)
+		}
+		if expr.Eval(p.j.If.Expr, p.env).Truthy() != expr.No {
 			return false
 		}
 	}
