@@ -57,6 +57,27 @@ func jobRange(lines []string, j *workflowgraph.Job) (int, int) {
 	return j.Line, end
 }
 
+// jobRangeBytes is jobRange over lines split from the raw source (a
+// trailing \r is whitespace to both, so \r\n needs no rewriting).
+func jobRangeBytes(lines [][]byte, j *workflowgraph.Job) (int, int) {
+	if j.Line < 1 || j.Line > len(lines) {
+		return j.Line, j.Line
+	}
+	indent := j.Column - 1
+	end := j.Line
+	for i := j.Line; i < len(lines); i++ { // lines[i] is line i+1
+		t := bytes.TrimSpace(lines[i])
+		if len(t) == 0 || t[0] == '#' {
+			continue
+		}
+		if len(lines[i])-len(bytes.TrimLeft(lines[i], " \t")) <= indent {
+			break
+		}
+		end = i + 1
+	}
+	return j.Line, end
+}
+
 func leading(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
 
 func splitLines(src []byte) []string {
@@ -79,14 +100,16 @@ func AssignJobs(src []byte, w *workflowgraph.Workflow, fs []finding.Finding) []f
 	if !missing {
 		return fs
 	}
-	lines := splitLines(src)
+	// Lines as sub-slices of src: splitLines would copy the whole source
+	// for every file with an actionlint finding.
+	lines := bytes.Split(src, []byte("\n"))
 	type span struct {
 		id         string
 		start, end int
 	}
 	var spans []span
 	for _, j := range w.Jobs {
-		s, e := jobRange(lines, j)
+		s, e := jobRangeBytes(lines, j)
 		spans = append(spans, span{j.ID, s, e})
 	}
 	for i := range fs {
