@@ -442,7 +442,6 @@ type lintResult struct {
 	findings    []finding.Finding
 	sources     map[string][]byte
 	inputErrors []string // unusable files: reported, and the exit code is 2
-	workflows   []*workflowgraph.Workflow
 }
 
 // lintTargets lints each file with actionlint and cicheck's rules, applies
@@ -470,7 +469,6 @@ func lintTargets(wd string, targets []target, cfg *config.Config, shellcheck str
 	type slot struct {
 		src      []byte
 		findings []finding.Finding
-		w        *workflowgraph.Workflow
 		inputErr string
 		fatal    error
 	}
@@ -493,7 +491,7 @@ func lintTargets(wd string, targets []target, cfg *config.Config, shellcheck str
 					}
 				}
 				s.fatal = recovered(todo[i].display, func() {
-					s.src, s.findings, s.w, s.inputErr = lintOne(l, todo[i], cfg, sc)
+					s.src, s.findings, s.inputErr = lintOne(l, todo[i], cfg, sc)
 				})
 			}
 		}()
@@ -512,9 +510,6 @@ func lintTargets(wd string, targets []target, cfg *config.Config, shellcheck str
 			continue
 		}
 		res.sources[todo[i].display] = s.src
-		if s.w != nil {
-			res.workflows = append(res.workflows, s.w)
-		}
 		res.findings = append(res.findings, s.findings...)
 	}
 	res.findings = finding.Sort(res.findings)
@@ -541,17 +536,19 @@ func recovered(file string, f func()) (err error) {
 
 // lintOne lints one file: actionlint, then cicheck's rules on the graph
 // built from the tree actionlint parsed, then job ids and suppressions.
-func lintOne(l *checks.Linter, t target, cfg *config.Config, sc *checks.Shellcheck) ([]byte, []finding.Finding, *workflowgraph.Workflow, string) {
+// The graph is dropped when the file is done: only findings and sources
+// outlive it, so a large run does not keep every parsed workflow alive.
+func lintOne(l *checks.Linter, t target, cfg *config.Config, sc *checks.Shellcheck) ([]byte, []finding.Finding, string) {
 	src, err := workflowgraph.ReadFile(os.DirFS(t.root), t.rel)
 	if err != nil {
-		return nil, nil, nil, relabel(err, t.rel, t.display).Error()
+		return nil, nil, relabel(err, t.rel, t.display).Error()
 	}
 	fs, ast, err := l.Lint(t.abs, t.root, t.display, src)
 	if err != nil {
-		return nil, nil, nil, err.Error()
+		return nil, nil, err.Error()
 	}
 	if err := workflowgraph.CheckParsed(t.display, src, ast); err != nil {
-		return nil, nil, nil, err.Error()
+		return nil, nil, err.Error()
 	}
 	var w *workflowgraph.Workflow
 	if ast != nil {
@@ -563,7 +560,7 @@ func lintOne(l *checks.Linter, t target, cfg *config.Config, sc *checks.Shellche
 	}
 	fs = checks.AssignJobs(src, w, fs)
 	fs = checks.ApplySuppressions(t.display, src, w, fs)
-	return src, fs, w, ""
+	return src, fs, ""
 }
 
 // writeReportDiscard renders the text report and drops it (benchmarks).
