@@ -41,8 +41,8 @@ jobs:
 				pos := j.NeedsPos[i]
 				f := finding.Finding{Job: j.ID, Line: pos.Line, Column: pos.Column,
 					Message: fmt.Sprintf("job %q needs job %q, which does not exist in this workflow (jobs: %s)", j.ID, n, jobList(w))}
-				if s := closest(n, w); s != "" {
-					f.Fix = fmt.Sprintf("needs: %s", s)
+				if s := closest(n, j, w); s != "" {
+					f.Fix = needsFix(j.Needs, i, s)
 				}
 				p.Report(f)
 			}
@@ -61,10 +61,30 @@ func jobList(w *workflowgraph.Workflow) string {
 	return strings.Join(ids, ", ")
 }
 
+// needsFix is the whole needs: value with entry i replaced by s, so that
+// applying it keeps the job's other needs.
+func needsFix(needs []string, i int, s string) string {
+	if len(needs) == 1 {
+		return "needs: " + s
+	}
+	out := append([]string(nil), needs...)
+	out[i] = s
+	return "needs: [" + strings.Join(out, ", ") + "]"
+}
+
 // closest returns the job id within edit distance 2 of n, if exactly one.
-func closest(n string, w *workflowgraph.Workflow) string {
+// The job itself and its descendants are never suggested: needing them
+// would be a cycle.
+func closest(n string, from *workflowgraph.Job, w *workflowgraph.Workflow) string {
+	excluded := map[string]bool{from.ID: true}
+	for _, d := range w.Descendants(from.ID) {
+		excluded[d] = true
+	}
 	best, bestD, ties := "", 3, 0
 	for _, j := range w.Jobs {
+		if excluded[j.ID] {
+			continue
+		}
 		d := editDistance(n, j.ID)
 		switch {
 		case d < bestD:
