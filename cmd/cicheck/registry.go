@@ -139,6 +139,7 @@ func regParseFlags(fl *pflag.FlagSet, args []string) (int, bool) {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK, false
 		}
+		fmt.Fprintf(fl.Output(), "cicheck: %v\n", err)
 		return exitUsage, false
 	}
 	if fl.NArg() > 0 {
@@ -441,10 +442,7 @@ func registryResolveFile(e *env, args []string) int {
 	fl.StringVar(&tag, "tag", "dev", "CI image tag")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
 	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return flagError(e, err)
 	}
 	if fl.NArg() != 1 {
 		fmt.Fprintln(e.stderr, "cicheck: registry resolve-file takes exactly one PATH")

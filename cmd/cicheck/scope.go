@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -83,10 +82,11 @@ func (f *scopeFlags) treeFlags() {
 // is false after an error has been reported.
 func (f *scopeFlags) parse(e *env, args []string) (rest []string, code int, ok bool) {
 	if err := f.fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil, exitOK, false
+		if strings.HasPrefix(err.Error(), "unknown") {
+			// A target such as --collect-only is validated only after --.
+			err = fmt.Errorf("%w (put targets that start with - after --)", err)
 		}
-		return nil, exitUsage, false
+		return nil, flagError(e, err), false
 	}
 	if f.format != "text" && f.format != "json" {
 		fmt.Fprintf(e.stderr, "cicheck: unknown format %q (valid: text, json)\n", f.format)
