@@ -250,6 +250,11 @@ func ParseStatuses(r io.Reader, file string) ([]Status, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot read: %w", file, err)
 	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		// Most likely a failed status fetch: reading it as "no chunks"
+		// would silently widen the run to the full suite.
+		return nil, fmt.Errorf("%s:1:1: no statuses JSON (an empty input is not an empty scope)", file)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var out []Status
 	for {
@@ -296,7 +301,11 @@ func collectStatuses(v any, out *[]Status) error {
 		if !ok {
 			return errors.New(`a status has no string "context"`)
 		}
-		desc, _ := x["description"].(string)
+		desc, ok := x["description"].(string)
+		if !ok && x["description"] != nil {
+			// Blank means "no chunk"; any other value is not a description.
+			return fmt.Errorf("status %q has a description that is neither a string nor null", ctx)
+		}
 		*out = append(*out, Status{Context: ctx, Description: desc})
 		return nil
 	}

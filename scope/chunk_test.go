@@ -161,6 +161,12 @@ func TestParseStatuses(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "s.json:2:") {
 		t.Fatalf("err = %v", err)
 	}
+	for _, bad := range []string{"", " \n", `{"statuses":[{"context":"ci/test-scope-1","description":5}]}`} {
+		// Neither may read as "no chunks", which means the full suite.
+		if _, err := ParseStatuses(strings.NewReader(bad), "s.json"); err == nil || !strings.HasPrefix(err.Error(), "s.json:") {
+			t.Errorf("ParseStatuses(%q) err = %v, want a positioned error", bad, err)
+		}
+	}
 	_, err = ParseStatuses(strings.NewReader(`{"statuses":[{"description":"x"}]}`), "s.json")
 	if err == nil || !strings.Contains(err.Error(), `no string "context"`) {
 		t.Fatalf("err = %v", err)
