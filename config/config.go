@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/yaml.v3"
 
 	"github.com/cicheck/cicheck/finding"
@@ -37,6 +38,15 @@ type Config struct {
 	Registry    testregistry.Config `yaml:"registry"`
 	Scope       scope.Config        `yaml:"scope"`
 	PathsFilter pathsfilter.Config  `yaml:"paths-filter"`
+
+	// ruleKeys remembers where each rules.<id> key was written, so that
+	// CheckRuleIDs can point at a misspelt rule id.
+	ruleKeys []ruleKey
+}
+
+type ruleKey struct {
+	id, file  string
+	line, col int
 }
 
 // GPU says which jobs are GPU jobs.
@@ -185,11 +195,66 @@ func decodeInto(c *Config, name string, b []byte) error {
 	if err := d.decode(root, reflect.ValueOf(c).Elem(), ""); err != nil {
 		return err
 	}
-	for id, rc := range c.Rules {
-		if rc.Severity != "" {
-			if _, err := finding.ParseSeverity(rc.Severity); err != nil {
-				return fmt.Errorf("%s: rules.%s.severity: %w", name, id, err)
+	return d.validate(c, root)
+}
+
+// validate checks the values the generic decoder cannot: rule severities
+// and glob patterns, each error at the offending node.
+func (d *decoder) validate(c *Config, root *yaml.Node) error {
+	if root.Kind != yaml.MappingNode {
+		return nil
+	}
+	if rules := child(root, "rules"); rules != nil && rules.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(rules.Content); i += 2 {
+			k, v := rules.Content[i], rules.Content[i+1]
+			c.ruleKeys = append(c.ruleKeys, ruleKey{id: k.Value, file: d.name, line: k.Line, col: k.Column})
+			if sev := child(v, "severity"); sev != nil && sev.Kind == yaml.ScalarNode && sev.Value != "" {
+				if _, err := finding.ParseSeverity(sev.Value); err != nil {
+					return d.errf(sev, "rules.%s.severity: %v", k.Value, err)
+				}
 			}
+		}
+	}
+	globs := []struct {
+		where string
+		n     *yaml.Node
+	}{
+		{"gpu.runner-labels", child(child(root, "gpu"), "runner-labels")},
+		{"heavy.runner-labels", child(child(root, "heavy"), "runner-labels")},
+		{"ignore", child(root, "ignore")},
+	}
+	for _, g := range globs {
+		if g.n == nil || g.n.Kind != yaml.SequenceNode {
+			continue
+		}
+		for i, p := range g.n.Content {
+			if p.Kind == yaml.ScalarNode && !doublestar.ValidatePattern(p.Value) {
+				return d.errf(p, "%s[%d]: invalid glob pattern %q", g.where, i, p.Value)
+			}
+		}
+	}
+	return nil
+}
+
+// child returns the value of key in mapping n, or nil.
+func child(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// CheckRuleIDs reports the first rules.<id> key that names no rule in
+// known: a misspelt id would otherwise switch nothing off, silently.
+func (c *Config) CheckRuleIDs(known map[string]bool) error {
+	for _, k := range c.ruleKeys {
+		if !known[k.id] {
+			return fmt.Errorf("%s:%d:%d: unknown rule %q in rules (`cicheck rules` lists the valid ids)", k.file, k.line, k.col, k.id)
 		}
 	}
 	return nil

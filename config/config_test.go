@@ -37,7 +37,10 @@ func TestParse(t *testing.T) {
 		{name: "unknown-top", src: "gpus: {}\n", err: `c.yaml:1:1: unknown key "gpus" (valid: gpu, heavy, ignore, paths-filter, registry, rules, scope)`},
 		{name: "unknown-gpu", src: "gpu:\n  labels: [x]\n", err: `c.yaml:2:3: unknown key "labels" in gpu (valid: jobs, runner-labels)`},
 		{name: "unknown-rule-key", src: "rules:\n  gpu-gate:\n    level: error\n", err: `c.yaml:3:5: unknown key "level" in rules.gpu-gate (valid: enabled, severity, strict)`},
-		{name: "bad-severity", src: "rules:\n  x:\n    severity: fatal\n", err: `c.yaml: rules.x.severity: unknown severity "fatal"`},
+		{name: "bad-severity", src: "rules:\n  x:\n    severity: fatal\n", err: `c.yaml:3:15: rules.x.severity: unknown severity "fatal"`},
+		{name: "bad-gpu-glob", src: "gpu:\n  runner-labels: [h100, \"[x\"]\n", err: `c.yaml:2:25: gpu.runner-labels[1]: invalid glob pattern "[x"`},
+		{name: "bad-heavy-glob", src: "heavy:\n  runner-labels: [\"{a\"]\n", err: `c.yaml:2:19: heavy.runner-labels[0]: invalid glob pattern "{a"`},
+		{name: "bad-ignore-glob", src: "ignore: [\"legacy/[\"]\n", err: `c.yaml:1:10: ignore[0]: invalid glob pattern "legacy/["`},
 		{name: "bad-type", src: "rules:\n  x:\n    enabled: maybe\n", err: `c.yaml:3:14: rules.x.enabled: cannot use "maybe" as a boolean`},
 		{name: "not-list", src: "gpu:\n  jobs: train\n", err: `c.yaml:2:9: gpu.jobs must be a list`},
 		{name: "malformed", src: "gpu: [\n", err: `c.yaml: `},
@@ -59,6 +62,21 @@ func TestParse(t *testing.T) {
 				t.Errorf("unexpected config %+v", c)
 			}
 		})
+	}
+}
+
+func TestCheckRuleIDs(t *testing.T) {
+	known := map[string]bool{"gpu-gate": true}
+	c, err := Parse("c.yaml", []byte("rules:\n  gpu-gate:\n    enabled: false\n  gpu-gaet:\n    enabled: false\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "c.yaml:4:3: unknown rule \"gpu-gaet\" in rules (`cicheck rules` lists the valid ids)"
+	if err := c.CheckRuleIDs(known); err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
+	}
+	if err := Default().CheckRuleIDs(known); err != nil {
+		t.Errorf("defaults: %v", err)
 	}
 }
 

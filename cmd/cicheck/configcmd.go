@@ -78,6 +78,9 @@ func loadConfig(e *env, flagPath string) (*config.Config, string, error) {
 			p = filepath.Join(e.wd, p)
 		}
 		cfg, err := config.Load(os.DirFS(filepath.Dir(p)), filepath.Base(p))
+		if err == nil {
+			err = cfg.CheckRuleIDs(knownRuleIDs())
+		}
 		if err != nil {
 			return nil, "", relabel(err, filepath.Base(p), flagPath)
 		}
@@ -92,10 +95,22 @@ func loadConfig(e *env, flagPath string) (*config.Config, string, error) {
 		return nil, "", fmt.Errorf("%s: %w", display(e.wd, p), err)
 	}
 	cfg, err := config.Load(os.DirFS(root), config.FileName)
+	if err == nil {
+		err = cfg.CheckRuleIDs(knownRuleIDs())
+	}
 	if err != nil {
 		return nil, "", relabel(err, config.FileName, display(e.wd, p))
 	}
 	return cfg, display(e.wd, p), nil
+}
+
+// knownRuleIDs is every rule id a rules.<id> section may name.
+func knownRuleIDs() map[string]bool {
+	ids := map[string]bool{}
+	for _, r := range ruleInfos() {
+		ids[r.ID] = true
+	}
+	return ids
 }
 
 // relabel rewrites the file name at the start of an engine error.
