@@ -92,7 +92,7 @@ func (e *evaluator) eval(n actionlint.ExprNode) Value {
 			return r
 		}
 		if !l.Known() || !r.Known() {
-			return unknownFrom(l, r)
+			return compareAlts(n.Kind, l, r)
 		}
 		return Bool(compare(n.Kind, l, r))
 	case *actionlint.LogicalOpNode:
@@ -134,6 +134,36 @@ func (e *evaluator) logical(n *actionlint.LogicalOpNode) Value {
 		out.Truth = stop
 	}
 	return out
+}
+
+// compareAlts compares operands of which at least one is unknown: decided
+// when every alternative of a OneOf value gives the same answer.
+func compareAlts(k actionlint.CompareOpNodeKind, l, r Value) Value {
+	ls, rs := alts(l), alts(r)
+	if ls == nil || rs == nil {
+		return unknownFrom(l, r)
+	}
+	first := compare(k, ls[0], rs[0])
+	for _, a := range ls {
+		for _, b := range rs {
+			if compare(k, a, b) != first {
+				return unknownFrom(l, r)
+			}
+		}
+	}
+	return Bool(first)
+}
+
+// alts is the known values v may be: itself when known, its Alts when it
+// is a OneOf value, nil otherwise.
+func alts(v Value) []Value {
+	if v.Known() {
+		return []Value{v}
+	}
+	if v.Kind == KindUnknown && len(v.Alts) > 0 && v.MayErr == "" {
+		return v.Alts
+	}
+	return nil
 }
 
 func compare(k actionlint.CompareOpNodeKind, l, r Value) bool {

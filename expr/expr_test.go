@@ -312,3 +312,27 @@ func TestRenderReplace(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A OneOf value (a result that is cancelled or skipped) decides the
+// comparisons every alternative agrees on and nothing else.
+func TestOneOf(t *testing.T) {
+	env := testEnv()
+	env.Contexts["x"] = Object(map[string]Value{"r": OneOf("cancelled or skipped", String("cancelled"), String("skipped"))})
+	for _, r := range []struct {
+		src  string
+		want Tri
+	}{
+		{"x.r == 'success'", No},
+		{"x.r != 'success'", Yes},
+		{"x.r == 'SKIPPED'", Maybe},
+		{"x.r != 'cancelled'", Maybe},
+		{"x.r", Yes},
+		{"!x.r", No},
+		{"x.r == x.r", Maybe},
+		{"contains(x.r, 'x')", Maybe},
+	} {
+		if got := eval(t, r.src, env).Truthy(); got != r.want {
+			t.Errorf("%s = %v, want %v", r.src, got, r.want)
+		}
+	}
+}

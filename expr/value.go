@@ -92,6 +92,9 @@ type Value struct {
 	// MayErr is set on an unknown value whose evaluation raises in some of
 	// the cases it stands for; it holds the error message.
 	MayErr string
+	// Alts, on an unknown value, lists the known values it may stand for
+	// (OneOf): a comparison that gives the same answer for each is decided.
+	Alts []Value
 
 	filtered bool // array produced by `.*`: property access maps over it
 }
@@ -135,6 +138,22 @@ func OpenObject(fields map[string]Value) Value {
 
 // Unknown returns an unknown value with a reason.
 func Unknown(why string) Value { return Value{Kind: KindUnknown, Why: why} }
+
+// OneOf returns an unknown value that is one of alts (all known), e.g.
+// a job result that is cancelled or skipped: comparisons and truthiness
+// that agree over every alternative are decided, anything else stays
+// unknown.
+func OneOf(why string, alts ...Value) Value {
+	v := Value{Kind: KindUnknown, Why: why, Alts: alts}
+	for i, a := range alts {
+		if t := a.Truthy(); i == 0 {
+			v.Truth = t
+		} else if t != v.Truth {
+			v.Truth = Maybe
+		}
+	}
+	return v
+}
 
 // Errorf returns an evaluation error value.
 func Errorf(msg string) Value { return Value{Kind: KindError, Why: msg} }

@@ -187,6 +187,9 @@ type state struct {
 	// need caches needs.<id> ({result, outputs}) once the job is decided:
 	// every dependent reads the same value.
 	need map[string]expr.Value
+	// cancelSkip marks jobs skipped after a run cancel: they end cancelled
+	// or skipped, and which one is unknown (spec §5).
+	cancelSkip map[string]bool
 }
 
 // Run simulates one scenario.
@@ -194,7 +197,7 @@ func (s *Sim) Run(sc Scenario) []Verdict {
 	if s.w == nil {
 		return nil
 	}
-	st := &state{s: s, sc: sc, results: map[string]string{}, outputs: map[string]expr.Value{}, ctx: Contexts(sc), need: map[string]expr.Value{}}
+	st := &state{s: s, sc: sc, results: map[string]string{}, outputs: map[string]expr.Value{}, ctx: Contexts(sc), need: map[string]expr.Value{}, cancelSkip: map[string]bool{}}
 	out := make([]Verdict, 0, len(s.order))
 	for _, id := range s.order {
 		var v Verdict
@@ -344,8 +347,11 @@ func (st *state) env(j *workflowgraph.Job) *expr.Env {
 		if !ok {
 			r := st.results[n]
 			rv := expr.String(r)
-			if r == Unknown {
+			switch {
+			case r == Unknown:
 				rv = expr.Unknown(n + " may or may not run")
+			case st.cancelSkip[n]:
+				rv = expr.OneOf(n+" ends cancelled|skipped after the run cancel (which one is unknown)", expr.String(Cancelled), expr.String(Skipped))
 			}
 			nv = object(map[string]expr.Value{"result": rv, "outputs": st.outputs[n]})
 			if _, decided := st.results[n]; decided {
@@ -477,7 +483,9 @@ func (st *state) job(j *workflowgraph.Job) Verdict {
 		v.Reason = st.explainFalse(j, c, c.root, env)
 		if st.sc.Cancelled {
 			// Whether such a job ends cancelled or skipped is unknown
-			// (spec §5); both are non-success, so dependents see skipped.
+			// (spec §5); both are non-success, so success() and failure()
+			// see skipped, and needs.<id>.result is one of the two.
+			st.cancelSkip[j.ID] = true
 			if strings.HasSuffix(v.Reason, "the run was cancelled") {
 				v.Reason += ", so it ends cancelled|skipped"
 			} else {
@@ -565,6 +573,9 @@ func (st *state) needsNote(n actionlint.ExprNode) string {
 	var parts []string
 	for _, id := range ids {
 		if r, ok := st.results[id]; ok {
+			if st.cancelSkip[id] {
+				r = "cancelled|skipped"
+			}
 			parts = append(parts, id+": "+r)
 		}
 	}

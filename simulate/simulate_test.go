@@ -273,3 +273,46 @@ func TestVerdictsOnly(t *testing.T) {
 		}
 	}
 }
+
+// Spec §5: whether a job that never starts after a run cancel ends
+// cancelled or skipped is unknown, so a condition that tells the two
+// apart is unknown; one that only asks "not success" is decided.
+func TestCancelledOrSkippedIsUnknown(t *testing.T) {
+	src := `on: push
+jobs:
+  m:
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+  p:
+    needs: m
+    if: always() && needs.m.result == 'skipped'
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+  q:
+    needs: m
+    if: always() && needs.m.result == 'cancelled'
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+  r:
+    needs: m
+    if: always() && needs.m.result == 'success'
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+  s:
+    needs: m
+    if: always()
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+`
+	w := load(t, fstest.MapFS{"w.yml": {Data: []byte(src)}}, "w.yml")
+	got := render(Run(w, Scenario{Cancelled: true, Results: map[string]string{"s": Skipped}}))
+	want := `m: skip [skipped]: implicit success() is false: the run was cancelled, so it ends cancelled|skipped
+p: unknown [unknown]: condition is unknown: m ends cancelled|skipped after the run cancel (which one is unknown)
+q: unknown [unknown]: condition is unknown: m ends cancelled|skipped after the run cancel (which one is unknown)
+r: skip [skipped]: condition is false: needs.m.result == 'success' is false (m: cancelled|skipped); the run was cancelled, so it ends cancelled|skipped
+s: skip [skipped]: given by the scenario: skipped
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
