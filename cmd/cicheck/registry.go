@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -368,6 +369,12 @@ flags:`)
 	for _, w := range warns {
 		fmt.Fprintf(e.stderr, "cicheck: warning: %s\n", w.Message)
 	}
+	if hw != "" && !regKnownBackend(cfg, r, hw) {
+		// Otherwise "Unknown suite S for backend CUDA" blames the suite
+		// when the backend is what is wrong (backends are lower-case).
+		fmt.Fprintf(e.stderr, "cicheck: unknown backend %q for --hw (valid: %s)\n", hw, strings.Join(regBackends(cfg, r), ", "))
+		return exitUsage
+	}
 	sel, err := r.Select(p, hw, suite, matchAll)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
@@ -612,4 +619,22 @@ func registryPolicy(e *env, args []string) int {
 		p.Cadence, strings.Join(raw, " "), p.BypassFastfail, sj)
 	fmt.Fprintf(e.stdout, "cadence=%s\nraw_labels=%s\nbypass_fastfail=%t\nskipped_stages=%s\n", p.Cadence, strings.Join(raw, " "), p.BypassFastfail, sj)
 	return exitOK
+}
+
+// regBackends lists the backends the markers and the suite table name,
+// sorted.
+func regBackends(cfg testregistry.Config, r *testregistry.Registry) []string {
+	var out []string
+	for _, m := range cfg.Markers {
+		out = append(out, m.Backend)
+	}
+	for b := range r.Suites {
+		out = append(out, b)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func regKnownBackend(cfg testregistry.Config, r *testregistry.Registry, hw string) bool {
+	return slices.Contains(regBackends(cfg, r), hw)
 }
