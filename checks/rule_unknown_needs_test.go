@@ -2,7 +2,19 @@ package checks
 
 import (
 	"testing"
+
+	"github.com/cicheck/cicheck/report"
 )
+
+// TestUnknownNeedsFingerprint: adding an unrelated job leaves the finding's
+// fingerprint alone, so a baselined finding stays accepted.
+func TestUnknownNeedsFingerprint(t *testing.T) {
+	before := Run(loadSrc(t, "on: push\njobs:\n  a:\n    needs: [zz]\n    runs-on: x\n    steps: [{run: a}]\n"), "", nil, []*Rule{UnknownNeeds})
+	after := Run(loadSrc(t, "on: push\njobs:\n  pre: {runs-on: x, steps: [{run: a}]}\n  a:\n    needs: [zz]\n    runs-on: x\n    steps: [{run: a}]\n"), "", nil, []*Rule{UnknownNeeds})
+	if len(before) != 1 || len(after) != 1 || report.Fingerprint(before[0]) != report.Fingerprint(after[0]) {
+		t.Errorf("fingerprint changed:\n%v\n%v", before, after)
+	}
+}
 
 // TestUnknownNeedsFix checks the suggested fix: it never names the job
 // itself or one of its descendants (that would be a cycle), and it keeps the
@@ -15,7 +27,7 @@ jobs:
     needs: [zz]
     runs-on: x
     steps: [{run: a}]
-`, "w.yml:4:13: error [unknown-needs] job \"a\" needs job \"zz\", which does not exist in this workflow (jobs: a) job=a fix=\n"},
+`, "w.yml:4:13: error [unknown-needs] job \"a\" needs job \"zz\", which does not exist in this workflow job=a fix=\n"},
 		{"no descendant suggestion", `on: push
 jobs:
   test:
@@ -26,7 +38,7 @@ jobs:
     needs: test
     runs-on: x
     steps: [{run: a}]
-`, "w.yml:4:12: error [unknown-needs] job \"test\" needs job \"biuld\", which does not exist in this workflow (jobs: test, build) job=test fix=\n"},
+`, "w.yml:4:12: error [unknown-needs] job \"test\" needs job \"biuld\", which does not exist in this workflow job=test fix=\n"},
 		{"other needs kept", `on: push
 jobs:
   lint: {runs-on: x, steps: [{run: a}]}
@@ -35,7 +47,23 @@ jobs:
     needs: [lint, biuld]
     runs-on: x
     steps: [{run: a}]
-`, "w.yml:6:19: error [unknown-needs] job \"test\" needs job \"biuld\", which does not exist in this workflow (jobs: lint, build, test) job=test fix=needs: [lint, build]\n"},
+`, "w.yml:6:19: error [unknown-needs] job \"test\" needs job \"biuld\", which does not exist in this workflow job=test fix=needs: [lint, build]\n"},
+		{"no far-fetched suggestion", `on: push
+jobs:
+  b: {runs-on: x, steps: [{run: a}]}
+  a:
+    needs: [zz]
+    runs-on: x
+    steps: [{run: a}]
+`, "w.yml:5:13: error [unknown-needs] job \"a\" needs job \"zz\", which does not exist in this workflow job=a fix=\n"},
+		{"transposition still suggested", `on: push
+jobs:
+  tset: {runs-on: x, steps: [{run: a}]}
+  a:
+    needs: test
+    runs-on: x
+    steps: [{run: a}]
+`, "w.yml:5:12: error [unknown-needs] job \"a\" needs job \"test\", which does not exist in this workflow job=a fix=needs: tset\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
