@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -79,10 +78,7 @@ func runRules(e *env, args []string) int {
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return flagError(e, err)
 	}
 	switch fl.NArg() {
 	case 0:
@@ -93,6 +89,12 @@ func runRules(e *env, args []string) int {
 		return exitOK
 	case 1:
 		d, ok := findRuleDoc(fl.Arg(0))
+		if desc, isKind := checks.ActionlintKinds[fl.Arg(0)]; !ok && isKind {
+			// actionlint's rule ids appear in findings and in rules:
+			// sections, so they are known here too, if documented upstream.
+			fmt.Fprintf(e.stdout, "# %s\n\nReported by the embedded actionlint: %s.\n\nOnline: https://github.com/rhysd/actionlint/blob/main/docs/checks.md\n", fl.Arg(0), desc)
+			return exitOK
+		}
 		if !ok {
 			fmt.Fprintf(e.stderr, "cicheck: unknown rule %q (run 'cicheck rules' for the list)\n", fl.Arg(0))
 			return exitUsage
