@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -67,6 +69,10 @@ func runBaseline(e *env, args []string) int {
 		p = filepath.Join(e.wd, p)
 	}
 	if err := os.WriteFile(p, b.Marshal(), 0o644); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the path is already named once
+		}
 		fmt.Fprintf(e.stderr, "cicheck: %s: %v\n", name, err)
 		return exitUsage
 	}
