@@ -100,18 +100,35 @@ func (c Config) validate() error {
 	if _, err := path.Match(c.FileGlob, "x"); err != nil || c.FileGlob == "" {
 		return fmt.Errorf("registry.file-glob: invalid pattern %q", c.FileGlob)
 	}
-	for name, m := range c.Markers {
-		switch m.Backend {
-		case "cpu", "cuda", "rocm":
-		default:
+	// Repository-relative directories only: any other path (../x, /x) can
+	// never be read through the repository's fs.FS, so it would silently
+	// collect nothing.
+	for _, key := range []struct {
+		name string
+		dirs []string
+	}{{"roots", c.Roots}, {"orphan-search", c.OrphanSearch}} {
+		for _, d := range key.dirs {
+			if !fs.ValidPath(path.Clean(d)) {
+				return fmt.Errorf("registry.%s: %q is not a directory inside the repository (use a relative path such as tests/e2e)", key.name, d)
+			}
+		}
+	}
+	// Sorted, so that the first of several problems is always the same one.
+	for _, name := range sortedKeys(c.Markers) {
+		if m := c.Markers[name]; !validBackend(m.Backend) {
 			return fmt.Errorf("registry.markers.%s.backend: %q is not one of cpu, cuda, rocm", name, m.Backend)
 		}
 	}
-	for fn, params := range c.ExtraParams {
+	if c.ImplicitRoot.Prefix != "" && !validBackend(c.ImplicitRoot.Backend) {
+		return fmt.Errorf("registry.implicit-root.backend: %q is not one of cpu, cuda, rocm", c.ImplicitRoot.Backend)
+	}
+	for _, fn := range sortedKeys(c.ExtraParams) {
+		params := c.ExtraParams[fn]
 		if _, ok := c.Markers[fn]; !ok {
 			return fmt.Errorf("registry.extra-params: %q is not a configured marker", fn)
 		}
-		for kw, p := range params {
+		for _, kw := range sortedKeys(params) {
+			p := params[kw]
 			if baseParams[kw] {
 				return fmt.Errorf("registry.extra-params.%s.%s: %q is a built-in parameter", fn, kw, kw)
 			}
@@ -124,6 +141,8 @@ func (c Config) validate() error {
 	}
 	return nil
 }
+
+func validBackend(b string) bool { return b == "cpu" || b == "cuda" || b == "rocm" }
 
 // Scan discovers, parses and validates every test file and the label, suite
 // and access-policy files. The error is reserved for an invalid
