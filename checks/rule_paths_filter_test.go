@@ -144,3 +144,35 @@ jobs:
 		}
 	}
 }
+
+// A filter re-exported by a job output that no job reads is unused, and
+// the message names that output instead of claiming no job output reads
+// the filter.
+func TestPathsFilterUnusedThroughUnreadOutput(t *testing.T) {
+	src := `on: pull_request
+jobs:
+  changes:
+    runs-on: ubuntu-latest
+    outputs:
+      docs: ${{ steps.filter.outputs.docs }}
+      src: ${{ steps.filter.outputs.src }}
+    steps:
+      - uses: dorny/paths-filter@v3
+        id: filter
+        with:
+          filters: |
+            src: 'src/**'
+            docs: 'docs/**'
+  build:
+    needs: changes
+    if: needs.changes.outputs.src == 'true'
+    runs-on: ubuntu-latest
+    steps: [{run: make}]
+`
+	got := render(Run(loadSrc(t, src), "", nil, []*Rule{PathsFilterUnused}))
+	want := `w.yml:14:13: notice [paths-filter-unused] filter "docs" is never read: job output "docs" re-exports it, but no job reads needs.changes.outputs.docs job=changes fix=remove the filter and the job output, or gate the job it was written for on it
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -640,7 +640,9 @@ func (a *Analysis) unused() []finding.Finding {
 		}
 		j := a.Workflow.Jobs[s.JobID]
 		// used: output o is read by a step, or re-exported by a job output
-		// that some job (or the reusable workflow's outputs) reads.
+		// that some job (or the reusable workflow's outputs) reads. The
+		// job outputs that re-export it unread go to unread, for the message.
+		var unread []string
 		used := func(o string) bool {
 			if s.ID == "" {
 				return false
@@ -659,6 +661,7 @@ func (a *Analysis) unused() []finding.Finding {
 					if needsReads[s.JobID+"/"+strings.ToLower(name)] || mentions("jobs."+s.JobID+".outputs."+strings.ToLower(name)) {
 						return true
 					}
+					unread = append(unread, name)
 				}
 			}
 			return stepReads[key] > inOutputs
@@ -667,14 +670,22 @@ func (a *Analysis) unused() []finding.Finding {
 			continue
 		}
 		for _, f := range s.Filters.List {
+			unread = unread[:0]
 			if used(f.Name) || used(f.Name+"_count") || used(f.Name+"_files") {
 				continue
 			}
 			msg := fmt.Sprintf("filter %q is never read: no job condition, job output or step reads it (nor `changes`)", f.Name)
-			if s.ID == "" {
+			fix := "remove the filter, or gate the job it was written for on it"
+			switch {
+			case s.ID == "":
 				msg = fmt.Sprintf("filter %q is never read: the paths-filter step has no `id:`, so its outputs cannot be referenced", f.Name)
+			case len(unread) > 0:
+				// Job outputs is a map: name the re-exporting output deterministically.
+				slices.Sort(unread)
+				msg = fmt.Sprintf("filter %q is never read: job output %q re-exports it, but no job reads needs.%s.outputs.%s", f.Name, unread[0], s.JobID, unread[0])
+				fix = "remove the filter and the job output, or gate the job it was written for on it"
 			}
-			out = append(out, a.at(f.Pos, s.Job, msg, "remove the filter, or gate the job it was written for on it"))
+			out = append(out, a.at(f.Pos, s.Job, msg, fix))
 		}
 	}
 	return out
