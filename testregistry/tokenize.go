@@ -3,6 +3,7 @@ package testregistry
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode"
@@ -104,6 +105,9 @@ func (lx *lexer) emit(k tokKind, start, line, col int) {
 // others are checked and dropped).
 func lexLines(src string, keepAll bool, want func([]token) bool) ([]logicalLine, error) {
 	src = strings.TrimPrefix(src, "\ufeff")
+	if err := checkUTF8(src); err != nil {
+		return nil, err
+	}
 	sc := scratchPool.Get().(*scratch)
 	lx := &lexer{src: src, line: 1, atBOL: true, indents: append(sc.indents[:0], indentLevel{0, 0}), keepAll: keepAll, want: want,
 		toks: sc.toks[:0], brackets: sc.brackets[:0], check: parser{check: true, slab: sc.slab[:0]}}
@@ -887,4 +891,43 @@ func startsDef(line []token) bool {
 func endsWithColon(toks []token) bool {
 	n := len(toks)
 	return n > 0 && toks[n-1].kind == tkOp && toks[n-1].text == ":"
+}
+
+// codingCookie is PEP 263's encoding declaration, honoured on the first two
+// lines only.
+var codingCookie = regexp.MustCompile(`^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)`)
+
+// checkUTF8 rejects source that is not UTF-8 where Python would: without a
+// coding cookie naming another encoding, ast.parse fails on the first
+// undecodable byte. Reading such a file anyway would collect registrations
+// with U+FFFD in their suite or label names.
+func checkUTF8(src string) *SyntaxError {
+	if utf8.ValidString(src) {
+		return nil
+	}
+	for i, l := range strings.SplitN(src, "\n", 3)[:min(2, strings.Count(src, "\n")+1)] {
+		if m := codingCookie.FindStringSubmatch(l); m != nil {
+			enc := strings.ReplaceAll(strings.ToLower(m[1]), "_", "-")
+			if enc != "utf-8" && enc != "utf8" && !strings.HasPrefix(enc, "utf-8-") {
+				return nil // another encoding: its bytes are not ours to judge
+			}
+			break
+		}
+		if i == 0 && strings.TrimSpace(l) != "" && !strings.HasPrefix(strings.TrimLeft(l, " \t\f"), "#") {
+			break // a cookie on line 2 counts only after a comment or blank line 1
+		}
+	}
+	line, start := 1, 0
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRuneInString(src[i:])
+		if r == utf8.RuneError && n == 1 {
+			return &SyntaxError{Line: line, Col: i - start + 1,
+				Msg: fmt.Sprintf("(unicode error) 'utf-8' codec can't decode byte 0x%02x: invalid UTF-8 (declare the file's encoding with a # coding: comment)", src[i])}
+		}
+		if r == '\n' {
+			line, start = line+1, i+1
+		}
+		i += n
+	}
+	return nil
 }

@@ -187,3 +187,30 @@ func TestStatementSyntax(t *testing.T) {
 		}
 	}
 }
+
+func TestInvalidUTF8(t *testing.T) {
+	for _, tc := range []struct {
+		src       string
+		line, col int // 0: no error
+	}{
+		{"register_cuda_ci(10, \"\xff\")\n", 1, 23},
+		{"x = 1\n# caf\xe9\n", 2, 6},
+		{"# -*- coding: latin-1 -*-\nx = 'caf\xe9'\n", 0, 0},
+		{"#!/usr/bin/python\n# vim: set fileencoding=iso-8859-15 :\nx = '\xe9'\n", 0, 0},
+		{"# coding: utf-8\nx = '\xe9'\n", 2, 6},
+		{"x = 1\n# coding: latin-1\ny = '\xe9'\n", 3, 6}, // a cookie after code does not count
+		{"x = 'caf\u00e9'\n", 0, 0},
+	} {
+		_, err := lexLines(tc.src, true, nil)
+		var se *SyntaxError
+		if tc.line == 0 {
+			if err != nil {
+				t.Errorf("%q: unexpected %v", tc.src, err)
+			}
+			continue
+		}
+		if !errors.As(err, &se) || se.Line != tc.line || se.Col != tc.col || !strings.Contains(se.Msg, "can't decode byte") {
+			t.Errorf("%q: err = %v, want a decode error at %d:%d", tc.src, err, tc.line, tc.col)
+		}
+	}
+}
