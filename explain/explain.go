@@ -103,7 +103,7 @@ func Explain(files []pathsfilter.ChangedFile, wfs []*workflowgraph.Workflow, fsy
 func boolp(b bool) *bool { return &b }
 
 // triggered decides whether the event, with its path filters, starts w.
-func triggered(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, event string) (pathsfilter.Tri, string) {
+func triggered(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, event string, set map[string]string) (pathsfilter.Tri, string) {
 	if w.AST == nil {
 		return pathsfilter.False, "the workflow does not parse"
 	}
@@ -112,58 +112,128 @@ func triggered(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, event
 			continue
 		}
 		we, ok := ev.(*actionlint.WebhookEvent)
-		if !ok || !pathsfilter.IsPathFilteredEvent(event) || (we.Paths.IsEmpty() && we.PathsIgnore.IsEmpty()) {
+		if !ok {
 			return pathsfilter.True, "on." + event
 		}
-		if !we.Paths.IsEmpty() && !we.PathsIgnore.IsEmpty() {
-			return pathsfilter.False, fmt.Sprintf("on.%s sets both paths and paths-ignore: GitHub rejects the workflow", event)
+		br, brWhy := branchFilter(we, event, set)
+		if br == pathsfilter.False {
+			return br, brWhy
 		}
-		flt, key := we.Paths, "paths"
-		if flt.IsEmpty() {
-			flt, key = we.PathsIgnore, "paths-ignore"
+		t, why := pathFilter(files, we, event)
+		if t == pathsfilter.False || brWhy == "" {
+			return t, why
 		}
-		var pats []string
-		for _, v := range flt.Values {
-			pats = append(pats, v.Value)
-		}
-		var g *pathsfilter.GitHubPaths
-		var err error
-		if key == "paths" {
-			g, err = pathsfilter.CompileGitHubPaths(pats)
-		} else {
-			g, err = pathsfilter.CompileGitHubPathsIgnore(pats)
-		}
-		if err != nil {
-			return pathsfilter.Unknown, fmt.Sprintf("on.%s.%s: %v", event, key, err)
-		}
-		paths := make([]string, len(files))
-		for i, f := range files {
-			paths[i] = f.Path
-		}
-		ok, d := g.Triggers(paths)
-		why := ""
-		switch {
-		case ok && d.Pattern != "":
-			why = fmt.Sprintf("on.%s.%s: %s matches %q", event, key, d.Witness, d.Pattern)
-		case ok:
-			why = fmt.Sprintf("on.%s.%s: %s is not ignored", event, key, d.Witness)
-		case len(paths) == 0:
-			why = "no changed files"
-		default:
-			why = fmt.Sprintf("on.%s.%s: no changed file passes", event, key)
-		}
-		if d.Truncated {
-			why += fmt.Sprintf(" (only the first %d files are considered)", pathsfilter.GitHubMaxFiles)
-		}
-		if !d.Known {
-			return pathsfilter.Unknown, why + "; `!` inside paths-ignore is undocumented"
-		}
-		if ok {
-			return pathsfilter.True, why
-		}
-		return pathsfilter.False, why
+		return t, why + "; " + brWhy
 	}
 	return pathsfilter.False, "not triggered by " + event
+}
+
+// branchFilter decides on.<event>.branches / branches-ignore against the
+// branch given with --set: github.base_ref for a pull request (GitHub
+// matches its base branch), github.ref for a push. With no branch given
+// the filter is not checked, and the reason says so rather than passing it
+// silently. "" means the event has no branch filter.
+func branchFilter(we *actionlint.WebhookEvent, event string, set map[string]string) (pathsfilter.Tri, string) {
+	flt, key := we.Branches, "branches"
+	if flt.IsEmpty() {
+		flt, key = we.BranchesIgnore, "branches-ignore"
+	}
+	if flt.IsEmpty() {
+		return pathsfilter.True, ""
+	}
+	ctxKey, what, hint := "github.base_ref", "base branch", "BRANCH"
+	if !strings.HasPrefix(strings.ToLower(event), "pull_request") {
+		ctxKey, what, hint = "github.ref", "branch", "refs/heads/BRANCH"
+	}
+	branch, given := "", false
+	for k, v := range set {
+		if strings.EqualFold(k, ctxKey) {
+			branch, given = strings.TrimPrefix(v, "refs/heads/"), true
+		}
+	}
+	if !given || branch == "" {
+		return pathsfilter.True, fmt.Sprintf("its %s filter is not checked (--set %s=%s)", key, ctxKey, hint)
+	}
+	var pats []string
+	for _, v := range flt.Values {
+		pats = append(pats, v.Value)
+	}
+	var g *pathsfilter.GitHubPaths
+	var err error
+	if key == "branches" {
+		g, err = pathsfilter.CompileGitHubPaths(pats)
+	} else {
+		g, err = pathsfilter.CompileGitHubPathsIgnore(pats)
+	}
+	if err != nil {
+		return pathsfilter.True, fmt.Sprintf("its %s filter is not checked: %v", key, err)
+	}
+	ok, d := g.Triggers([]string{branch})
+	switch {
+	case !d.Known:
+		return pathsfilter.True, fmt.Sprintf("its %s filter is not checked: `!` inside %s is undocumented", key, key)
+	case ok && key == "branches":
+		return pathsfilter.True, fmt.Sprintf("on.%s.%s: %s matches %q", event, key, branch, d.Pattern)
+	case ok:
+		return pathsfilter.True, fmt.Sprintf("on.%s.%s: %s is not ignored", event, key, branch)
+	case key == "branches":
+		return pathsfilter.False, fmt.Sprintf("on.%s.%s: %s %s is not included", event, key, what, branch)
+	}
+	return pathsfilter.False, fmt.Sprintf("on.%s.%s: %s %s is ignored", event, key, what, branch)
+}
+
+// pathFilter decides on.<event>.paths / paths-ignore for the changed files.
+func pathFilter(files []pathsfilter.ChangedFile, we *actionlint.WebhookEvent, event string) (pathsfilter.Tri, string) {
+	if !pathsfilter.IsPathFilteredEvent(event) || (we.Paths.IsEmpty() && we.PathsIgnore.IsEmpty()) {
+		return pathsfilter.True, "on." + event
+	}
+	if !we.Paths.IsEmpty() && !we.PathsIgnore.IsEmpty() {
+		return pathsfilter.False, fmt.Sprintf("on.%s sets both paths and paths-ignore: GitHub rejects the workflow", event)
+	}
+	flt, key := we.Paths, "paths"
+	if flt.IsEmpty() {
+		flt, key = we.PathsIgnore, "paths-ignore"
+	}
+	var pats []string
+	for _, v := range flt.Values {
+		pats = append(pats, v.Value)
+	}
+	var g *pathsfilter.GitHubPaths
+	var err error
+	if key == "paths" {
+		g, err = pathsfilter.CompileGitHubPaths(pats)
+	} else {
+		g, err = pathsfilter.CompileGitHubPathsIgnore(pats)
+	}
+	if err != nil {
+		return pathsfilter.Unknown, fmt.Sprintf("on.%s.%s: %v", event, key, err)
+	}
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+	}
+	ok, d := g.Triggers(paths)
+	why := ""
+	switch {
+	case ok && d.Pattern != "":
+		why = fmt.Sprintf("on.%s.%s: %s matches %q", event, key, d.Witness, d.Pattern)
+	case ok:
+		why = fmt.Sprintf("on.%s.%s: %s is not ignored", event, key, d.Witness)
+	case len(paths) == 0:
+		why = "no changed files"
+	default:
+		why = fmt.Sprintf("on.%s.%s: no changed file passes", event, key)
+	}
+	if d.Truncated {
+		why += fmt.Sprintf(" (only the first %d files are considered)", pathsfilter.GitHubMaxFiles)
+	}
+	if !d.Known {
+		return pathsfilter.Unknown, why + "; `!` inside paths-ignore is undocumented"
+	}
+	if ok {
+		return pathsfilter.True, why
+	}
+	return pathsfilter.False, why
 }
 
 // stepOutcome is a simulated paths-filter step.
@@ -174,7 +244,7 @@ type stepOutcome struct {
 
 func explainOne(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, fsys fs.FS, o Options) *Workflow {
 	out := &Workflow{File: w.Path, Filters: []*Filter{}, Jobs: []*Job{}}
-	trig, why := triggered(files, w, o.Event)
+	trig, why := triggered(files, w, o.Event, o.Set)
 	out.TriggerReason = why
 	if trig != pathsfilter.Unknown {
 		out.Triggered = boolp(trig == pathsfilter.True)

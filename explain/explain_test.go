@@ -264,3 +264,51 @@ func FuzzJobDefinitions(f *testing.F) {
 		}
 	})
 }
+
+// TestBranchFilter: on.<event>.branches is checked against the branch
+// given with --set (github.base_ref for a pull request, github.ref for a
+// push); without one the reason says it was not checked instead of
+// passing silently.
+func TestBranchFilter(t *testing.T) {
+	src := `on:
+  pull_request:
+    branches: [main, 'release/**']
+  push:
+    branches-ignore: ['wip/*']
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps: [{run: make}]
+`
+	fsys := fstest.MapFS{".github/workflows/ci.yml": {Data: []byte(src)}}
+	w, _, err := workflowgraph.Load(fsys, ".github/workflows/ci.yml")
+	if err != nil || w == nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		event, key, value string
+		want              string // triggered, or "unknown"
+		reason            string
+	}{
+		{"pull_request", "", "", "true", "on.pull_request; its branches filter is not checked (--set github.base_ref=BRANCH)"},
+		{"pull_request", "github.base_ref", "main", "true", "on.pull_request; on.pull_request.branches: main matches \"main\""},
+		{"pull_request", "github.base_ref", "release/1.2", "true", "on.pull_request; on.pull_request.branches: release/1.2 matches \"release/**\""},
+		{"pull_request", "github.base_ref", "dev", "false", "on.pull_request.branches: base branch dev is not included"},
+		{"push", "github.ref", "refs/heads/wip/x", "false", "on.push.branches-ignore: branch wip/x is ignored"},
+		{"push", "github.ref", "refs/heads/main", "true", "on.push; on.push.branches-ignore: main is not ignored"},
+		{"push", "", "", "true", "on.push; its branches-ignore filter is not checked (--set github.ref=refs/heads/BRANCH)"},
+	} {
+		o := Options{Event: c.event, Set: map[string]string{}}
+		if c.key != "" {
+			o.Set[c.key] = c.value
+		}
+		wr := Explain(changed("a.go"), []*workflowgraph.Workflow{w}, fsys, o).Workflows[0]
+		got := "unknown"
+		if wr.Triggered != nil {
+			got = fmt.Sprint(*wr.Triggered)
+		}
+		if got != c.want || wr.TriggerReason != c.reason {
+			t.Errorf("%s %s=%s: triggered %s (%s), want %s (%s)", c.event, c.key, c.value, got, wr.TriggerReason, c.want, c.reason)
+		}
+	}
+}

@@ -42,7 +42,10 @@ sees, git diff --no-renames --name-status BASE...HEAD) or from a list
 (--files FILE, or - for stdin; one path per line, or "STATUS<TAB>path" lines
 with --name-status). The labels given are the pull request's complete label
 set. Other context (github.repository, vars.*, inputs.*) is unknown unless
-given with --set, and an unknown stays unknown in the verdict.
+given with --set, and an unknown stays unknown in the verdict. An
+on.<event>.branches or branches-ignore filter is checked against
+--set github.base_ref=BRANCH (pull requests) or github.ref=refs/heads/BRANCH
+(pushes); without it the trigger line says the filter was not checked.
 
 With --base, when the diff touches .github/workflows/**, a heavy job whose
 definition changed but that will not run and lacks the opt-in label
