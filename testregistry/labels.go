@@ -35,6 +35,7 @@ type binding struct {
 	value   *node
 	tok     token
 	mutated *token // a later module-level mutation
+	rebound *token // a later module-level rebinding other than "sym = v"
 	err     error
 }
 
@@ -125,8 +126,164 @@ func findBinding(src, sym string) (*binding, error) {
 			}
 		}
 	}
+	if b != nil && b.mutated == nil {
+		b.rebound = findRebinding(lines, sym, b.tok.line)
+	}
 	return b, nil
 }
+
+// findRebinding returns the first module-level token after line that binds
+// sym other than by "sym = literal": tuple unpacking, del, for, import,
+// "as" or ":=". After one of those the literal no longer tells what the
+// symbol holds, so the labels are unknown rather than the literal's.
+func findRebinding(lines []logicalLine, sym string, after int) *token {
+	for _, l := range lines {
+		if l.depth != 0 || len(l.toks) == 0 || l.toks[0].line <= after {
+			continue
+		}
+		toks := l.toks
+		first := toks[0].text
+		if first == "async" && len(toks) > 1 {
+			first = toks[1].text
+		}
+		inTarget := first == "for" || first == "del" // until "in", or the whole del
+		imports := false
+		depth := 0
+		for i, t := range toks {
+			if t.kind == tkOp {
+				switch t.text {
+				case "(", "[", "{":
+					depth++
+				case ")", "]", "}":
+					depth--
+				case ";":
+					// a new simple statement on the same line
+					inTarget, imports = false, false
+					if i+1 < len(toks) {
+						inTarget = toks[i+1].text == "del"
+					}
+				}
+				continue
+			}
+			if t.kind != tkName {
+				continue
+			}
+			switch t.text {
+			case "in":
+				if first == "for" && depth == 0 {
+					inTarget = false
+				}
+				continue
+			case "import":
+				imports = first == "import" || first == "from"
+				continue
+			}
+			if t.text != sym {
+				continue
+			}
+			prev, next := "", ""
+			if i > 0 {
+				prev = toks[i-1].text
+			}
+			if i+1 < len(toks) {
+				next = toks[i+1].text
+			}
+			tok := t
+			switch {
+			case prev == "as", next == ":=":
+				return &tok
+			case imports && next != "as" && next != ".":
+				return &tok
+			case inTarget && next != "[" && next != ".":
+				return &tok
+			case unpackTarget(toks, i):
+				return &tok
+			}
+		}
+	}
+	return nil
+}
+
+// unpackTarget reports whether toks[i] is a name inside the target list of
+// a tuple or list unpacking ("A, B = ...", "(A, B) = ...", "X, *A = ..."):
+// a target separator on both sides and a bracket-level-0 "=" after it in
+// the same simple statement. A call or subscript bracket ("f(A, b=1)",
+// "d[A, 1] = 2") is not a target list.
+func unpackTarget(toks []token, i int) bool {
+	// Absolute bracket depth of every token, and whether each open bracket
+	// is a target list (not a call or subscript).
+	start := 0
+	for j := i - 1; j >= 0; j-- {
+		if toks[j].kind == tkOp && toks[j].text == ";" {
+			start = j + 1
+			break
+		}
+	}
+	targetList := []bool{true} // depth 0 is the statement itself
+	for j := start; j < i; j++ {
+		t := toks[j]
+		if t.kind != tkOp {
+			continue
+		}
+		switch t.text {
+		case "(", "[", "{":
+			call := j > start && (toks[j-1].kind == tkName && !keywordBeforeBracket[toks[j-1].text] || toks[j-1].text == ")" || toks[j-1].text == "]")
+			targetList = append(targetList, t.text != "{" && !call && targetList[len(targetList)-1])
+		case ")", "]", "}":
+			if len(targetList) > 1 {
+				targetList = targetList[:len(targetList)-1]
+			}
+		}
+	}
+	if !targetList[len(targetList)-1] {
+		return false
+	}
+	prev, next := "", ""
+	if i > start {
+		prev = toks[i-1].text
+	}
+	if i+1 < len(toks) {
+		next = toks[i+1].text
+	}
+	switch prev {
+	case "", ",", "*", "(", "[":
+	default:
+		return false
+	}
+	switch next {
+	case ",", ")", "]":
+	case "=":
+		if prev == "" {
+			return false // the plain "sym = v" binding
+		}
+	default:
+		return false
+	}
+	depth := len(targetList) - 1
+	for _, t := range toks[i+1:] {
+		if t.kind != tkOp {
+			continue
+		}
+		switch t.text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		case ";":
+			return false
+		case "=":
+			if depth == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keywordBeforeBracket are names after which a bracket opens a new
+// expression, not a call or subscript.
+var keywordBeforeBracket = map[string]bool{"in": true, "not": true, "and": true, "or": true, "is": true,
+	"if": true, "else": true, "return": true, "yield": true, "del": true, "for": true, "lambda": true, "await": true}
 
 // stringItems extracts the string constants of a dict (keys), set, list or
 // tuple literal, or set(...)/frozenset(...) of one. why explains a failure.
@@ -203,6 +360,8 @@ func loadLabels(fsys fs.FS, cfg Config) (*labelSet, []finding.Finding) {
 		return nil, notLiteral(b.tok.line, b.tok.col, "the value does not parse")
 	case b.mutated != nil:
 		return nil, notLiteral(b.mutated.line, b.mutated.col, fmt.Sprintf("it is modified after its assignment on line %d", b.tok.line))
+	case b.rebound != nil:
+		return nil, notLiteral(b.rebound.line, b.rebound.col, fmt.Sprintf("it is rebound after its assignment on line %d", b.tok.line))
 	}
 	items, why := stringItems(b.value)
 	if why != "" {
@@ -279,7 +438,7 @@ func loadSuitesPos(fsys fs.FS, cfg Config) (map[string][]string, suitePos, []fin
 		return fallback(), pos, nil
 	}
 	b, err := findBinding(string(src), cfg.Suites.Symbol)
-	if err != nil || b == nil || b.err != nil || b.mutated != nil || b.value.class != "Dict" {
+	if err != nil || b == nil || b.err != nil || b.mutated != nil || b.rebound != nil || b.value.class != "Dict" {
 		return fallback(), pos, nil
 	}
 	m := map[string][]string{}
