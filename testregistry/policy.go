@@ -162,6 +162,11 @@ type Selected struct {
 	// Disabled is set for disabled registrations (Reason may be "").
 	Disabled bool    `json:"-"`
 	EstTime  float64 `json:"-"`
+	// Nightly and UnknownSuite qualify an ExplainLabels entry: the label
+	// adds the test only on cadences admitting nightly=True tests, or never
+	// (a suite no backend lists is never selected).
+	Nightly      bool `json:"-"`
+	UnknownSuite bool `json:"-"`
 }
 
 // Selection is the result of Select.
@@ -465,7 +470,8 @@ func (r *Registry) ExplainLabels() []LabelUse {
 		for i := range r.Registrations {
 			g := &r.Registrations[i]
 			if slices.Contains(g.Labels, l) {
-				s := Selected{File: g.File, Suite: g.Suite, Backend: g.Backend, EstTime: g.EstTime}
+				s := Selected{File: g.File, Suite: g.Suite, Backend: g.Backend, EstTime: g.EstTime,
+					Nightly: g.Nightly, UnknownSuite: r.Suites != nil && !slices.Contains(r.Suites[g.Backend], g.Suite)}
 				if !g.Enabled() {
 					s.Reason, s.Disabled = *g.Disabled, true
 				}

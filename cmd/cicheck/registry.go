@@ -522,18 +522,23 @@ func registryExplainLabels(e *env, args []string) int {
 	}
 	uses := r.ExplainLabels()
 	if format == "json" {
+		type testJSON struct {
+			regSkippedJSON
+			Nightly      bool `json:"nightly"`       // added only on cadences admitting nightly tests
+			UnknownSuite bool `json:"unknown_suite"` // never selected
+		}
 		type labelJSON struct {
-			Label string           `json:"label"`
-			Tests []regSkippedJSON `json:"tests"`
+			Label string     `json:"label"`
+			Tests []testJSON `json:"tests"`
 		}
 		out := struct {
 			Version int         `json:"version"`
 			Labels  []labelJSON `json:"labels"`
 		}{Version: 1, Labels: []labelJSON{}}
 		for _, u := range uses {
-			l := labelJSON{Label: cfg.Policy.LabelPrefix + u.Label, Tests: []regSkippedJSON{}}
+			l := labelJSON{Label: cfg.Policy.LabelPrefix + u.Label, Tests: []testJSON{}}
 			for _, s := range u.Tests {
-				l.Tests = append(l.Tests, regSkippedJSON{s.File, s.Suite, s.Backend, s.Reason})
+				l.Tests = append(l.Tests, testJSON{regSkippedJSON{s.File, s.Suite, s.Backend, s.Reason}, s.Nightly, s.UnknownSuite})
 			}
 			out.Labels = append(out.Labels, l)
 		}
@@ -549,6 +554,12 @@ func registryExplainLabels(e *env, args []string) int {
 			line := fmt.Sprintf("  %-4s  %-*s  %s", s.Backend, width, s.Suite, s.File)
 			if s.Disabled {
 				line += " (disabled: " + s.Reason + ")"
+			}
+			if s.Nightly {
+				line += " (nightly=True: only on cadences that admit nightly tests)"
+			}
+			if s.UnknownSuite {
+				line += " (suite not in " + cfg.Suites.Symbol + ": never selected)"
 			}
 			fmt.Fprintln(e.stdout, line)
 		}
