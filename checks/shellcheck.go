@@ -21,7 +21,8 @@ const ShellcheckTimeout = 20 * time.Second
 // Shellcheck runs shellcheck on every bash/sh `run:` script, one process
 // per script with a timeout.
 type Shellcheck struct {
-	exe string
+	exe     string
+	timeout time.Duration
 }
 
 // NewShellcheck finds the executable (a name on PATH or a path).
@@ -30,7 +31,7 @@ func NewShellcheck(exe string) (*Shellcheck, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--shellcheck: %s not found: %w", exe, err)
 	}
-	return &Shellcheck{exe: p}, nil
+	return &Shellcheck{exe: p, timeout: ShellcheckTimeout}, nil
 }
 
 type shellcheckIssue struct {
@@ -142,15 +143,19 @@ func sanitize(s string) string {
 // run checks one script; the string explains a timeout or failure.
 // Safe for concurrent use.
 func (s *Shellcheck) run(script, sh string) ([]shellcheckIssue, string) {
-	ctx, cancel := context.WithTimeout(context.Background(), ShellcheckTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, s.exe, "--norc", "-f", "json", "--shell", sh, "-e", "SC1091,SC2194,SC2050,SC2153,SC2154,SC2157,SC2043", "-")
 	cmd.Stdin = strings.NewReader(script)
+	// Killing the process is not enough when it left a child holding
+	// stdout (a wrapper script): without WaitDelay, Run waits for that
+	// child, and the timeout bounds nothing.
+	cmd.WaitDelay = time.Second
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		return nil, fmt.Sprintf("shellcheck timed out after %s on this script; skipped", ShellcheckTimeout)
+		return nil, fmt.Sprintf("shellcheck timed out after %s on this script; skipped", s.timeout)
 	}
 	var issues []shellcheckIssue
 	if jerr := json.Unmarshal(stdout.Bytes(), &issues); jerr != nil {
