@@ -159,5 +159,13 @@ func (c Config) Resolve() (Config, error) {
 	if c.ChunkLimit < 1 {
 		return c, fmt.Errorf("scope.chunk-limit must be at least 1, not %d", c.ChunkLimit)
 	}
+	// An empty prefix publishes contexts named "-1", "-2", and a reader
+	// with it finds no chunk, which reads as the full suite.
+	if strings.TrimSpace(c.StatusContext) == "" {
+		return c, fmt.Errorf("scope.status-context must not be empty")
+	}
+	if strings.TrimSpace(c.SnapshotContext) == "" {
+		return c, fmt.Errorf("scope.snapshot-context must not be empty")
+	}
 	return c, nil
 }

@@ -166,6 +166,18 @@ func TestResolveProfiles(t *testing.T) {
 	if _, err := c.Resolve(); err == nil {
 		t.Fatal("bad prose-mentions accepted")
 	}
+	// An empty status context would publish "-1" and read back as the
+	// full suite.
+	c = DefaultConfig()
+	c.StatusContext = ""
+	if _, err := c.Resolve(); err == nil || err.Error() != "scope.status-context must not be empty" {
+		t.Fatalf("empty status context: err = %v", err)
+	}
+	c = DefaultConfig()
+	c.SnapshotContext = " "
+	if _, err := c.Resolve(); err == nil || err.Error() != "scope.snapshot-context must not be empty" {
+		t.Fatalf("empty snapshot context: err = %v", err)
+	}
 }
 
 // FuzzValidate checks that no accepted target ever holds a character outside
