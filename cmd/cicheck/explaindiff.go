@@ -149,12 +149,13 @@ func runExplainDiff(e *env, args []string) int {
 		if head == "" {
 			head = "HEAD"
 		}
-		out, err := edGit(root, "diff", "--no-renames", "--name-status", o.base+"..."+head, "--")
+		// -z: without it git quotes unusual paths ("docs/\303\251t\303\251.md").
+		out, err := edGit(root, "diff", "--no-renames", "--name-status", "-z", o.base+"..."+head, "--")
 		if err != nil {
 			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 			return exitUsage
 		}
-		changed, err = edParseChangedFiles(bytes.NewReader(out), "git diff", true)
+		changed, err = edParseNameStatusZ(out)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 			return exitUsage
@@ -280,6 +281,41 @@ func edParseChangedFiles(r io.Reader, name string, nameStatus bool) ([]pathsfilt
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return out, nil
+}
+
+// edParseNameStatusZ reads `git diff --name-status -z`: a status, then
+// its path (two paths for a rename or copy), each NUL-terminated, with no
+// quoting.
+func edParseNameStatusZ(b []byte) ([]pathsfilter.ChangedFile, error) {
+	fields := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+	if len(fields) == 1 && fields[0] == "" {
+		return nil, nil
+	}
+	var out []pathsfilter.ChangedFile
+	for i := 0; i < len(fields); {
+		code := fields[i]
+		st, ok := pathsfilter.StatusFromGit(code)
+		if !ok || code == "" {
+			return nil, fmt.Errorf("git diff: unknown status %q", code)
+		}
+		n := 1
+		if code[0] == 'R' || code[0] == 'C' {
+			n = 2
+		}
+		if i+n >= len(fields) {
+			return nil, fmt.Errorf("git diff: status %q without its path", code)
+		}
+		if n == 2 {
+			if code[0] == 'R' {
+				out = append(out, pathsfilter.ChangedFile{Path: fields[i+1], Status: pathsfilter.StatusDeleted})
+			}
+			out = append(out, pathsfilter.ChangedFile{Path: fields[i+2], Status: pathsfilter.StatusAdded})
+		} else {
+			out = append(out, pathsfilter.ChangedFile{Path: fields[i+1], Status: st})
+		}
+		i += n + 1
 	}
 	return out, nil
 }

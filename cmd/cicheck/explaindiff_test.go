@@ -60,3 +60,42 @@ func FuzzParseChangedFiles(f *testing.F) {
 		}
 	})
 }
+
+// TestParseNameStatusZ: `git diff --name-status -z` records, unquoted; a
+// rename is the deletion of the old path and the addition of the new one.
+func TestParseNameStatusZ(t *testing.T) {
+	rows := []struct{ in, want string }{
+		{"", ""},
+		{"M\x00docs/été.md\x00A\x00a \"q\"\tb\x00", "modified:docs/été.md added:a \"q\"\tb"},
+		{"R100\x00old\x00new\x00C75\x00x\x00y\x00", "deleted:old added:new added:y"},
+		{"M\x00", "error"},
+		{"R100\x00old\x00", "error"},
+		{"Z\x00a\x00", "error"},
+	}
+	for _, r := range rows {
+		files, err := edParseNameStatusZ([]byte(r.in))
+		var parts []string
+		for _, f := range files {
+			parts = append(parts, f.Status+":"+f.Path)
+		}
+		got := strings.Join(parts, " ")
+		if err != nil {
+			got = "error"
+		}
+		if got != r.want {
+			t.Errorf("%q: got %q, want %q", r.in, got, r.want)
+		}
+	}
+}
+
+func FuzzParseNameStatusZ(f *testing.F) {
+	for _, s := range []string{"M\x00a\x00", "R100\x00a\x00b\x00", "M\x00", "\x00\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		files, err := edParseNameStatusZ([]byte(s))
+		if err == nil && len(files) == 0 && s != "" && s != "\x00" {
+			t.Fatalf("%q: no files and no error", s)
+		}
+	})
+}
