@@ -520,6 +520,11 @@ func registryExplainLabels(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cicheck: cannot load %s statically from %s\n", cfg.Labels.Symbol, cfg.Labels.File)
 		return exitUsage
 	}
+	// A registration with an error is missing from the lists, which would
+	// then understate what a label adds; select refuses for the same reason.
+	if regRefuseOnErrors(e, r) {
+		return exitFindings
+	}
 	uses := r.ExplainLabels()
 	if format == "json" {
 		type testJSON struct {
