@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing/fstest"
 
@@ -253,7 +254,7 @@ func edParseChangedFiles(r io.Reader, name string, nameStatus bool) ([]pathsfilt
 			continue
 		}
 		if !nameStatus {
-			if p := strings.TrimPrefix(t, "./"); strings.TrimSpace(p) != "" {
+			if p := strings.TrimPrefix(edUnquote(t), "./"); strings.TrimSpace(p) != "" {
 				out = append(out, pathsfilter.ChangedFile{Path: p})
 			}
 			continue
@@ -261,6 +262,9 @@ func edParseChangedFiles(r io.Reader, name string, nameStatus bool) ([]pathsfilt
 		fields := strings.Split(t, "\t")
 		if len(fields) == 1 {
 			fields = strings.Fields(t)
+		}
+		for i := 1; i < len(fields); i++ {
+			fields[i] = edUnquote(fields[i])
 		}
 		if len(fields) < 2 {
 			return nil, fmt.Errorf("%s:%d:1: expected STATUS<TAB>PATH, got %q", name, line, t)
@@ -283,6 +287,18 @@ func edParseChangedFiles(r io.Reader, name string, nameStatus bool) ([]pathsfilt
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return out, nil
+}
+
+// edUnquote undoes git's C-style quoting of an unusual path
+// ("docs/\303\251t\303\251.md"), as git diff prints it without -z; other
+// text is returned as is.
+func edUnquote(p string) string {
+	if len(p) >= 2 && p[0] == '"' && p[len(p)-1] == '"' {
+		if u, err := strconv.Unquote(p); err == nil {
+			return u
+		}
+	}
+	return p
 }
 
 // edParseNameStatusZ reads `git diff --name-status -z`: a status, then

@@ -99,3 +99,29 @@ func FuzzParseNameStatusZ(f *testing.F) {
 		}
 	})
 }
+
+// TestParseChangedFilesQuoted: a list made with git diff --name-only or
+// --name-status (without -z) holds C-quoted paths; they are unquoted.
+func TestParseChangedFilesQuoted(t *testing.T) {
+	for _, r := range []struct {
+		in   string
+		ns   bool
+		want string
+	}{
+		{"\"docs/\\303\\251t\\303\\251.md\"\nplain.md\n", false, "docs/été.md|plain.md"},
+		{"M\t\"a\\\"b.md\"\nR100\t\"x\\ty\"\tz\n", true, "a\"b.md|x\ty|z"},
+		{"\"unterminated\n", false, "\"unterminated"},
+	} {
+		files, err := edParseChangedFiles(strings.NewReader(r.in), "f", r.ns)
+		if err != nil {
+			t.Fatalf("%q: %v", r.in, err)
+		}
+		var parts []string
+		for _, f := range files {
+			parts = append(parts, f.Path)
+		}
+		if got := strings.Join(parts, "|"); got != r.want {
+			t.Errorf("%q: got %q, want %q", r.in, got, r.want)
+		}
+	}
+}
