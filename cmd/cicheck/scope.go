@@ -145,7 +145,13 @@ func (f *scopeFlags) tree(e *env) (scopeTree, error) {
 	if !f.exists && !f.registry {
 		return t, nil
 	}
-	fsys := os.DirFS(f.repoDir(e))
+	dir := f.repoDir(e)
+	// Every target of a repository that is not there would "not exist",
+	// blaming the targets for a wrong --repo.
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return t, fmt.Errorf("%s: not a directory", dir)
+	}
+	fsys := os.DirFS(dir)
 	if f.exists {
 		t.opts.FS = fsys
 	}
