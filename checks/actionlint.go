@@ -26,6 +26,7 @@ type Linter struct {
 	al       *actionlint.Linter
 	captured *actionlint.Workflow
 	projects map[string]*actionlint.Project
+	wd       string
 }
 
 // LinterOptions configures NewLinter.
@@ -39,7 +40,7 @@ type LinterOptions struct {
 
 // NewLinter builds a Linter.
 func NewLinter(opts LinterOptions) (*Linter, error) {
-	l := &Linter{projects: map[string]*actionlint.Project{}}
+	l := &Linter{projects: map[string]*actionlint.Project{}, wd: opts.WorkingDir}
 	al, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{
 		WorkingDir: opts.WorkingDir,
 		ConfigFile: opts.ConfigFile,
@@ -86,7 +87,7 @@ func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Find
 	proj := l.projects[root]
 	if proj == nil && root != "" {
 		if proj, err = actionlint.NewProject(root); err != nil {
-			return nil, nil, fmt.Errorf("%s: %s", display, oneLine(err.Error()))
+			return nil, nil, projectError(err, root, l.wd)
 		}
 		l.projects[root] = proj
 	}
@@ -180,6 +181,38 @@ func relativeMessage(msg, root string) string {
 		return msg
 	}
 	return strings.ReplaceAll(msg, filepath.Clean(root)+string(filepath.Separator), "")
+}
+
+// projectError reports a project that actionlint cannot load (an invalid
+// .github/actionlint.yaml) against that file, named relative to wd, rather
+// than against the workflow being linted; actionlint's message repeats its
+// "could not parse config file" prefix with an absolute path, dropped here.
+func projectError(err error, root, wd string) error {
+	msg := oneLine(err.Error())
+	name := ""
+	for _, base := range []string{"actionlint.yaml", "actionlint.yml"} {
+		p := filepath.Join(root, ".github", base)
+		if prefix := fmt.Sprintf("could not parse config file %q: ", p); strings.Contains(msg, prefix) {
+			msg = strings.ReplaceAll(msg, prefix, "")
+			name = p
+			break
+		}
+	}
+	if name == "" {
+		return fmt.Errorf("%s: %s", filepath.ToSlash(relTo(wd, root)), relativeMessage(msg, root))
+	}
+	return fmt.Errorf("%s: %s", filepath.ToSlash(relTo(wd, name)), msg)
+}
+
+// relTo is p relative to wd when it lies below it, else p.
+func relTo(wd, p string) string {
+	if wd == "" {
+		return p
+	}
+	if r, err := filepath.Rel(wd, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return r
+	}
+	return p
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -199,8 +199,14 @@ func collectFindings(e *env, o lintOptions, paths []string) (*lintResult, int) {
 			return nil, exitUsage
 		}
 	}
+	seen := map[string]bool{}
 	for _, msg := range res.inputErrors {
-		fmt.Fprintf(e.stderr, "cicheck: %s\n", msg)
+		// Files sharing one broken .github/actionlint.yaml fail alike:
+		// say it once.
+		if !seen[msg] {
+			seen[msg] = true
+			fmt.Fprintf(e.stderr, "cicheck: %s\n", msg)
+		}
 	}
 	return res, exitOK
 }
