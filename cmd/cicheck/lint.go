@@ -344,6 +344,10 @@ func discover(wd string, args []string, logf func(string, ...any)) ([]target, er
 		dir := p
 		if st, err := os.Stat(filepath.Join(p, ".github", "workflows")); err == nil && st.IsDir() {
 			dir = filepath.Join(p, ".github", "workflows")
+		} else if st, err := os.Stat(filepath.Join(p, "workflows")); err == nil && st.IsDir() && filepath.Base(filepath.Clean(p)) == ".github" {
+			// `cicheck lint .github` means its workflows, not
+			// actionlint.yaml or dependabot.yml beside them.
+			dir = filepath.Join(p, "workflows")
 		}
 		ts, err := workflowDir(wd, dir, logf)
 		if err != nil {
