@@ -73,6 +73,13 @@ func runCommandParse(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cicheck: unknown --compat %q (valid: grep)\n", *compat)
 		return exitUsage
 	}
+	switch strings.ToLower(*permission) {
+	case "", "admin", "maintain", "write", "triage", "read", "none":
+	default:
+		// A typo would otherwise read as "not authorized".
+		fmt.Fprintf(e.stderr, "cicheck: unknown --permission %q (valid: admin, maintain, write, triage, read, none)\n", *permission)
+		return exitUsage
+	}
 	if len(rest) > 0 {
 		fmt.Fprintln(e.stderr, "cicheck: command parse reads the comment on stdin and takes no arguments")
 		return exitUsage
