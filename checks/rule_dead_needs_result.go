@@ -59,8 +59,18 @@ jobs:
 func readsResult(n actionlint.ExprNode) bool {
 	found := false
 	actionlint.VisitExprNode(n, func(node, _ actionlint.ExprNode, entering bool) {
-		if d, ok := node.(*actionlint.ObjectDerefNode); ok && entering && d.Property == "result" && simulate.NeedsRef(d.Receiver) != "" {
+		d, ok := node.(*actionlint.ObjectDerefNode)
+		if !ok || !entering || d.Property != "result" {
+			return
+		}
+		// needs.<id>.result, or the needs.*.result filter
+		// (contains(needs.*.result, 'failure')).
+		if simulate.NeedsRef(d.Receiver) != "" {
 			found = true
+		} else if a, ok := d.Receiver.(*actionlint.ArrayDerefNode); ok {
+			if v, ok := a.Receiver.(*actionlint.VariableNode); ok && v.Name == "needs" {
+				found = true
+			}
 		}
 	})
 	return found
