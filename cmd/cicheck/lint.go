@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -93,6 +94,17 @@ func runLint(e *env, args []string) int {
 	if base != nil {
 		r := base.Apply(res.findings)
 		res.findings = r.New
+		if len(fl.Args()) > 0 {
+			// Only some files were linted (a pre-commit hook passes the
+			// staged ones): the other files' entries are not stale.
+			kept := r.Stale[:0]
+			for _, en := range r.Stale {
+				if _, linted := res.sources[path.Clean(en.File)]; linted {
+					kept = append(kept, en)
+				}
+			}
+			r.Stale = kept
+		}
 		stale := fmt.Sprintf("%d baseline entries no longer occur", len(r.Stale))
 		if len(r.Stale) == 1 {
 			stale = "1 baseline entry no longer occurs"
