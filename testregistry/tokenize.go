@@ -798,8 +798,12 @@ func (lx *lexer) replacementField(line, col int, triple bool) error {
 			return nil
 		case c == '\n' || c == '\r':
 			lx.skipChar()
-		case c == '#' && depth == 0:
-			return lx.errAt(lx.line, lx.col(), "f-string expression part cannot include '#'")
+		case c == '#':
+			// Python 3.12+ (PEP 701): a comment runs to the end of the
+			// line, even inside brackets, and may hold quotes or braces.
+			for lx.pos < len(lx.src) && lx.src[lx.pos] != '\n' && lx.src[lx.pos] != '\r' {
+				lx.pos++
+			}
 		default:
 			lx.pos++
 		}
@@ -838,7 +842,8 @@ func fieldExpr(text string, line, col int) error {
 	if dottedName(expr) {
 		return nil // the common case, f"{name}" or f"{self.attr}", needs no parser
 	}
-	_, err := lexLines("("+expr+")", false, func([]token) bool { return false })
+	// The newline ends a trailing comment (Python 3.12+) before the ")".
+	_, err := lexLines("("+expr+"\n)", false, func([]token) bool { return false })
 	if err != nil {
 		msg := "invalid syntax"
 		var se *SyntaxError

@@ -117,6 +117,9 @@ func TestStatementSyntax(t *testing.T) {
 		`x = "\N{EM DASH}" r"\N" f"\N{EM DASH}{x}"; y = b"\N"`,
 		"d01(*[] or [2])", "x = 1.5e100.__format__('e')", "l4 = lambda x = lambda y = lambda z=1 : z : y() : x()",
 		"f('--a', *['-s'] if short else [])", "x = 1if y else 2", "x = 0xfor y", "y = 1..real", "z = 1_000.5e-3j",
+		// Python 3.12+ (PEP 701): comments inside replacement fields, which
+		// may hold quotes and braces.
+		"x = f\"\"\"{\n1 + 2  # c\n}\"\"\"", "x = f\"{[1, # it's } {\n2]}\"", "x = f'{x # \"\n}'",
 		`f"{x=}"`, `f"{x = !r:>{w}}"`, `f"{a!=b}"`, `f"{ {1: 2}[1] }"`, `f"{x:%H:%M}"`, `f"{(lambda: 1)()}"`, `f"{x!r}"`,
 	}
 	bad := map[string]string{
