@@ -222,10 +222,31 @@ func ApplySuppressions(file string, src []byte, w *workflowgraph.Workflow, fs []
 				if s.job != "" {
 					what = fmt.Sprintf("job %q", s.job)
 				}
+				msg := fmt.Sprintf("suppression of [%s] matches no finding on %s; remove it", r, what)
+				if !knownRule(r) {
+					// A typo, not a fixed problem: "remove it" would mislead.
+					msg = fmt.Sprintf("suppression of [%s] names no rule ('cicheck rules' lists them); fix the id or remove it", r)
+				}
 				out = append(out, finding.Finding{Rule: "unused-suppression", Severity: finding.Notice, File: file, Line: s.line, Column: s.col, Job: s.job,
-					Message: fmt.Sprintf("suppression of [%s] matches no finding on %s; remove it", r, what)})
+					Message: msg})
 			}
 		}
 	}
 	return append(out, meta...)
+}
+
+// knownRule reports whether id names a rule a workflow finding can carry:
+// cicheck's workflow rules, the suppression meta-rules, or actionlint's.
+func knownRule(id string) bool {
+	if _, ok := ActionlintKinds[id]; ok {
+		return true
+	}
+	for _, rs := range [][]*Rule{All, MetaRules} {
+		for _, r := range rs {
+			if r.ID == id {
+				return true
+			}
+		}
+	}
+	return false
 }

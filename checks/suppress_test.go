@@ -45,7 +45,7 @@ jobs:
 	}
 	want := []string{
 		"q@8 ",
-		"unused-suppression@9 suppression of [y] matches no finding on this line or the next; remove it",
+		"unused-suppression@9 suppression of [y] names no rule ('cicheck rules' lists them); fix the id or remove it",
 		"x@11 ",
 		"bad-suppression@12 suppression of [x] has no reason: write # cicheck: ignore[x] <why this is fine>",
 		"bad-suppression@14 malformed suppression: \"bad id\" is not a rule id",
