@@ -176,3 +176,35 @@ jobs:
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestPathsFilterOutputNames: step outputs are looked up case-insensitively
+// (the runner's outputs dictionary ignores case), and an output only
+// unreleased revisions set (any_changed) is unknown, never "always empty".
+func TestPathsFilterOutputNames(t *testing.T) {
+	src := `on: pull_request
+jobs:
+  changes:
+    runs-on: ubuntu-latest
+    outputs:
+      a: ${{ steps.f.outputs.any_changed }}
+      d: ${{ steps.f.outputs.SRC }}
+      e: ${{ steps.F.outputs.Src_Count }}
+    steps:
+      - uses: dorny/paths-filter@v3
+        id: f
+        with:
+          filters: |
+            src: 'src/**'
+  use:
+    needs: changes
+    if: needs.changes.outputs.a || needs.changes.outputs.d || needs.changes.outputs.e
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+`
+	got := render(Run(loadSrc(t, src), "", nil, []*Rule{PathsFilterUnknownOutput, PathsFilterOutputUnknown}))
+	want := `w.yml:6:10: warning [paths-filter-output-unknown] job output "a" reads output "any_changed", which dorny/paths-filter v3.0.4 does not set (only unreleased revisions do); cicheck treats it as unknown job=changes fix=read the filter outputs or ` + "`changes`" + ` instead
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

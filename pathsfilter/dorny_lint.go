@@ -389,19 +389,34 @@ func (a *Analysis) quantifier(id string) []finding.Finding {
 
 // validOutput reports whether the step sets output name.
 func (s *Step) validOutput(name string) bool {
-	if s.Filters.Lookup(name) != nil {
+	// The runner's step outputs dictionary ignores case:
+	// steps.f.outputs.SRC reads the output src.
+	has := func(n string) bool {
+		for _, f := range s.Filters.List {
+			if strings.EqualFold(f.Name, n) {
+				return true
+			}
+		}
+		return false
+	}
+	lower := strings.ToLower(name)
+	if has(name) || lower == "changes" {
 		return true
 	}
-	if name == "changes" {
+	if b, ok := strings.CutSuffix(lower, "_count"); ok && has(b) {
 		return true
 	}
-	if b, ok := strings.CutSuffix(name, "_count"); ok && s.Filters.Lookup(b) != nil {
-		return true
-	}
-	if b, ok := strings.CutSuffix(name, "_files"); ok && s.Filters.Lookup(b) != nil && s.ListFiles != ListNone {
+	if b, ok := strings.CutSuffix(lower, "_files"); ok && has(b) && s.ListFiles != ListNone {
 		return true
 	}
 	return false
+}
+
+// unreleasedOutput reports an output only unreleased revisions of the
+// action set: unknown, not empty (spec §1).
+func unreleasedOutput(name string) bool {
+	n := strings.ToLower(name)
+	return n == "any_changed" || n == "all_changed"
 }
 
 var (
@@ -429,7 +444,7 @@ func (a *Analysis) deadOutputs() map[string]string {
 				continue
 			}
 			for _, m := range stepsOutRE.FindAllStringSubmatch(o.Value.Value, -1) {
-				if s := a.stepByID(id, m[1]); s != nil && s.Filters != nil && !s.validOutput(m[2]) {
+				if s := a.stepByID(id, m[1]); s != nil && s.Filters != nil && !s.validOutput(m[2]) && !unreleasedOutput(m[2]) {
 					dead[id+"/"+strings.ToLower(name)] = m[2]
 				}
 			}
@@ -444,7 +459,7 @@ func (a *Analysis) outputs(id string) []finding.Finding {
 		return nil // every finding below names a paths-filter step with filters
 	}
 	report := func(s *Step, job string, at Pos, name, where string) {
-		unreleased := name == "any_changed" || name == "all_changed"
+		unreleased := unreleasedOutput(name)
 		switch {
 		case id == RuleOutputUnknown && unreleased:
 			out = append(out, a.at(at, job, fmt.Sprintf("%s reads output %q, which dorny/paths-filter %s does not set (only unreleased revisions do); cicheck treats it as unknown", where, name, s.Model.Version), "read the filter outputs or `changes` instead"))
