@@ -784,7 +784,8 @@ func (lx *lexer) replacementField(line, col int, triple bool) error {
 			for lx.pos < len(lx.src) && lx.src[lx.pos] != ':' && lx.src[lx.pos] != '}' && lx.src[lx.pos] != '\n' {
 				lx.pos++
 			}
-			if k := lx.src[conv:lx.pos]; k != "s" && k != "r" && k != "a" {
+			// Python 3.12+ allows whitespace after the conversion character.
+			if k := strings.TrimRight(lx.src[conv:lx.pos], " \t"); k != "s" && k != "r" && k != "a" {
 				return lx.errAt(convLine, convCol, "f-string: invalid conversion character: expected 's', 'r', or 'a'")
 			}
 			if lx.pos < len(lx.src) && lx.src[lx.pos] == ':' {
@@ -830,13 +831,16 @@ func dottedName(s string) bool {
 // trailing "=" is the self-documenting form) by parsing it parenthesised,
 // as CPython does.
 func fieldExpr(text string, line, col int) error {
+	// The comment-free form is used only when it ends in the "="; the
+	// full text is what gets parsed otherwise, so a '#' that the simple
+	// quote tracking misjudges cannot truncate it.
 	expr := strings.TrimRight(text, " \t\r\n")
-	if strings.HasSuffix(expr, "=") && !strings.HasSuffix(expr, "==") && !strings.HasSuffix(expr, "!=") &&
-		!strings.HasSuffix(expr, "<=") && !strings.HasSuffix(expr, ">=") {
-		expr = expr[:len(expr)-1]
+	if t := trimTrailingComments(text); strings.HasSuffix(t, "=") && !strings.HasSuffix(t, "==") && !strings.HasSuffix(t, "!=") &&
+		!strings.HasSuffix(t, "<=") && !strings.HasSuffix(t, ">=") {
+		expr = t[:len(t)-1]
 	}
 	expr = strings.TrimSpace(expr)
-	if expr == "" {
+	if expr == "" || strings.TrimSpace(trimTrailingComments(text)) == "" {
 		return &SyntaxError{Line: line, Col: col, Msg: "f-string: empty expression not allowed"}
 	}
 	if dottedName(expr) {
@@ -935,4 +939,34 @@ func checkUTF8(src string) *SyntaxError {
 		i += n
 	}
 	return nil
+}
+
+// trimTrailingComments drops trailing whitespace and comments (Python
+// 3.12+ allows them in a field, as in f"{x = # why\n}") so that a
+// self-documenting "=" before them is still seen.
+func trimTrailingComments(text string) string {
+	for {
+		text = strings.TrimRight(text, " \t\r\n\f")
+		last := text[strings.LastIndexByte(text, '\n')+1:]
+		cut := -1
+		var quote byte
+		for i := 0; i < len(last) && cut < 0; i++ {
+			switch c := last[i]; {
+			case quote != 0 && c == '\\':
+				i++
+			case quote != 0:
+				if c == quote {
+					quote = 0
+				}
+			case c == '\'' || c == '"':
+				quote = c
+			case c == '#':
+				cut = i
+			}
+		}
+		if cut < 0 {
+			return text
+		}
+		text = text[:len(text)-len(last)+cut]
+	}
 }

@@ -119,7 +119,7 @@ func TestStatementSyntax(t *testing.T) {
 		"f('--a', *['-s'] if short else [])", "x = 1if y else 2", "x = 0xfor y", "y = 1..real", "z = 1_000.5e-3j",
 		// Python 3.12+ (PEP 701): comments inside replacement fields, which
 		// may hold quotes and braces.
-		"x = f\"\"\"{\n1 + 2  # c\n}\"\"\"", "x = f\"{[1, # it's } {\n2]}\"", "x = f'{x # \"\n}'",
+		"x = f\"{1+2 = # my comment\n  }\"", "x = f\"{'#' + 'a' = # c\n}\"", `f"{3!s  }"`, `f'{3.14!s  :10.10}'`, "x = f\"\"\"{\n1 + 2  # c\n}\"\"\"", "x = f\"{[1, # it's } {\n2]}\"", "x = f'{x # \"\n}'",
 		`f"{x=}"`, `f"{x = !r:>{w}}"`, `f"{a!=b}"`, `f"{ {1: 2}[1] }"`, `f"{x:%H:%M}"`, `f"{(lambda: 1)()}"`, `f"{x!r}"`,
 	}
 	bad := map[string]string{
@@ -172,10 +172,11 @@ func TestStatementSyntax(t *testing.T) {
 		"except E:\n    pass":                               "invalid syntax",
 		"match x:\n    case 1 + : pass":                     "invalid syntax",
 		"match x:\n    case f(): pass\n    case a b: pass":  "invalid syntax",
-		"match x: y":     "invalid syntax",
-		`x = "\N"`:       "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape",
-		`x = "\N{}"`:     "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape",
-		`x = f"\N{DASH"`: "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape",
+		"match x: y":                     "invalid syntax",
+		"x = f\"{ # only a comment\n}\"": "f-string: empty expression not allowed",
+		`x = "\N"`:                       "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape",
+		`x = "\N{}"`:                     "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape",
+		`x = f"\N{DASH"`:                 "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape",
 	}
 	for _, src := range ok {
 		if _, err := lexLines(src, true, nil); err != nil {
