@@ -2,6 +2,7 @@ package workflowgraph
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/rhysd/actionlint"
@@ -495,6 +496,16 @@ func matrixValues(m *actionlint.Matrix, props []string, rc *resolveCtx) ([]sval,
 			}
 		}
 	}
+	// An exclude entry naming only this property removes that value from
+	// every combination; include entries are added after excludes, so
+	// they stay. Entries with more keys may leave the value elsewhere.
+	if ex := excludedValues(m, props); len(ex) > 0 {
+		raws = slices.DeleteFunc(raws, func(r actionlint.RawYAMLValue) bool {
+			s, ok := r.(*actionlint.RawYAMLString)
+			return ok && ex[s.Value]
+		})
+		fromExpr = slices.DeleteFunc(fromExpr, func(v sval) bool { return !v.isArr && !v.isBool && ex[v.str] })
+	}
 	if m.Include != nil {
 		if m.Include.Expression != nil {
 			return nil, false
@@ -520,6 +531,29 @@ func matrixValues(m *actionlint.Matrix, props []string, rc *resolveCtx) ([]sval,
 		out = append(out, v)
 	}
 	return dedupeVals(out), true
+}
+
+// excludedValues is the set of values of a top-level matrix property that
+// single-key exclude entries remove.
+func excludedValues(m *actionlint.Matrix, props []string) map[string]bool {
+	if m.Exclude == nil || m.Exclude.Expression != nil || len(props) != 1 {
+		return nil
+	}
+	var ex map[string]bool
+	for _, c := range m.Exclude.Combinations {
+		if c == nil || c.Expression != nil || len(c.Assigns) != 1 {
+			continue
+		}
+		if a, ok := c.Assigns[props[0]]; ok && a != nil {
+			if s, ok := a.Value.(*actionlint.RawYAMLString); ok && !strings.Contains(s.Value, "${{") {
+				if ex == nil {
+					ex = map[string]bool{}
+				}
+				ex[s.Value] = true
+			}
+		}
+	}
+	return ex
 }
 
 // rowFromExpression evaluates a matrix row written as one expression; each
