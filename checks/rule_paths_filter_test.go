@@ -208,3 +208,28 @@ jobs:
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestPathsFilterFilesWithoutListFiles: <filter>_files exists only with
+// list-files; the message says so instead of "no filter src_files".
+func TestPathsFilterFilesWithoutListFiles(t *testing.T) {
+	src := `on: pull_request
+jobs:
+  changes:
+    runs-on: ubuntu-latest
+    outputs:
+      b: ${{ steps.f.outputs.src_files }}
+    steps:
+      - uses: dorny/paths-filter@v3
+        id: f
+        with:
+          filters: |
+            src: 'src/**'
+      - run: echo "${{ steps.f.outputs.src_files }}"
+`
+	got := render(Run(loadSrc(t, src), "", nil, []*Rule{PathsFilterUnknownOutput}))
+	want := `w.yml:6:10: error [paths-filter-unknown-output] job output "b" reads steps.f.outputs.src_files, but the step sets src_files only with list-files (csv, json, shell or escape) and its list-files is none: the value is always empty job=changes fix=list-files: json
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -412,6 +412,21 @@ func (s *Step) validOutput(name string) bool {
 	return false
 }
 
+// filesNeedListFiles reports <filter>_files for an existing filter on a
+// step whose list-files is none (the output is then never set).
+func (s *Step) filesNeedListFiles(name string) bool {
+	b, ok := strings.CutSuffix(strings.ToLower(name), "_files")
+	if !ok || s.ListFiles != ListNone {
+		return false
+	}
+	for _, f := range s.Filters.List {
+		if strings.EqualFold(f.Name, b) {
+			return true
+		}
+	}
+	return false
+}
+
 // unreleasedOutput reports an output only unreleased revisions of the
 // action set: unknown, not empty (spec §1).
 func unreleasedOutput(name string) bool {
@@ -463,6 +478,8 @@ func (a *Analysis) outputs(id string) []finding.Finding {
 		switch {
 		case id == RuleOutputUnknown && unreleased:
 			out = append(out, a.at(at, job, fmt.Sprintf("%s reads output %q, which dorny/paths-filter %s does not set (only unreleased revisions do); cicheck treats it as unknown", where, name, s.Model.Version), "read the filter outputs or `changes` instead"))
+		case id == RuleUnknownOutput && !unreleased && s.filesNeedListFiles(name):
+			out = append(out, a.at(at, job, fmt.Sprintf("%s reads steps.%s.outputs.%s, but the step sets %s only with list-files (csv, json, shell or escape) and its list-files is none: the value is always empty", where, s.ID, name, name), "list-files: json"))
 		case id == RuleUnknownOutput && !unreleased:
 			out = append(out, a.at(at, job, fmt.Sprintf("%s reads steps.%s.outputs.%s, but the paths-filter step has no filter %q (it sets: %s); the value is always empty, so the jobs behind it can never wake", where, s.ID, name, name, strings.Join(s.outputNames(), ", ")), closestOutput(s, name)))
 		}
