@@ -521,7 +521,9 @@ func reason(j *workflowgraph.Job, sv simulate.Verdict, sim map[string]simulate.V
 		}
 		parts = append(parts, fmt.Sprintf("label %s %s", m[1], state))
 	}
-	simWhy := sv.Reason
+	// The only failure outcome explain-diff sets is a failing paths-filter
+	// step: name it rather than the simulator's "(scenario)".
+	simWhy := strings.Replace(sv.Reason, "ends failure (scenario)", "ends failure (its paths-filter step fails)", 1)
 	if sv.Verdict == Unknown {
 		if m := regexp.MustCompile(`(github|vars|inputs)\.[A-Za-z0-9_.-]+ is not given`).FindString(simWhy); m != "" {
 			ref := ctxRefRE.FindString(m)

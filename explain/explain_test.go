@@ -312,3 +312,29 @@ jobs:
 		}
 	}
 }
+
+// TestFailedStepReason: a job whose paths-filter step fails says so, not
+// "(scenario)": explain-diff has no user scenario.
+func TestFailedStepReason(t *testing.T) {
+	src := `on: pull_request
+jobs:
+  changes:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: dorny/paths-filter@v3
+        id: f
+        with:
+          list-files: bogus
+          filters: |
+            src: 'src/**'
+`
+	fsys := fstest.MapFS{".github/workflows/ci.yml": {Data: []byte(src)}}
+	w, _, err := workflowgraph.Load(fsys, ".github/workflows/ci.yml")
+	if err != nil || w == nil {
+		t.Fatal(err)
+	}
+	j := Explain(changed("src/a.go"), []*workflowgraph.Workflow{w}, fsys, Options{}).Workflows[0].Jobs[0]
+	if want := "implicit success() is true; ends failure (its paths-filter step fails)"; j.Reason != want {
+		t.Errorf("reason = %q, want %q", j.Reason, want)
+	}
+}
