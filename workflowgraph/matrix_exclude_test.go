@@ -51,3 +51,36 @@ jobs:
 		}
 	}
 }
+
+// TestMatrixRowPartlyStatic: a row mixing literals with expressions keeps
+// its literal labels (h100 makes the job a GPU job) and shows the rest as
+// symbolic; a row with no literal stays wholly symbolic.
+func TestMatrixRowPartlyStatic(t *testing.T) {
+	w := load(t, map[string]string{"w.yml": `on:
+  workflow_dispatch:
+    inputs:
+      gpu: {type: string}
+jobs:
+  mixed:
+    strategy:
+      matrix:
+        runner: [h100, "${{ inputs.gpu }}"]
+    runs-on: ${{ matrix.runner }}
+    steps: [{run: make}]
+  dynamic:
+    strategy:
+      matrix:
+        runner: ["${{ inputs.gpu }}"]
+    runs-on: ${{ matrix.runner }}
+    steps: [{run: make}]
+`}, "w.yml")
+	for id, want := range map[string]string{
+		"mixed":   "h100|${{ inputs.gpu }}",
+		"dynamic": "|${{ matrix.runner }}",
+	} {
+		r := w.Job(id).Runner
+		if got := strings.Join(r.Labels, ",") + "|" + strings.Join(r.Symbolic, ","); got != want {
+			t.Errorf("%s: %q, want %q", id, got, want)
+		}
+	}
+}

@@ -60,6 +60,9 @@ func resolveRunner(ro *actionlint.Runner, rc *resolveCtx) Runner {
 			for _, a := range alts {
 				r.Labels = append(r.Labels, a...)
 			}
+		} else if labels, sym, ok := partialMatrixRow(s.Value, rc); ok {
+			r.Labels = append(r.Labels, labels...)
+			r.Symbolic = append(r.Symbolic, sym...)
 		} else {
 			r.Symbolic = append(r.Symbolic, s.Value)
 		}
@@ -531,6 +534,67 @@ func matrixValues(m *actionlint.Matrix, props []string, rc *resolveCtx) ([]sval,
 		out = append(out, v)
 	}
 	return dedupeVals(out), true
+}
+
+// partialMatrixRow resolves `${{ matrix.X }}` over a row that mixes static
+// values with expressions (`[h100, "${{ inputs.gpu }}"]`): the static values
+// become labels and each unresolvable element stays symbolic, so h100 is not
+// dropped along with it.
+func partialMatrixRow(s string, rc *resolveCtx) (labels, symbolic []string, ok bool) {
+	t := strings.TrimSpace(s)
+	if rc.matrix == nil || rc.matrix.Rows == nil || !strings.HasPrefix(t, "${{") || !strings.HasSuffix(t, "}}") || strings.Count(t, "${{") != 1 {
+		return nil, nil, false
+	}
+	e, err := rc.exprs.parse(t[3 : len(t)-2])
+	if err != "" {
+		return nil, nil, false
+	}
+	d, isDeref := e.(*actionlint.ObjectDerefNode)
+	if !isDeref {
+		return nil, nil, false
+	}
+	if v, isVar := d.Receiver.(*actionlint.VariableNode); !isVar || !strings.EqualFold(v.Name, "matrix") {
+		return nil, nil, false
+	}
+	prop := strings.ToLower(d.Property)
+	row, found := rc.matrix.Rows[prop]
+	if !found || row.Expression != nil {
+		return nil, nil, false
+	}
+	values := append([]actionlint.RawYAMLValue(nil), row.Values...)
+	if ex := excludedValues(rc.matrix, []string{prop}); len(ex) > 0 {
+		values = slices.DeleteFunc(values, func(r actionlint.RawYAMLValue) bool {
+			str, isStr := r.(*actionlint.RawYAMLString)
+			return isStr && ex[str.Value]
+		})
+	}
+	if inc := rc.matrix.Include; inc != nil {
+		if inc.Expression != nil {
+			return nil, nil, false
+		}
+		for _, c := range inc.Combinations {
+			if c.Expression != nil {
+				return nil, nil, false
+			}
+			if a, has := c.Assigns[prop]; has && a.Value != nil {
+				values = append(values, a.Value)
+			}
+		}
+	}
+	for _, v := range values {
+		str, isStr := v.(*actionlint.RawYAMLString)
+		if !isStr {
+			return nil, nil, false
+		}
+		if alts, resolved := resolveString(str.Value, rc); resolved {
+			for _, a := range alts {
+				labels = append(labels, a...)
+			}
+		} else {
+			symbolic = append(symbolic, str.Value)
+		}
+	}
+	return labels, symbolic, len(labels) > 0
 }
 
 // excludedValues is the set of values of a top-level matrix property that
