@@ -233,3 +233,25 @@ jobs:
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestPathsFilterInvalidCrashMessage: a filter that crashes the step says
+// so once, not "(the step crashes) (the step fails at run time)".
+func TestPathsFilterInvalidCrashMessage(t *testing.T) {
+	src := `on: pull_request
+jobs:
+  changes:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: dorny/paths-filter@v3
+        id: f
+        with:
+          filters: |
+            f: ~
+`
+	got := render(Run(loadSrc(t, src), "", nil, []*Rule{PathsFilterInvalid}))
+	want := `w.yml:10:16: error [paths-filter-invalid] TypeError: Cannot convert undefined or null to object (the step crashes) job=changes fix=
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

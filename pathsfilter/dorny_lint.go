@@ -866,7 +866,11 @@ func (a *Analysis) invalid() []finding.Finding {
 		if !errors.As(s.Err, &e) {
 			continue
 		}
-		out = append(out, a.at(e.Pos, s.Job, e.Msg+" (the step fails at run time)", ""))
+		msg := e.Msg
+		if !strings.HasSuffix(msg, "(the step crashes)") {
+			msg += " (the step fails at run time)"
+		}
+		out = append(out, a.at(e.Pos, s.Job, msg, ""))
 	}
 	return out
 }
