@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -30,6 +31,10 @@ that only move code keep them. Rewrite the file to prune fixed findings.
 flags:`
 
 func runBaseline(e *env, args []string) int {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprintln(e.stdout, baselineUsage[:strings.LastIndex(baselineUsage, "\n\nflags:")])
+		return exitOK
+	}
 	if len(args) == 0 || args[0] != "write" {
 		fmt.Fprintln(e.stderr, "cicheck: usage: cicheck baseline write [FILE]")
 		return exitUsage

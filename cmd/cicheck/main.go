@@ -73,8 +73,12 @@ func dispatch(e *env, args []string) (code int) {
 		name, args = args[0], args[1:]
 	}
 	if name == "help" {
-		usage(e.stdout)
-		return exitOK
+		if len(args) == 0 {
+			usage(e.stdout)
+			return exitOK
+		}
+		// `cicheck help lint` is `cicheck lint --help`.
+		name, args = args[0], []string{"--help"}
 	}
 	c, ok := commands[name]
 	if !ok {
