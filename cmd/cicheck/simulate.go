@@ -165,6 +165,25 @@ func runSimulate(e *env, args []string) int {
 		if !ok {
 			return exitUsage
 		}
+		// An undeclared output is never set (dependents read null); a
+		// caller's outputs come from the called workflow, so any name goes.
+		if job := w.Job(j); job.Uses == "" {
+			declared := make([]string, 0, len(job.Outputs))
+			found := false
+			for o := range job.Outputs {
+				declared = append(declared, strings.ToLower(o))
+				found = found || strings.EqualFold(o, name)
+			}
+			if !found {
+				sort.Strings(declared)
+				have := "it declares none"
+				if len(declared) > 0 {
+					have = "outputs: " + strings.Join(declared, ", ")
+				}
+				fmt.Fprintf(e.stderr, "cicheck: --output: job %s declares no output %q (%s)\n", j, name, have)
+				return exitUsage
+			}
+		}
 		if sc.Outputs == nil {
 			sc.Outputs = map[string]map[string]string{}
 		}
