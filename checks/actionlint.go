@@ -95,9 +95,10 @@ func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Find
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %s", display, oneLine(err.Error()))
 	}
+	pathCfgs := projectPathConfigs(proj, root, path)
 	fs = make([]finding.Finding, 0, len(errs))
 	for _, e := range errs {
-		if replacedByCicheck(e) {
+		if replacedByCicheck(e) || ignoredByPathConfig(e, pathCfgs) {
 			continue
 		}
 		fs = append(fs, finding.Finding{
@@ -181,6 +182,31 @@ func relativeMessage(msg, root string) string {
 		return msg
 	}
 	return strings.ReplaceAll(msg, filepath.Clean(root)+string(filepath.Separator), "")
+}
+
+// projectPathConfigs returns the `paths:` entries of the project's
+// actionlint.yaml that match the workflow. actionlint matches them against
+// the path it was given, which must then be relative to the project root;
+// cicheck gives it an absolute path (so that reusable-workflow lookups work
+// from any directory), so the matching is done here on the relative path.
+func projectPathConfigs(proj *actionlint.Project, root, path string) []actionlint.PathConfig {
+	if proj == nil || proj.Config() == nil || root == "" || !filepath.IsAbs(path) {
+		return nil
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil
+	}
+	return proj.Config().PathConfigs(rel)
+}
+
+func ignoredByPathConfig(e *actionlint.Error, cfgs []actionlint.PathConfig) bool {
+	for _, c := range cfgs {
+		if c.Ignore.Match(e) {
+			return true
+		}
+	}
+	return false
 }
 
 // projectError reports a project that actionlint cannot load (an invalid
