@@ -115,6 +115,7 @@ const (
 	RuleDuplicateIndex = "scope-duplicate-index"
 	RuleGap            = "scope-gap"
 	RuleMarkerMismatch = "scope-marker-mismatch"
+	RuleBadIndex       = "scope-bad-index"
 )
 
 // Reassemble rebuilds the scope from the head commit's combined statuses:
@@ -176,9 +177,14 @@ func Reassemble(statuses []Status, context, snapshotContext string, o Options, f
 			parts = append(parts, c.desc)
 			lastNonEmpty = i
 		}
-		if n, err := strconv.Atoi(c.num); err == nil && n > r.Previous {
-			r.Previous = n
+		n, err := strconv.Atoi(c.num)
+		if err != nil {
+			// Too large for an int: no publisher writes that many chunks,
+			// and "previous" could not name it for blanking.
+			add(RuleBadIndex, finding.Error, "scope chunk index "+c.num+" of "+c.ctx+" is out of range")
+			continue
 		}
+		r.Previous = max(r.Previous, n)
 	}
 	nums := make([]string, 0, len(byNum))
 	for n := range byNum {

@@ -113,6 +113,7 @@ func TestReassemble(t *testing.T) {
 		{name: "marker matches", statuses: []Status{plan[0], plan[1], {"ci/test-snapshot", "b m t " + Fingerprint(scope)}}, wantScope: scope, wantPrev: 2},
 		{name: "empty marker matches the full suite", statuses: []Status{{"ci/test-snapshot", "b m t e3b0c44298fc1c14"}}, wantScope: ""},
 		{name: "marker mismatch", statuses: []Status{plan[0], {"ci/test-snapshot", "b m t e3b0c44298fc1c14"}}, wantScope: plan[0].Description, wantPrev: 1, wantRules: []string{RuleMarkerMismatch}},
+		{name: "index out of range", statuses: []Status{{"ci/test-scope-1", "tests/a.py"}, {"ci/test-scope-99999999999999999999", "tests/b.py"}}, wantScope: "tests/a.py tests/b.py", wantPrev: 1, wantRules: []string{RuleBadIndex}},
 		{name: "latest entry per context wins", statuses: []Status{{"ci/test-scope-1", "tests/new.py"}, {"ci/test-scope-1", "tests/old.py"}}, wantScope: "tests/new.py", wantPrev: 1},
 	}
 	for _, tt := range tests {
