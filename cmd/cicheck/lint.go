@@ -211,6 +211,7 @@ func collectFindings(e *env, o lintOptions, paths []string) (*lintResult, int) {
 			return nil, exitUsage
 		}
 	}
+	res.findings = applyRuleConfig(cfg, res.findings)
 	seen := map[string]bool{}
 	for _, msg := range res.inputErrors {
 		// Files sharing one broken .github/actionlint.yaml fail alike:
@@ -221,6 +222,25 @@ func collectFindings(e *env, o lintOptions, paths []string) (*lintResult, int) {
 		}
 	}
 	return res, exitOK
+}
+
+// applyRuleConfig applies rules.<id>.enabled and .severity to every
+// finding: cicheck's rules read them already, but actionlint's kinds,
+// shellcheck, the suppression meta-rules and the registry rules did not,
+// although the config accepts their ids.
+func applyRuleConfig(cfg *config.Config, fs []finding.Finding) []finding.Finding {
+	if cfg == nil || len(cfg.Rules) == 0 {
+		return fs
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if !cfg.RuleEnabled(f.Rule) {
+			continue
+		}
+		f.Severity = cfg.RuleSeverity(f.Rule, f.Severity)
+		out = append(out, f)
+	}
+	return out
 }
 
 // lintRegistry adds the test-registry findings when the repository has a
