@@ -124,13 +124,11 @@ func (m Model) Quantifier(raw string) (Quantifier, QuantifierVerdict) {
 			return QuantSome, QuantOK
 		}
 		return QuantSome, QuantIgnored
-	case v == Version{3, 0, 2}:
-		// Honoured but undeclared: `every` switches, anything else is some.
-		if raw == string(QuantEvery) {
-			return QuantEvery, QuantOK
-		}
-		return QuantSome, QuantOK
 	}
+	// From v3.0.2 (where the input is read but action.yml does not declare
+	// it) the value is validated: some-with-excludes before v4.0.3, or any
+	// other unknown value, fails the step (spec §1).
+
 	switch raw {
 	case "", string(QuantSome):
 		return QuantSome, QuantOK
