@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+	"gopkg.in/yaml.v3"
 
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/report"
@@ -91,6 +92,8 @@ func (rf *registryFlags) open(e *env) (string, fs.FS, testregistry.Config, bool)
 	if err := testregistry.ValidateConfig(cfg.Registry); err != nil {
 		if cfgFile == "" {
 			cfgFile = "configuration"
+		} else {
+			cfgFile = configKeyPos(e, cfgFile, err.Error())
 		}
 		fmt.Fprintf(e.stderr, "cicheck: %s: %v\n", cfgFile, err)
 		return "", nil, testregistry.Config{}, false
@@ -653,4 +656,45 @@ func regBackends(cfg testregistry.Config, r *testregistry.Registry) []string {
 
 func regKnownBackend(cfg testregistry.Config, r *testregistry.Registry, hw string) bool {
 	return slices.Contains(regBackends(cfg, r), hw)
+}
+
+// configKeyPos appends the line and column of the deepest key of msg's
+// leading dotted path ("registry.roots: ...") found in the configuration
+// file, so that a registry configuration error reads file:line:col like
+// every other error. It returns file alone when the key cannot be found.
+func configKeyPos(e *env, file, msg string) string {
+	p := file
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(e.wd, p)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return file
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return file
+	}
+	keyPath, _, _ := strings.Cut(msg, ":")
+	n, line, col := doc.Content[0], 0, 0
+	for _, k := range strings.Split(keyPath, ".") {
+		if n.Kind != yaml.MappingNode {
+			break
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				line, col, next = n.Content[i].Line, n.Content[i].Column, n.Content[i+1]
+				break
+			}
+		}
+		if next == nil {
+			break
+		}
+		n = next
+	}
+	if line == 0 {
+		return file
+	}
+	return fmt.Sprintf("%s:%d:%d", file, line, col)
 }
