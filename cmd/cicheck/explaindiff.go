@@ -185,6 +185,16 @@ func runExplainDiff(e *env, args []string) int {
 	}
 	var wfs []*workflowgraph.Workflow
 	for _, p := range paths {
+		if len(fl.Args()) == 0 {
+			// GitHub ignores an empty or commented-out file in
+			// .github/workflows: skip it rather than refuse the whole run.
+			if src, rerr := fs.ReadFile(fsys, p); rerr == nil {
+				if cerr := workflowgraph.CheckWorkflowBytes(p, src); cerr != nil {
+					fmt.Fprintf(e.stderr, "cicheck: %v; skipped\n", cerr)
+					continue
+				}
+			}
+		}
 		w, _, err := workflowgraph.Load(fsys, p)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
