@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cicheck/cicheck/config"
+	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/scope"
 	"github.com/cicheck/cicheck/testregistry"
 )
@@ -162,6 +163,17 @@ func (f *scopeFlags) tree(e *env) (scopeTree, error) {
 		}
 		t.reg = r
 		t.opts.HasTest = r.HasEnabledTest
+		// A registration with an error is no registration, so its target
+		// would "hold no registered test"; say why.
+		n := 0
+		for _, x := range r.Findings {
+			if x.Severity == finding.Error {
+				n++
+			}
+		}
+		if n > 0 {
+			fmt.Fprintf(e.stderr, "cicheck: warning: the test registry has %d error(s); a registration with an error counts as no registration (see 'cicheck registry check')\n", n)
+		}
 	}
 	return t, nil
 }
