@@ -279,11 +279,19 @@ func Shard(tests []Selected, id, size int) []Selected {
 		}
 		return strings.Compare(a.File, b.File)
 	})
-	sums := make([]float64, size)
-	parts := make([][]Selected, size)
+	// Only the first len(tests) partitions can ever be used: est_time is
+	// never negative, so an unused lower partition (sum 0) always wins the
+	// tie. Allocating size of them let --partition 0/99999999999 exhaust
+	// memory.
+	bins := min(size, len(sorted))
+	if id >= bins {
+		return []Selected{}
+	}
+	sums := make([]float64, bins)
+	parts := make([][]Selected, bins)
 	for _, t := range sorted {
 		best := 0
-		for i := 1; i < size; i++ {
+		for i := 1; i < bins; i++ {
 			if sums[i] < sums[best] {
 				best = i
 			}

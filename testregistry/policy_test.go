@@ -141,6 +141,18 @@ func TestShardLPT(t *testing.T) {
 	if got := names(Shard(tests[:1], 1, 3)); got != "" {
 		t.Errorf("empty partition = %s", got)
 	}
+	// More partitions than tests: one test each, in LPT order, and a huge
+	// size costs nothing (it used to allocate size partitions).
+	for id, want := range []string{"a", "b", "c", "d", "e", "", ""} {
+		if got := names(Shard(tests, id, 1<<40)); got != want {
+			t.Errorf("p%d of 2^40 = %q, want %q", id, got, want)
+		}
+	}
+	// Zero est_time: every test ties on sum 0 and lands in partition 0.
+	zero := []Selected{{File: "x"}, {File: "y"}}
+	if got := names(Shard(zero, 0, 3)); got != "x,y" {
+		t.Errorf("zero est_time p0 = %q, want x,y", got)
+	}
 }
 
 func TestPartitionArgs(t *testing.T) {
@@ -415,6 +427,55 @@ func TestHasEnabledTest(t *testing.T) {
 	} {
 		if got := r.HasEnabledTest(target); got != want {
 			t.Errorf("HasEnabledTest(%q) = %v, want %v", target, got, want)
+		}
+	}
+}
+
+// TestShardMatchesNaiveLPT compares Shard with the LPT rule run over all
+// size partitions, for every small size, including more partitions than
+// tests and zero est_times.
+func TestShardMatchesNaiveLPT(t *testing.T) {
+	naive := func(tests []Selected, id, size int) []string {
+		sorted := slices.Clone(tests)
+		slices.SortStableFunc(sorted, func(a, b Selected) int {
+			switch {
+			case a.EstTime > b.EstTime:
+				return -1
+			case a.EstTime < b.EstTime:
+				return 1
+			}
+			return strings.Compare(a.File, b.File)
+		})
+		sums := make([]float64, size)
+		parts := make([][]string, size)
+		for _, x := range sorted {
+			best := 0
+			for i := range sums {
+				if sums[i] < sums[best] {
+					best = i
+				}
+			}
+			sums[best] += x.EstTime
+			parts[best] = append(parts[best], x.File)
+		}
+		return parts[id]
+	}
+	est := []float64{0, 1, 1, 2.5, 0, 7, 3}
+	for n := 0; n <= len(est); n++ {
+		var tests []Selected
+		for i := range n {
+			tests = append(tests, Selected{File: string(rune('a' + i)), EstTime: est[(i*5)%len(est)]})
+		}
+		for size := 1; size <= 9; size++ {
+			for id := range size {
+				var got []string
+				for _, x := range Shard(tests, id, size) {
+					got = append(got, x.File)
+				}
+				if want := naive(tests, id, size); !slices.Equal(got, want) {
+					t.Errorf("n=%d size=%d id=%d: got %v, want %v", n, size, id, got, want)
+				}
+			}
 		}
 	}
 }
