@@ -291,6 +291,10 @@ func formatNumber(f float64) string {
 	return strconv.FormatFloat(g, 'f', -1, 64)
 }
 
+// ParseNumber converts text to a number as GitHub's loose coercion does
+// (the empty string is 0, "0x10" is 16, other text that is no number is NaN).
+func ParseNumber(s string) float64 { return String(s).toNumber() }
+
 // toNumber is JavaScript's Number() coercion used by the runner.
 func (v Value) toNumber() float64 {
 	switch v.Kind {

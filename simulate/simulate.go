@@ -60,8 +60,14 @@ type Scenario struct {
 	Event string
 	// Labels are the pull request's labels; nil means unknown.
 	Labels []string
-	// Inputs are `inputs.*` values; "true"/"false" become booleans.
+	// Inputs are `inputs.*` values. An input declared `type: boolean` or
+	// `number` becomes a boolean or number, any other declared type stays
+	// a string; for an undeclared one "true"/"false" become booleans.
 	Inputs map[string]string
+	// InputTypes maps lower-cased input names to their declared type
+	// (boolean, number, string, choice, environment); Sim.Run fills it from
+	// the workflow's workflow_dispatch and workflow_call inputs when nil.
+	InputTypes map[string]string
 	// Outputs are the outputs of jobs that run (job id → name → value).
 	// Outputs not given are unknown. An empty value means the job ran and
 	// left the output empty, which GitHub does not set at all (spec §6):
@@ -197,6 +203,9 @@ func (s *Sim) Run(sc Scenario) []Verdict {
 	if s.w == nil {
 		return nil
 	}
+	if sc.InputTypes == nil && len(sc.Inputs) > 0 {
+		sc.InputTypes = InputTypes(s.w)
+	}
 	st := &state{s: s, sc: sc, results: map[string]string{}, outputs: map[string]expr.Value{}, ctx: Contexts(sc), need: map[string]expr.Value{}, cancelSkip: map[string]bool{}}
 	out := make([]Verdict, 0, len(s.order))
 	for _, id := range s.order {
@@ -209,6 +218,45 @@ func (s *Sim) Run(sc Scenario) []Verdict {
 		st.results[id] = v.Result
 		st.outputs[id] = st.jobOutputs(s.w.Job(id), v.Result)
 		out = append(out, v)
+	}
+	return out
+}
+
+// InputTypes returns the declared type of every workflow_dispatch and
+// workflow_call input of w (lower-cased name → boolean, number, string,
+// choice or environment; "" when workflow_dispatch gives no type).
+func InputTypes(w *workflowgraph.Workflow) map[string]string {
+	out := map[string]string{}
+	if w == nil || w.AST == nil {
+		return out
+	}
+	for _, ev := range w.AST.On {
+		switch ev := ev.(type) {
+		case *actionlint.WorkflowDispatchEvent:
+			for name, in := range ev.Inputs {
+				if in == nil {
+					continue
+				}
+				out[strings.ToLower(name)] = map[actionlint.WorkflowDispatchEventInputType]string{
+					actionlint.WorkflowDispatchEventInputTypeString:      "string",
+					actionlint.WorkflowDispatchEventInputTypeNumber:      "number",
+					actionlint.WorkflowDispatchEventInputTypeBoolean:     "boolean",
+					actionlint.WorkflowDispatchEventInputTypeChoice:      "choice",
+					actionlint.WorkflowDispatchEventInputTypeEnvironment: "environment",
+				}[in.Type]
+			}
+		case *actionlint.WorkflowCallEvent:
+			for _, in := range ev.Inputs {
+				if in == nil {
+					continue
+				}
+				out[strings.ToLower(in.ID)] = map[actionlint.WorkflowCallEventInputType]string{
+					actionlint.WorkflowCallEventInputTypeBoolean: "boolean",
+					actionlint.WorkflowCallEventInputTypeNumber:  "number",
+					actionlint.WorkflowCallEventInputTypeString:  "string",
+				}[in.Type]
+			}
+		}
 	}
 	return out
 }
@@ -239,9 +287,12 @@ func Contexts(sc Scenario) map[string]expr.Value {
 	inputs := expr.OpenObject(nil)
 	for _, k := range sortedKeys(sc.Inputs) {
 		v := sc.Inputs[k]
-		switch v {
-		case "true", "false":
+		typ, declared := sc.InputTypes[strings.ToLower(k)]
+		switch {
+		case typ == "boolean" || (!declared && (v == "true" || v == "false")):
 			inputs = inputs.Set(k, expr.Bool(v == "true"))
+		case typ == "number":
+			inputs = inputs.Set(k, expr.Number(expr.ParseNumber(v)))
 		default:
 			inputs = inputs.Set(k, expr.String(v))
 		}

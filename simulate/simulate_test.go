@@ -316,3 +316,50 @@ s: skip [skipped]: given by the scenario: skipped
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestTypedInputs: an input's declared type decides its value: a string
+// or choice input given "true" is the string 'true' (== 'true' holds), a
+// boolean input is a boolean, a number input a number.
+func TestTypedInputs(t *testing.T) {
+	src := `on:
+  workflow_dispatch:
+    inputs:
+      s: {type: string}
+      c: {type: choice, options: ['true', 'false']}
+      b: {type: boolean}
+      n: {type: number}
+jobs:
+  s:
+    if: inputs.s == 'true'
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+  c:
+    if: inputs.c == 'true'
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+  b:
+    if: inputs.b
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+  n:
+    if: inputs.n == 1.5 && inputs.n > 1
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+  u:
+    if: inputs.undeclared == true
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+`
+	w := load(t, fstest.MapFS{"w.yml": {Data: []byte(src)}}, "w.yml")
+	sc := Scenario{Event: "workflow_dispatch", Inputs: map[string]string{"s": "true", "c": "true", "b": "false", "n": "1.5", "undeclared": "true"}}
+	got := map[string]string{}
+	for _, v := range Run(w, sc) {
+		got[v.ID] = v.Verdict
+	}
+	want := map[string]string{"s": VerdictRun, "c": VerdictRun, "b": VerdictSkip, "n": VerdictRun, "u": VerdictRun}
+	for id, v := range want {
+		if got[id] != v {
+			t.Errorf("%s: %s, want %s", id, got[id], v)
+		}
+	}
+}

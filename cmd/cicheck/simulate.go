@@ -51,7 +51,7 @@ func runSimulate(e *env, args []string) int {
 	cancel := fl.Bool("cancel", false, "the run is cancelled before the jobs' if: are evaluated")
 	event := fl.String("event", "", "github.event_name (unknown when not given)")
 	labels := fl.StringArray("label", nil, "pull request label (repeatable; labels are unknown when none is given)")
-	inputs := fl.StringArray("input", nil, "workflow input K=V (repeatable; true/false are booleans)")
+	inputs := fl.StringArray("input", nil, "workflow input K=V (repeatable; typed by its declaration, else true/false are booleans)")
 	outputs := fl.StringArray("output", nil, "output of a job that runs, JOB.NAME=V (repeatable)")
 	sets := fl.StringArray("set", nil, "any other context value, e.g. github.ref=refs/heads/main or vars.RUN_GPU=true (repeatable)")
 	format := fl.String("format", "text", "output format: text, json")
