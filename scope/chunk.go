@@ -58,6 +58,9 @@ func Chunk(targets []string, limit int) ([]string, error) {
 // shrinking scope must blank its stale chunks. An empty target list is the
 // full suite (k = 0).
 func PlanStatuses(targets []string, context string, limit, prevMax int) ([]Status, error) {
+	if prevMax > MaxChunkIndex {
+		return nil, fmt.Errorf("previous chunk index %d is out of range (at most %d)", prevMax, MaxChunkIndex)
+	}
 	chunks, err := Chunk(targets, limit)
 	if err != nil {
 		return nil, err
@@ -108,6 +111,11 @@ func (r Reassembly) Accepted() bool {
 	}
 	return true
 }
+
+// MaxChunkIndex bounds a scope chunk index. A scope of a few dozen
+// targets never needs more chunks; a larger index is a forged or broken
+// status, and blanking up to it would post (and hold) that many statuses.
+const MaxChunkIndex = 10000
 
 // Rule ids of reassembly findings.
 const (
@@ -178,7 +186,7 @@ func Reassemble(statuses []Status, context, snapshotContext string, o Options, f
 			lastNonEmpty = i
 		}
 		n, err := strconv.Atoi(c.num)
-		if err != nil {
+		if err != nil || n > MaxChunkIndex {
 			// Too large for an int: no publisher writes that many chunks,
 			// and "previous" could not name it for blanking.
 			add(RuleBadIndex, finding.Error, "scope chunk index "+c.num+" of "+c.ctx+" is out of range")

@@ -114,6 +114,8 @@ func TestReassemble(t *testing.T) {
 		{name: "empty marker matches the full suite", statuses: []Status{{"ci/test-snapshot", "b m t e3b0c44298fc1c14"}}, wantScope: ""},
 		{name: "marker mismatch", statuses: []Status{plan[0], {"ci/test-snapshot", "b m t e3b0c44298fc1c14"}}, wantScope: plan[0].Description, wantPrev: 1, wantRules: []string{RuleMarkerMismatch}},
 		{name: "index out of range", statuses: []Status{{"ci/test-scope-1", "tests/a.py"}, {"ci/test-scope-99999999999999999999", "tests/b.py"}}, wantScope: "tests/a.py tests/b.py", wantPrev: 1, wantRules: []string{RuleBadIndex}},
+		{name: "index above MaxChunkIndex", statuses: []Status{{"ci/test-scope-1", "tests/a.py"}, {"ci/test-scope-10001", ""}}, wantScope: "tests/a.py", wantPrev: 1, wantRules: []string{RuleBadIndex}},
+		{name: "index at MaxChunkIndex", statuses: []Status{{"ci/test-scope-1", "tests/a.py"}, {"ci/test-scope-10000", ""}}, wantScope: "tests/a.py", wantPrev: 10000},
 		{name: "latest entry per context wins", statuses: []Status{{"ci/test-scope-1", "tests/new.py"}, {"ci/test-scope-1", "tests/old.py"}}, wantScope: "tests/new.py", wantPrev: 1},
 	}
 	for _, tt := range tests {
@@ -217,5 +219,15 @@ func TestSnapshotMarker(t *testing.T) {
 	}
 	if _, err := SnapshotMarker(strings.ToUpper(b), m, tr, ""); err == nil {
 		t.Fatal("upper-case SHA accepted")
+	}
+}
+
+func TestPlanStatusesPreviousBound(t *testing.T) {
+	if p, err := PlanStatuses([]string{"tests/a.py"}, "ci/test-scope", 140, MaxChunkIndex); err != nil || len(p) != MaxChunkIndex {
+		t.Fatalf("at the bound: %d statuses, %v", len(p), err)
+	}
+	// Beyond it the plan used to allocate prevMax statuses (3 GB for 10^8).
+	if _, err := PlanStatuses(nil, "ci/test-scope", 140, 100_000_000); err == nil {
+		t.Fatal("huge previous accepted")
 	}
 }

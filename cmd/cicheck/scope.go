@@ -303,6 +303,11 @@ func runScopeChunk(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "cicheck: --previous must not be negative")
 		return exitUsage
 	}
+	if *previous > scope.MaxChunkIndex {
+		// Blanking that many contexts used to run out of memory.
+		fmt.Fprintf(e.stderr, "cicheck: --previous %d is out of range (at most %d); scope join rejects such an index\n", *previous, scope.MaxChunkIndex)
+		return exitUsage
+	}
 	targets := scope.SplitArgs(args...)
 	// No targets is the full suite ("run all"): nothing to validate, and
 	// every old chunk is blanked. Anything else must validate first, so a
