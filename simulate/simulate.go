@@ -203,7 +203,7 @@ func (s *Sim) Run(sc Scenario) []Verdict {
 	if s.w == nil {
 		return nil
 	}
-	if sc.InputTypes == nil && len(sc.Inputs) > 0 {
+	if sc.InputTypes == nil && (len(sc.Inputs) > 0 || len(sc.Set) > 0) {
 		sc.InputTypes = InputTypes(s.w)
 	}
 	st := &state{s: s, sc: sc, results: map[string]string{}, outputs: map[string]expr.Value{}, ctx: Contexts(sc), need: map[string]expr.Value{}, cancelSkip: map[string]bool{}}
@@ -310,9 +310,35 @@ func Contexts(sc Scenario) map[string]expr.Value {
 		if !have {
 			base = expr.OpenObject(nil)
 		}
-		ctx[head] = base.Set(rest, expr.String(sc.Set[k]))
+		ctx[head] = base.Set(rest, setValue(head, rest, sc.Set[k], sc.InputTypes))
 	}
 	return ctx
+}
+
+// setValue types a --set value by where it lands: the event payload is
+// JSON (true, false and null are not strings there, except in
+// workflow_dispatch's github.event.inputs), a declared boolean or
+// number input is converted; everything else (vars, github.ref, ...) is a
+// string, as GitHub gives it.
+func setValue(head, rest, v string, inputTypes map[string]string) expr.Value {
+	switch {
+	case head == "github" && strings.HasPrefix(rest, "event.") && !strings.HasPrefix(rest, "event.inputs."):
+		// (workflow_dispatch's github.event.inputs are strings, even booleans)
+		switch v {
+		case "true", "false":
+			return expr.Bool(v == "true")
+		case "null":
+			return expr.Null()
+		}
+	case head == "inputs" && !strings.Contains(rest, "."):
+		switch inputTypes[rest] {
+		case "boolean":
+			return expr.Bool(v == "true")
+		case "number":
+			return expr.Number(expr.ParseNumber(v))
+		}
+	}
+	return expr.String(v)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

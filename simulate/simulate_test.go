@@ -363,3 +363,43 @@ jobs:
 		}
 	}
 }
+
+// TestSetTypedValues: --set values land with their JSON type where the
+// context has one: event payload booleans (github.event.*.draft) and
+// declared boolean inputs; vars stay strings.
+func TestSetTypedValues(t *testing.T) {
+	src := `on:
+  workflow_dispatch:
+    inputs:
+      b: {type: boolean}
+jobs:
+  draft:
+    if: ${{ !github.event.pull_request.draft }}
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+  b:
+    if: inputs.b
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+  v:
+    if: vars.X == 'false' && vars.X
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+  e:
+    if: github.event.inputs.b == 'false' && github.event.inputs.b
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+`
+	w := load(t, fstest.MapFS{"w.yml": {Data: []byte(src)}}, "w.yml")
+	sc := Scenario{Set: map[string]string{"github.event.pull_request.draft": "false", "inputs.b": "false", "vars.X": "false", "github.event.inputs.b": "false"}}
+	got := map[string]string{}
+	for _, v := range Run(w, sc) {
+		got[v.ID] = v.Verdict
+	}
+	want := map[string]string{"draft": VerdictRun, "b": VerdictSkip, "v": VerdictRun, "e": VerdictRun}
+	for id, v := range want {
+		if got[id] != v {
+			t.Errorf("%s: %s, want %s", id, got[id], v)
+		}
+	}
+}
