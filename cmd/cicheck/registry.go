@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/pflag"
 	"gopkg.in/yaml.v3"
 
+	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/report"
 	"github.com/cicheck/cicheck/testregistry"
@@ -58,6 +59,7 @@ func runRegistry(e *env, args []string) int {
 // registryFlags are the flags every registry subcommand shares.
 type registryFlags struct {
 	root, config string
+	full         *config.Config // set by open: the whole configuration
 }
 
 func (rf *registryFlags) add(fl *pflag.FlagSet) {
@@ -98,6 +100,7 @@ func (rf *registryFlags) open(e *env) (string, fs.FS, testregistry.Config, bool)
 		fmt.Fprintf(e.stderr, "cicheck: %s: %v\n", cfgFile, err)
 		return "", nil, testregistry.Config{}, false
 	}
+	rf.full = cfg
 	return root, testregistry.DirFS(root), cfg.Registry, true
 }
 
@@ -198,6 +201,8 @@ func registryCheck(e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
+	// rules.<id>.enabled/severity apply here as they do in lint.
+	r.Findings = applyRuleConfig(rf.full, r.Findings)
 	if keep != nil {
 		var kept []finding.Finding
 		for _, f := range r.Findings {
