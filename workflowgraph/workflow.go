@@ -384,13 +384,7 @@ func (b *builder) attachCallee(j *Job, rc *resolveCtx, depth int, stack []string
 	// Substitute the caller's own context (its matrix, its inputs) into the
 	// `with:` values first: `with: {runs_on: "${{ matrix.gpu }}"}`.
 	if !strings.HasPrefix(j.Uses, "./") {
-		withVals := map[string][]sval{}
-		for k, v := range j.With {
-			if runnerLike(k) { // only runner-like inputs matter for a remote callee
-				withVals[k] = resolveValue(v, rc)
-			}
-		}
-		b.inferRemoteRunner(j, withVals)
+		b.inferRemoteRunner(j, runnerInputs(j, rc))
 		return
 	}
 	if depth+1 >= maxCallDepth {
@@ -407,8 +401,13 @@ func (b *builder) attachCallee(j *Job, rc *resolveCtx, depth int, stack []string
 	}
 	ast, src, msg := b.parseCallee(cp)
 	if ast == nil {
+		// Judge an unreadable local callee like a remote one, by the
+		// caller's runner-like inputs: a GPU stage stays a GPU stage.
 		j.CalleeError = msg
-		j.Runner.Symbolic = []string{"runs-on inside " + j.Uses + " (not readable)"}
+		b.inferRemoteRunner(j, runnerInputs(j, rc))
+		if len(j.Runner.InferredFrom) == 0 {
+			j.Runner.Symbolic = []string{"runs-on inside " + j.Uses + " (not readable)"}
+		}
 		return
 	}
 	// The inputs are resolved only for a callee that is built with them.
@@ -449,6 +448,18 @@ func (b *builder) parseCallee(p string) (*actionlint.Workflow, []byte, string) {
 	}
 	b.cache[p], b.srcs[p] = ast, src
 	return ast, src, b.errs[p]
+}
+
+// runnerInputs resolves the caller's runner-like `with:` inputs, the only
+// ones that matter when the callee's own jobs cannot be built.
+func runnerInputs(j *Job, rc *resolveCtx) map[string][]sval {
+	vals := map[string][]sval{}
+	for k, v := range j.With {
+		if runnerLike(k) {
+			vals[k] = resolveValue(v, rc)
+		}
+	}
+	return vals
 }
 
 // inferRemoteRunner marks a caller of a remote reusable workflow with the

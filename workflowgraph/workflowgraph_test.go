@@ -315,3 +315,36 @@ jobs:
 		t.Errorf("caller labels %q (callee error %q)", got, w.Job("gpu").CalleeError)
 	}
 }
+
+// An unreadable local reusable workflow (here: not in the file system, as
+// in a partial checkout) is judged by the caller's runner-like inputs, like
+// a remote one, so the GPU stage stays a GPU stage.
+func TestUnreadableLocalCalleeInfersRunner(t *testing.T) {
+	src := `on: push
+jobs:
+  gpu-stage:
+    uses: ./.github/workflows/_run-ci.yml
+    with:
+      runs_on: '["h200","2gpu"]'
+  other:
+    uses: ./.github/workflows/_other.yml
+    with:
+      suite: unit
+`
+	fsys := fstest.MapFS{".github/workflows/ci.yml": {Data: []byte(src)}}
+	w, _, err := Load(fsys, ".github/workflows/ci.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := w.Job("gpu-stage")
+	if j.CalleeError == "" {
+		t.Error("no callee error for a missing reusable workflow")
+	}
+	if !slices.Equal(j.Runner.Labels, []string{"2gpu", "h200"}) || !slices.Equal(j.Runner.InferredFrom, []string{"runs_on"}) {
+		t.Errorf("runner = %+v, want labels h200, 2gpu inferred from runs_on", j.Runner)
+	}
+	o := w.Job("other").Runner
+	if len(o.Labels) != 0 || !slices.Equal(o.Symbolic, []string{"runs-on inside ./.github/workflows/_other.yml (not readable)"}) {
+		t.Errorf("other runner = %+v, want it symbolic and unreadable", o)
+	}
+}

@@ -84,3 +84,30 @@ func lintJSON(t *testing.T, wd, path string) ([]byte, int) {
 	}
 	return stdout.Bytes(), code
 }
+
+// TestCorpusSeed003 lints the real radixark/miles pr-test.yml of seed 003
+// (from ../shared/corpus, skipped when absent): the job without `if:` that
+// skipped every GPU stage must be the gpu-gate error, naming the bridge.
+func TestCorpusSeed003(t *testing.T) {
+	dir, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus"))
+	if _, err := os.Stat(filepath.Join(dir, "radixark__miles", "pr-test.yml")); err != nil {
+		t.Skipf("corpus %s is absent; skipping", dir)
+	}
+	out, _ := lintJSON(t, dir, "radixark__miles/pr-test.yml")
+	var res struct {
+		Findings []finding.Finding `json:"findings"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatal(err)
+	}
+	var errs []string
+	for _, f := range res.Findings {
+		if f.Rule == "gpu-gate" && f.Severity == finding.Error {
+			errs = append(errs, f.Job+": "+f.Message)
+		}
+	}
+	if len(errs) != 1 || !strings.HasPrefix(errs[0], "resolve-ci-image: ") ||
+		!strings.Contains(errs[0], "a failure of stage-a-cpu (bridged by docker-build)") {
+		t.Fatalf("gpu-gate errors = %q, want exactly resolve-ci-image bridged by docker-build", errs)
+	}
+}
