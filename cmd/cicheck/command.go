@@ -113,7 +113,14 @@ func runCommandParse(e *env, args []string) int {
 	if f.cfg.PolicyFile != "" {
 		// Loaded only for a recognised gateway command, as the reference
 		// does: an unrelated comment never reads the policy.
-		o.Policy = func() (*scope.Policy, error) { return scopeLoadPolicy(e.wd, f.cfg.PolicyFile) }
+		// --policy is relative to the working directory; the configured or
+		// profile path is repository-relative, like every path in
+		// .cicheck.yaml, so it is found from any subdirectory.
+		base := e.wd
+		if !f.fs.Changed("policy") {
+			base = f.repoDir(e)
+		}
+		o.Policy = func() (*scope.Policy, error) { return scopeLoadPolicy(base, f.cfg.PolicyFile) }
 	}
 	cmd, err := scope.Classify(string(body), o)
 	if err != nil {
@@ -175,11 +182,11 @@ func runCommandPolicy(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return exitUsage
 	}
-	file := cfg.PolicyFile
+	file, base := cfg.PolicyFile, repoRoot(e.wd) // configured: repository-relative
 	switch fs.NArg() {
 	case 0:
 	case 1:
-		file = fs.Arg(0)
+		file, base = fs.Arg(0), e.wd
 	default:
 		fmt.Fprintln(e.stderr, commandUsage)
 		return exitUsage
@@ -188,7 +195,7 @@ func runCommandPolicy(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "cicheck: no policy file given (pass FILE, or --profile miles)")
 		return exitUsage
 	}
-	data, err := scopeReadPolicy(e.wd, file)
+	data, err := scopeReadPolicy(base, file)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return exitUsage
