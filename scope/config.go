@@ -159,6 +159,15 @@ func (c Config) Resolve() (Config, error) {
 	if c.ChunkLimit < 1 {
 		return c, fmt.Errorf("scope.chunk-limit must be at least 1, not %d", c.ChunkLimit)
 	}
+	// The root is a directory prefix: "tests" must not admit
+	// "testsuite/x.py", and an empty root would admit any path.
+	if strings.Trim(c.Root, "/ ") == "" {
+		return c, fmt.Errorf("scope.root must name a directory, not %q", c.Root)
+	}
+	c.Root = strings.TrimSuffix(c.Root, "/") + "/"
+	if c.BodyRoot != "" {
+		c.BodyRoot = strings.TrimSuffix(c.BodyRoot, "/") + "/"
+	}
 	// An empty prefix publishes contexts named "-1", "-2", and a reader
 	// with it finds no chunk, which reads as the full suite.
 	if strings.TrimSpace(c.StatusContext) == "" {

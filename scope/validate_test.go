@@ -166,6 +166,20 @@ func TestResolveProfiles(t *testing.T) {
 	if _, err := c.Resolve(); err == nil {
 		t.Fatal("bad prose-mentions accepted")
 	}
+	// The root is a directory: without its slash "tests" would admit
+	// "testsuite/x.py"; an empty or "/" root would admit any path.
+	c = DefaultConfig()
+	c.Root = "tests"
+	if r, err := c.Resolve(); err != nil || r.Root != "tests/" {
+		t.Fatalf("root without slash: %q, %v", r.Root, err)
+	}
+	for _, bad := range []string{"", "/", " "} {
+		c = DefaultConfig()
+		c.Root = bad
+		if _, err := c.Resolve(); err == nil {
+			t.Fatalf("root %q accepted", bad)
+		}
+	}
 	// An empty status context would publish "-1" and read back as the
 	// full suite.
 	c = DefaultConfig()
