@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/textdist"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -78,7 +79,7 @@ func closest(n string, from *workflowgraph.Job, w *workflowgraph.Workflow) strin
 		if excluded[j.ID] {
 			continue
 		}
-		d := editDistance(n, j.ID)
+		d := textdist.Levenshtein(n, j.ID)
 		switch {
 		case d < bestD:
 			best, bestD, ties = j.ID, d, 0
@@ -90,27 +91,4 @@ func closest(n string, from *workflowgraph.Job, w *workflowgraph.Workflow) strin
 		return ""
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 99
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

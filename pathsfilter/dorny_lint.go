@@ -13,6 +13,7 @@ import (
 	"github.com/rhysd/actionlint"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/textdist"
 )
 
 // Rule ids of the paths-filter diagnostics (spec §10). The checks package
@@ -552,7 +553,7 @@ func (s *Step) outputNames() []string {
 func closestOutput(s *Step, name string) string {
 	best, bd := "", 3
 	for _, n := range s.outputNames() {
-		if d := levenshtein(strings.ToLower(n), strings.ToLower(name)); d < bd {
+		if d := textdist.Levenshtein(strings.ToLower(n), strings.ToLower(name)); d < bd {
 			best, bd = n, d
 		}
 	}
@@ -560,29 +561,6 @@ func closestOutput(s *Step, name string) string {
 		return fmt.Sprintf("add a filter named %s, or read an existing one", name)
 	}
 	return fmt.Sprintf("steps.%s.outputs.%s", s.ID, best)
-}
-
-func levenshtein(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 99
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 var validStatus = map[string]bool{"added": true, "copied": true, "deleted": true, "modified": true, "unmerged": true, "changed": true, "unchanged": true}
@@ -603,7 +581,7 @@ func (a *Analysis) statusTypo() []finding.Finding {
 				} else {
 					best, bd := "", 3
 					for v := range validStatus {
-						if d := levenshtein(v, st); d < bd || (d == bd && v < best) {
+						if d := textdist.Levenshtein(v, st); d < bd || (d == bd && v < best) {
 							best, bd = v, d
 						}
 					}
