@@ -467,19 +467,7 @@ func removeInlineCode(line string) string {
 			continue
 		}
 		n := runLen(line, i)
-		end := -1
-		for j := i + n; j < len(line); {
-			if line[j] != '`' {
-				j++
-				continue
-			}
-			m := runLen(line, j)
-			if m == n {
-				end = j + m
-				break
-			}
-			j += m
-		}
+		end := codeSpanEnd(line, i, n)
 		if end < 0 {
 			b.WriteString(line[i : i+n])
 			i += n
@@ -491,6 +479,24 @@ func removeInlineCode(line string) string {
 		i = end
 	}
 	return b.String()
+}
+
+// codeSpanEnd returns the index just past the backtick run that closes the
+// code span opened by the n backticks at i (CommonMark: a run of the same
+// length), or -1 when nothing closes it.
+func codeSpanEnd(line string, i, n int) int {
+	for j := i + n; j < len(line); {
+		if line[j] != '`' {
+			j++
+			continue
+		}
+		m := runLen(line, j)
+		if m == n {
+			return j + m
+		}
+		j += m
+	}
+	return -1
 }
 
 func runLen(s string, i int) int {

@@ -62,19 +62,7 @@ func outsideInlineCode(line string, f func(string) string) string {
 			continue
 		}
 		n := runLen(line, i)
-		end := -1
-		for j := i + n; j < len(line); {
-			if line[j] != '`' {
-				j++
-				continue
-			}
-			m := runLen(line, j)
-			if m == n {
-				end = j + m
-				break
-			}
-			j += m
-		}
+		end := codeSpanEnd(line, i, n)
 		if end < 0 {
 			i += n
 			continue
