@@ -80,15 +80,9 @@ func findBinding(src, sym string) (*binding, error) {
 				if t.kind != tkOp {
 					continue
 				}
-				switch t.text {
-				case "(", "[", "{":
-					depth++
-				case ")", "]", "}":
-					depth--
-				case "=":
-					if depth == 0 {
-						eq = i
-					}
+				depth += bracketDelta(t.text)
+				if t.text == "=" && depth == 0 {
+					eq = i
 				}
 			}
 			if eq < 0 {
@@ -111,12 +105,7 @@ func findBinding(src, sym string) (*binding, error) {
 			depth := 0
 			for _, t := range st {
 				if t.kind == tkOp {
-					switch t.text {
-					case "(", "[", "{":
-						depth++
-					case ")", "]", "}":
-						depth--
-					}
+					depth += bracketDelta(t.text)
 					if depth == 0 && t.text != "==" && strings.HasSuffix(t.text, "=") && t.text != "<=" && t.text != ">=" && t.text != "!=" {
 						tt := op
 						b.mutated = &tt

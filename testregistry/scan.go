@@ -339,18 +339,12 @@ func topStatements(lines []logicalLine) [][]token {
 			if t.kind != tkOp {
 				continue
 			}
-			switch t.text {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				depth--
-			case ";":
-				if depth == 0 {
-					if i > start {
-						out = append(out, l.toks[start:i])
-					}
-					start = i + 1
+			depth += bracketDelta(t.text)
+			if t.text == ";" && depth == 0 {
+				if i > start {
+					out = append(out, l.toks[start:i])
 				}
+				start = i + 1
 			}
 		}
 		if start < len(l.toks) {

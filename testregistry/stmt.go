@@ -111,18 +111,23 @@ func colonAtDepth0(toks []token) int {
 		if t.kind != tkOp {
 			continue
 		}
-		switch t.text {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-		case ":":
-			if depth == 0 {
-				return i
-			}
+		depth += bracketDelta(t.text)
+		if t.text == ":" && depth == 0 {
+			return i
 		}
 	}
 	return -1
+}
+
+// bracketDelta is how an operator token changes the bracket depth.
+func bracketDelta(op string) int {
+	switch op {
+	case "(", "[", "{":
+		return 1
+	case ")", "]", "}":
+		return -1
+	}
+	return 0
 }
 
 // end requires the end of the line.
