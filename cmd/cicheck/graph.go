@@ -297,45 +297,62 @@ func nodeLabel(prefix string, gj graphJob, br string, esc func(string) string) s
 	return strings.Join(parts, br)
 }
 
+// graphWalk numbers the jobs of a workflow, and of the reusable workflows
+// they call, and hands nodes and edges to the writer in a stable order:
+// each job, the edges into a callee's jobs as it is met, then the needs
+// edges. The Mermaid and DOT writers differ only in how they print them.
+type graphWalk struct {
+	n        int
+	node     func(id, prefix string, gj graphJob)
+	callEdge func(from, to string)
+	needEdge func(from, to string)
+}
+
+func (g *graphWalk) walk(gw graphWorkflow, prefix string) map[string]string {
+	ids := map[string]string{}
+	for _, gj := range gw.Jobs {
+		id := fmt.Sprintf("j%d", g.n)
+		g.n++
+		ids[gj.ID] = id
+		g.node(id, prefix, gj)
+		if gj.Callee != nil {
+			inner := g.walk(*gj.Callee, gj.ID+" / ")
+			for _, cj := range gj.Callee.Jobs {
+				g.callEdge(id, inner[cj.ID])
+			}
+		}
+	}
+	for _, gj := range gw.Jobs {
+		for _, need := range gj.Needs {
+			if from, ok := ids[need]; ok {
+				g.needEdge(from, ids[gj.ID])
+			}
+		}
+	}
+	return ids
+}
+
 func writeGraphMermaid(w io.Writer, gws []graphWorkflow) error {
 	var b strings.Builder
 	b.WriteString("flowchart TD\n")
-	n := 0
-	var gpu, heavy []string
+	var gpu, heavy, edges []string
+	g := &graphWalk{
+		node: func(id, prefix string, gj graphJob) {
+			fmt.Fprintf(&b, "    %s[\"%s\"]\n", id, nodeLabel(prefix, gj, "<br/>", mermaidText))
+			if gj.GPU {
+				gpu = append(gpu, id)
+			}
+			if gj.Heavy {
+				heavy = append(heavy, id)
+			}
+		},
+		callEdge: func(from, to string) { edges = append(edges, fmt.Sprintf("    %s -.-> %s", from, to)) },
+		needEdge: func(from, to string) { edges = append(edges, fmt.Sprintf("    %s --> %s", from, to)) },
+	}
 	for wi, gw := range gws {
 		fmt.Fprintf(&b, "  subgraph w%d[\"%s\"]\n", wi, mermaidText(gw.File))
-		var edges []string
-		var add func(gw graphWorkflow, prefix string) map[string]string
-		add = func(gw graphWorkflow, prefix string) map[string]string {
-			ids := map[string]string{}
-			for _, gj := range gw.Jobs {
-				id := fmt.Sprintf("j%d", n)
-				n++
-				ids[gj.ID] = id
-				fmt.Fprintf(&b, "    %s[\"%s\"]\n", id, nodeLabel(prefix, gj, "<br/>", mermaidText))
-				if gj.GPU {
-					gpu = append(gpu, id)
-				}
-				if gj.Heavy {
-					heavy = append(heavy, id)
-				}
-				if gj.Callee != nil {
-					inner := add(*gj.Callee, gj.ID+" / ")
-					for _, cj := range gj.Callee.Jobs {
-						edges = append(edges, fmt.Sprintf("    %s -.-> %s", id, inner[cj.ID]))
-					}
-				}
-			}
-			for _, gj := range gw.Jobs {
-				for _, need := range gj.Needs {
-					if from, ok := ids[need]; ok {
-						edges = append(edges, fmt.Sprintf("    %s --> %s", from, ids[gj.ID]))
-					}
-				}
-			}
-			return ids
-		}
-		add(gw, "")
+		edges = edges[:0]
+		g.walk(gw, "")
 		for _, e := range edges {
 			b.WriteString(e + "\n")
 		}
@@ -361,45 +378,28 @@ func dotString(s string) string {
 func writeGraphDOT(w io.Writer, gws []graphWorkflow) error {
 	var b strings.Builder
 	b.WriteString("digraph cicheck {\n  rankdir=TB;\n  node [shape=box, style=\"rounded,filled\", fillcolor=white, fontname=\"Helvetica\"];\n")
-	n := 0
+	var edges []string
+	g := &graphWalk{
+		node: func(id, prefix string, gj graphJob) {
+			attrs := ""
+			switch {
+			case gj.GPU:
+				attrs = `, fillcolor="#fde2e2", color="#b00020", penwidth=2`
+			case gj.Heavy:
+				attrs = `, fillcolor="#fff4ce", color="#8a6d00", penwidth=2`
+			}
+			if gj.Gate.Kind == "implicit" && len(gj.Needs) > 0 {
+				attrs += `, style="rounded,filled,dashed"`
+			}
+			fmt.Fprintf(&b, "    %s [label=%s%s];\n", id, dotString(nodeLabel(prefix, gj, "\n", func(s string) string { return s })), attrs)
+		},
+		callEdge: func(from, to string) { edges = append(edges, fmt.Sprintf("    %s -> %s [style=dotted];", from, to)) },
+		needEdge: func(from, to string) { edges = append(edges, fmt.Sprintf("    %s -> %s;", from, to)) },
+	}
 	for wi, gw := range gws {
 		fmt.Fprintf(&b, "  subgraph cluster_%d {\n    label=%s;\n", wi, dotString(gw.File))
-		var edges []string
-		var add func(gw graphWorkflow, prefix string) map[string]string
-		add = func(gw graphWorkflow, prefix string) map[string]string {
-			ids := map[string]string{}
-			for _, gj := range gw.Jobs {
-				id := fmt.Sprintf("j%d", n)
-				n++
-				ids[gj.ID] = id
-				attrs := ""
-				switch {
-				case gj.GPU:
-					attrs = `, fillcolor="#fde2e2", color="#b00020", penwidth=2`
-				case gj.Heavy:
-					attrs = `, fillcolor="#fff4ce", color="#8a6d00", penwidth=2`
-				}
-				if gj.Gate.Kind == "implicit" && len(gj.Needs) > 0 {
-					attrs += `, style="rounded,filled,dashed"`
-				}
-				fmt.Fprintf(&b, "    %s [label=%s%s];\n", id, dotString(nodeLabel(prefix, gj, "\n", func(s string) string { return s })), attrs)
-				if gj.Callee != nil {
-					inner := add(*gj.Callee, gj.ID+" / ")
-					for _, cj := range gj.Callee.Jobs {
-						edges = append(edges, fmt.Sprintf("    %s -> %s [style=dotted];", id, inner[cj.ID]))
-					}
-				}
-			}
-			for _, gj := range gw.Jobs {
-				for _, need := range gj.Needs {
-					if from, ok := ids[need]; ok {
-						edges = append(edges, fmt.Sprintf("    %s -> %s;", from, ids[gj.ID]))
-					}
-				}
-			}
-			return ids
-		}
-		add(gw, "")
+		edges = edges[:0]
+		g.walk(gw, "")
 		for _, e := range edges {
 			b.WriteString(e + "\n")
 		}
