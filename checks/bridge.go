@@ -13,18 +13,18 @@ import (
 )
 
 // gateAnalysis is the shared groundwork of the GPU-gate rules
-// (gha-job-status.md §11) for one workflow: the GPU path, and simulations of
-// "job a ended with result r, nothing else known", cached per (a, r).
-// It is computed once per workflow (gateAnalysisOf) and shared by every
-// rule of the run; the simulator is prepared only when a rule first asks
-// for a simulation, which most workflows (no gated needs) never do.
+// (gha-job-status.md §11) for one workflow: the GPU path, and what every
+// scenario "job a ended with result r, nothing else known" does, from
+// simulate's forced table. It is computed once per workflow
+// (gateAnalysisOf) and shared by every rule of the run; the table is built
+// only when a rule first asks, which most workflows (no gated needs) never do.
 type gateAnalysis struct {
-	w       *workflowgraph.Workflow
-	sim     *simulate.Sim
-	gpu     map[string]bool // GPU jobs
-	path    map[string]bool // GPU jobs and their ancestors
-	order   map[string]int  // position in dependency order
-	verdict map[string]map[string]simulate.Verdict
+	w      *workflowgraph.Workflow
+	sim    *simulate.Sim
+	gpu    map[string]bool // GPU jobs
+	path   map[string]bool // GPU jobs and their ancestors
+	gpuOrd []string        // GPU jobs in dependency order
+	order  map[string]int  // position in dependency order
 }
 
 // gateAnalysisOf returns the workflow's gate analysis, computed on the
@@ -35,18 +35,38 @@ func gateAnalysisOf(p *Pass) *gateAnalysis {
 
 func newGateAnalysis(p *Pass) *gateAnalysis {
 	w := p.Workflow
-	g := &gateAnalysis{w: w, gpu: map[string]bool{}, path: map[string]bool{},
-		order: map[string]int{}, verdict: map[string]map[string]simulate.Verdict{}}
-	for i, id := range w.TopoOrder() {
+	g := &gateAnalysis{w: w, gpu: map[string]bool{}, path: map[string]bool{}, order: map[string]int{}}
+	topo := w.TopoOrder()
+	for i, id := range topo {
 		g.order[id] = i
 	}
 	for _, j := range w.Jobs {
 		if p.Classifier.IsGPU(j) {
 			g.gpu[j.ID] = true
+		}
+	}
+	// The GPU path: every job reachable from a GPU job by needs, one
+	// search from all of them at once.
+	var stack []string
+	for _, j := range w.Jobs {
+		if g.gpu[j.ID] {
 			g.path[j.ID] = true
-			for _, a := range w.Ancestors(j.ID) {
-				g.path[a] = true
+			stack = append(stack, j.ID)
+		}
+	}
+	for len(stack) > 0 {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, n := range w.Job(id).Needs {
+			if w.Job(n) != nil && !g.path[n] {
+				g.path[n] = true
+				stack = append(stack, n)
 			}
+		}
+	}
+	for _, id := range topo {
+		if g.gpu[id] {
+			g.gpuOrd = append(g.gpuOrd, id)
 		}
 	}
 	return g
@@ -66,22 +86,13 @@ func (g *gateAnalysis) usable() bool {
 	return true
 }
 
-// forced simulates "job a ended with result r; every other outcome and
-// every context unknown" and returns the verdicts by job id.
-func (g *gateAnalysis) forced(a, r string) map[string]simulate.Verdict {
-	key := a + "=" + r
-	if m, ok := g.verdict[key]; ok {
-		return m
-	}
+// forced is simulate's table of the scenarios "job a ended with result r;
+// every other outcome and every context unknown".
+func (g *gateAnalysis) forced() *simulate.Forced {
 	if g.sim == nil {
 		g.sim = simulate.New(g.w)
 	}
-	m := map[string]simulate.Verdict{}
-	for _, v := range g.sim.Run(simulate.Scenario{Results: map[string]string{a: r}, DefaultOutcome: simulate.Unknown, VerdictsOnly: true}) {
-		m[v.ID] = v
-	}
-	g.verdict[key] = m
-	return m
+	return g.sim.Forced()
 }
 
 // hasGate: the job's if: contains a status-check function on its AST.
@@ -115,48 +126,26 @@ func (g *gateAnalysis) bridges(j *workflowgraph.Job) []bridge {
 			continue
 		}
 		seen[d] = true
-		anc := g.w.Ancestors(d)
-		sort.SliceStable(anc, func(x, y int) bool { return g.order[anc[x]] < g.order[anc[y]] })
-		for _, a := range anc {
-			if direct[a] || a == j.ID {
+		for _, t := range g.forced().Through(d, j.Needs) {
+			if direct[t.Job] || t.Job == j.ID {
 				continue
 			}
-			for _, r := range []string{simulate.Failure, simulate.Skipped} {
-				if g.bridgesThrough(j, d, a, r) {
-					out = append(out, bridge{D: d, A: a, Result: r})
-					break
-				}
-			}
+			out = append(out, bridge{D: d, A: t.Job, Result: t.Result})
 		}
 	}
 	return out
 }
 
-func (g *gateAnalysis) bridgesThrough(j *workflowgraph.Job, d, a, r string) bool {
-	vs := g.forced(a, r)
-	if vs[d].Verdict == simulate.VerdictSkip {
-		return false
-	}
-	for _, n := range j.Needs {
-		if n != d && vs[n].Verdict == simulate.VerdictSkip {
-			return false
-		}
-	}
-	return true
-}
-
 // skippedGPU lists the GPU jobs (j included) that are certainly skipped
 // when j is skipped, in dependency order.
 func (g *gateAnalysis) skippedGPU(j *workflowgraph.Job) []string {
-	vs := g.forced(j.ID, simulate.Skipped)
+	f := g.forced()
 	var out []string
 	if g.gpu[j.ID] {
 		out = append(out, j.ID)
 	}
-	desc := g.w.Descendants(j.ID)
-	sort.SliceStable(desc, func(x, y int) bool { return g.order[desc[x]] < g.order[desc[y]] })
-	for _, id := range desc {
-		if g.gpu[id] && vs[id].Verdict == simulate.VerdictSkip {
+	for _, id := range g.gpuOrd {
+		if f.IsAncestor(j.ID, id) && f.Skipped(id, j.ID, simulate.Skipped) {
 			out = append(out, id)
 		}
 	}

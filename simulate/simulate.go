@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/rhysd/actionlint"
 
@@ -99,15 +100,24 @@ type Verdict struct {
 // order (file order among independent jobs).
 func Run(w *workflowgraph.Workflow, sc Scenario) []Verdict { return New(w).Run(sc) }
 
-// Sim holds what every simulation of one workflow shares (ancestor sets,
-// effective conditions), so callers that run many scenarios pay it once.
+// Sim holds what every simulation of one workflow shares (dependency
+// order, direct needs by position, effective conditions), so callers that
+// run many scenarios pay it once. Nothing in it grows with the square of
+// the workflow: a job's ancestors are never listed, success() and
+// failure() follow from per-job summaries of its closure (state.anc).
 type Sim struct {
-	w       *workflowgraph.Workflow
-	order   []string
-	anc     map[string]map[string]bool
-	ancList map[string][]string // ancestors in dependency order
-	conds   map[string]*cond
+	w     *workflowgraph.Workflow
+	order []string
+	jobs  []*workflowgraph.Job // in dependency order
+	pos   map[string]int       // job id → index in order
+	// needs holds each job's distinct known direct needs as positions, in
+	// written order.
+	needs   [][]int
+	conds   []*cond
 	invalid string
+
+	forcedOnce sync.Once
+	forced     *Forced
 }
 
 // cond is a job's effective condition; implicit is the synthetic success()
@@ -120,28 +130,33 @@ type cond struct {
 
 // New prepares w for simulation.
 func New(w *workflowgraph.Workflow) *Sim {
-	s := &Sim{w: w, anc: map[string]map[string]bool{}, ancList: map[string][]string{}, conds: map[string]*cond{}}
+	s := &Sim{w: w, pos: map[string]int{}}
 	if w == nil {
 		return s
 	}
 	s.order = w.TopoOrder()
-	pos := map[string]int{}
+	s.jobs = make([]*workflowgraph.Job, len(s.order))
+	s.needs = make([][]int, len(s.order))
+	s.conds = make([]*cond, len(s.order))
 	for i, id := range s.order {
-		pos[id] = i
+		s.pos[id] = i
+		s.jobs[i] = w.Job(id)
+	}
+	mark := make([]int, len(s.order)) // mark[p] == i+1: job i already lists need p
+	for i, j := range s.jobs {
+		for _, n := range j.Needs {
+			if p, ok := s.pos[n]; ok && mark[p] != i+1 {
+				mark[p] = i + 1
+				s.needs[i] = append(s.needs[i], p)
+			}
+		}
 	}
 	for _, j := range w.Jobs {
-		set := map[string]bool{}
-		list := w.Ancestors(j.ID)
-		for _, a := range list {
-			set[a] = true
-		}
-		sort.SliceStable(list, func(a, b int) bool { return pos[list[a]] < pos[list[b]] })
-		s.anc[j.ID], s.ancList[j.ID] = set, list
 		c := Condition(j)
 		if c.Err != nil && s.invalid == "" {
 			s.invalid = fmt.Sprintf("the if: of job %s does not parse (%v)", j.ID, c.Err)
 		}
-		s.conds[j.ID] = effective(c)
+		s.conds[s.pos[j.ID]] = effective(c)
 		if u := w.UnknownNeeds(j); len(u) > 0 && s.invalid == "" {
 			s.invalid = fmt.Sprintf("job %s needs %s, which does not exist", j.ID, u[0])
 		}
@@ -183,19 +198,58 @@ func effective(c *expr.Condition) *cond {
 	return out
 }
 
-// state is one simulation in progress.
+// state is one simulation in progress. Everything is indexed by position
+// in dependency order.
 type state struct {
-	s       *Sim
-	sc      Scenario
-	results map[string]string
-	outputs map[string]expr.Value
-	ctx     map[string]expr.Value
+	s        *Sim
+	sc       Scenario
+	outcomes map[string]string            // sc.Outcomes by lower-cased id
+	forced   map[string]string            // sc.Results by lower-cased id
+	given    map[string]map[string]string // sc.Outputs by lower-cased id
+	results  []string
+	decided  []bool
+	outputs  []expr.Value
 	// need caches needs.<id> ({result, outputs}) once the job is decided:
 	// every dependent reads the same value.
-	need map[string]expr.Value
+	need     []expr.Value
+	haveNeed []bool
 	// cancelSkip marks jobs skipped after a run cancel: they end cancelled
 	// or skipped, and which one is unknown (spec §5).
-	cancelSkip map[string]bool
+	cancelSkip []bool
+	// anc summarises each job's ancestor closure, built from its direct
+	// needs' summaries: success() and failure() read it in O(1).
+	anc []closure
+	ctx map[string]expr.Value
+}
+
+// closure is what success() and failure() need to know about a job's
+// transitive ancestors: the first (in dependency order) that ended neither
+// success nor unknown, the first whose result is unknown, and whether any
+// failed. Positions are -1 when there is none.
+type closure struct {
+	bad, unknown int
+	failed       bool
+}
+
+// join adds need p (with result r and closure c) to the closure x.
+func (x closure) join(p int, r string, c closure) closure {
+	switch r {
+	case Success:
+	case Unknown:
+		x.unknown = minPos(x.unknown, p)
+	default:
+		x.bad = minPos(x.bad, p)
+	}
+	x.bad, x.unknown = minPos(x.bad, c.bad), minPos(x.unknown, c.unknown)
+	x.failed = x.failed || r == Failure || c.failed
+	return x
+}
+
+func minPos(a, b int) int {
+	if a < 0 || (b >= 0 && b < a) {
+		return b
+	}
+	return a
 }
 
 // Run simulates one scenario.
@@ -206,18 +260,43 @@ func (s *Sim) Run(sc Scenario) []Verdict {
 	if sc.InputTypes == nil && (len(sc.Inputs) > 0 || len(sc.Set) > 0) {
 		sc.InputTypes = InputTypes(s.w)
 	}
-	st := &state{s: s, sc: sc, results: map[string]string{}, outputs: map[string]expr.Value{}, ctx: Contexts(sc), need: map[string]expr.Value{}, cancelSkip: map[string]bool{}}
-	out := make([]Verdict, 0, len(s.order))
-	for _, id := range s.order {
+	n := len(s.order)
+	st := &state{s: s, sc: sc, outcomes: foldKeys(sc.Outcomes), forced: foldKeys(sc.Results), given: foldKeys(sc.Outputs),
+		results: make([]string, n), decided: make([]bool, n), outputs: make([]expr.Value, n),
+		need: make([]expr.Value, n), haveNeed: make([]bool, n), cancelSkip: make([]bool, n), anc: make([]closure, n), ctx: Contexts(sc)}
+	out := make([]Verdict, 0, n)
+	for i, id := range s.order {
 		var v Verdict
 		if s.invalid != "" {
 			v = Verdict{ID: id, Verdict: VerdictSkip, Result: Skipped, Reason: "the workflow is invalid: " + s.invalid}
 		} else {
-			v = st.job(s.w.Job(id))
+			c := closure{bad: -1, unknown: -1}
+			for _, p := range s.needs[i] {
+				c = c.join(p, st.results[p], st.anc[p])
+			}
+			st.anc[i] = c
+			v = st.job(i)
 		}
-		st.results[id] = v.Result
-		st.outputs[id] = st.jobOutputs(s.w.Job(id), v.Result)
+		st.results[i], st.decided[i] = v.Result, true
+		st.outputs[i] = st.jobOutputs(s.jobs[i], v.Result)
 		out = append(out, v)
+	}
+	return out
+}
+
+// foldKeys re-keys m by lower-cased job id (GitHub compares job ids
+// case-insensitively). A key already in lower case wins over one that only
+// folds to it; among those, the first in sorted order.
+func foldKeys[V any](m map[string]V) map[string]V {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]V, len(m))
+	for _, k := range sortedKeys(m) {
+		lk := strings.ToLower(k)
+		if _, have := out[lk]; !have || k == lk {
+			out[lk] = m[k]
+		}
 	}
 	return out
 }
@@ -351,25 +430,13 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func (st *state) outcome(id string) string {
-	if o, ok := lookup(st.sc.Outcomes, id); ok {
+	if o, ok := st.outcomes[id]; ok {
 		return o
 	}
 	if st.sc.DefaultOutcome != "" {
 		return st.sc.DefaultOutcome
 	}
 	return Success
-}
-
-func lookup(m map[string]string, id string) (string, bool) {
-	if v, ok := m[id]; ok {
-		return v, true
-	}
-	for k, v := range m {
-		if strings.EqualFold(k, id) {
-			return v, true
-		}
-	}
-	return "", false
 }
 
 // jobOutputs is OUT[x] as its dependents see it.
@@ -380,16 +447,7 @@ func (st *state) jobOutputs(j *workflowgraph.Job, result string) expr.Value {
 	case Unknown:
 		return expr.Unknown(j.ID + " may or may not run")
 	}
-	given := map[string]string{}
-	if g, ok := st.sc.Outputs[j.ID]; ok {
-		given = g
-	} else {
-		for k, g := range st.sc.Outputs {
-			if strings.EqualFold(k, j.ID) {
-				given = g
-			}
-		}
-	}
+	given := st.given[j.ID]
 	// Declared outputs not given are unknown; a caller's outputs come from
 	// the called workflow, so any name may exist. (One map built in place:
 	// Value.Set copies the object on every call.)
@@ -417,32 +475,37 @@ func (st *state) jobOutputs(j *workflowgraph.Job, result string) expr.Value {
 	return obj
 }
 
-func (st *state) env(j *workflowgraph.Job) *expr.Env {
-	needs := make(map[string]expr.Value, len(j.Needs))
-	for _, n := range j.Needs {
-		nv, ok := st.need[n]
-		if !ok {
-			r := st.results[n]
-			rv := expr.String(r)
-			switch {
-			case r == Unknown:
-				rv = expr.Unknown(n + " may or may not run")
-			case st.cancelSkip[n]:
-				rv = expr.OneOf(n+" ends cancelled|skipped after the run cancel (which one is unknown)", expr.String(Cancelled), expr.String(Skipped))
-			}
-			nv = object(map[string]expr.Value{"result": rv, "outputs": st.outputs[n]})
-			if _, decided := st.results[n]; decided {
-				st.need[n] = nv
-			}
-		}
-		needs[strings.ToLower(n)] = nv // no allocation: ids are lower-case
+// needValue is needs.<id> of the job at position p, as every dependent
+// reads it.
+func (st *state) needValue(p int) expr.Value {
+	if st.haveNeed[p] {
+		return st.need[p]
+	}
+	n, r := st.s.order[p], st.results[p]
+	rv := expr.String(r)
+	switch {
+	case r == Unknown:
+		rv = expr.Unknown(n + " may or may not run")
+	case st.cancelSkip[p]:
+		rv = expr.OneOf(n+" ends cancelled|skipped after the run cancel (which one is unknown)", expr.String(Cancelled), expr.String(Skipped))
+	}
+	nv := object(map[string]expr.Value{"result": rv, "outputs": st.outputs[p]})
+	st.need[p], st.haveNeed[p] = nv, true
+	return nv
+}
+
+func (st *state) env(i int) *expr.Env {
+	ps := st.s.needs[i]
+	needs := make(map[string]expr.Value, len(ps))
+	for _, p := range ps {
+		needs[st.s.order[p]] = st.needValue(p) // no allocation: ids are lower-case
 	}
 	// One contexts map per run: only needs changes from job to job, and an
 	// Env is used only while its job is decided.
 	st.ctx["needs"] = object(needs)
 	env := &expr.Env{Contexts: st.ctx, Cancelled: expr.Bool(st.sc.Cancelled)}
-	env.Success, _, _ = st.successOf(j)
-	env.Failure = st.failure(j)
+	env.Success, _, _ = st.successOf(i)
+	env.Failure = st.failure(i)
 	return env
 }
 
@@ -453,83 +516,71 @@ func object(fields map[string]expr.Value) expr.Value {
 	return expr.Value{Kind: expr.KindObject, Fields: fields}
 }
 
-// success is success() for j and, when false, the ancestor responsible.
-func (st *state) success(j *workflowgraph.Job) (expr.Value, string) {
-	v, a, r := st.successOf(j)
+// success is success() for job i and, when false, the ancestor responsible.
+func (st *state) success(i int) (expr.Value, string) {
+	v, a, r := st.successOf(i)
 	switch {
 	case st.sc.Cancelled:
 		return v, "the run was cancelled"
-	case a != "":
-		return v, st.describe(j, a, r)
+	case a >= 0:
+		return v, st.describe(i, a, r)
 	}
 	return v, ""
 }
 
-// successOf is success() for j and, when an ancestor makes it false, that
-// ancestor and its result. env uses it directly: the description is a
-// formatted string wanted only for a skip's reason.
-func (st *state) successOf(j *workflowgraph.Job) (v expr.Value, bad, result string) {
+// successOf is success() for job i and, when an ancestor makes it false,
+// the first such ancestor (in dependency order) and its result.
+func (st *state) successOf(i int) (v expr.Value, bad int, result string) {
 	if st.sc.Cancelled {
-		return expr.Bool(false), "", ""
+		return expr.Bool(false), -1, ""
 	}
-	var unknown string
-	for _, a := range st.s.ancList[j.ID] {
-		switch r := st.results[a]; r {
-		case Success:
-		case Unknown:
-			if unknown == "" {
-				unknown = a
-			}
-		default:
-			return expr.Bool(false), a, r
-		}
+	c := st.anc[i]
+	switch {
+	case c.bad >= 0:
+		return expr.Bool(false), c.bad, st.results[c.bad]
+	case c.unknown >= 0:
+		return expr.Unknown(st.s.order[c.unknown] + " may or may not succeed"), -1, ""
 	}
-	if unknown != "" {
-		return expr.Unknown(unknown + " may or may not succeed"), "", ""
-	}
-	return expr.Bool(true), "", ""
+	return expr.Bool(true), -1, ""
 }
 
-func (st *state) failure(j *workflowgraph.Job) expr.Value {
-	var unknown string
-	for _, a := range st.s.ancList[j.ID] {
-		switch st.results[a] {
-		case Failure:
-			return expr.Bool(true)
-		case Unknown:
-			if unknown == "" {
-				unknown = a
-			}
-		}
-	}
-	if unknown != "" {
-		return expr.Unknown(unknown + " may or may not fail")
+func (st *state) failure(i int) expr.Value {
+	c := st.anc[i]
+	switch {
+	case c.failed:
+		return expr.Bool(true)
+	case c.unknown >= 0:
+		return expr.Unknown(st.s.order[c.unknown] + " may or may not fail")
 	}
 	return expr.Bool(false)
 }
 
-// describe names a non-successful ancestor a of j and how j reaches it.
-func (st *state) describe(j *workflowgraph.Job, a, result string) string {
+// describe names the non-successful ancestor a of job i and how i reaches
+// it. a is the first bad ancestor of i, so it is an ancestor of a direct
+// need n exactly when it is n's own first bad ancestor.
+func (st *state) describe(i, a int, result string) string {
 	verb := map[string]string{Failure: "failed", Skipped: "was skipped", Cancelled: "was cancelled"}[result]
 	if verb == "" {
 		verb = "ended " + result
 	}
-	for _, n := range j.Needs {
-		if n == a {
-			return fmt.Sprintf("%s %s (direct need)", a, verb)
+	name := st.s.order[a]
+	for _, p := range st.s.needs[i] {
+		if p == a {
+			return fmt.Sprintf("%s %s (direct need)", name, verb)
 		}
 	}
-	for _, n := range j.Needs {
-		if st.s.anc[n][a] {
-			return fmt.Sprintf("%s %s (ancestor via %s)", a, verb, n)
+	for _, p := range st.s.needs[i] {
+		if st.anc[p].bad == a {
+			return fmt.Sprintf("%s %s (ancestor via %s)", name, verb, st.s.order[p])
 		}
 	}
-	return fmt.Sprintf("%s %s", a, verb)
+	return fmt.Sprintf("%s %s", name, verb)
 }
 
-func (st *state) job(j *workflowgraph.Job) Verdict {
+func (st *state) job(i int) Verdict {
+	j := st.s.jobs[i]
 	v := Verdict{ID: j.ID}
-	if r, ok := lookup(st.sc.Results, j.ID); ok {
+	if r, ok := st.forced[j.ID]; ok {
 		v.Result, v.Verdict = r, VerdictRun
 		v.Reason = "given by the scenario: " + r
 		if r == Skipped {
@@ -537,8 +588,8 @@ func (st *state) job(j *workflowgraph.Job) Verdict {
 		}
 		return v
 	}
-	c := st.s.conds[j.ID]
-	env := st.env(j)
+	c := st.s.conds[i]
+	env := st.env(i)
 	val := expr.Eval(c.root, env)
 	switch {
 	case val.Kind == expr.KindError:
@@ -557,12 +608,12 @@ func (st *state) job(j *workflowgraph.Job) Verdict {
 			v.Reason = "condition is false"
 			break
 		}
-		v.Reason = st.explainFalse(j, c, c.root, env)
+		v.Reason = st.explainFalse(i, c, c.root, env)
 		if st.sc.Cancelled {
 			// Whether such a job ends cancelled or skipped is unknown
 			// (spec §5); both are non-success, so success() and failure()
 			// see skipped, and needs.<id>.result is one of the two.
-			st.cancelSkip[j.ID] = true
+			st.cancelSkip[i] = true
 			if strings.HasSuffix(v.Reason, "the run was cancelled") {
 				v.Reason += ", so it ends cancelled|skipped"
 			} else {
@@ -608,19 +659,19 @@ func (st *state) explainTrue(c *cond) string {
 }
 
 // explainFalse finds the conjunct that made a condition false.
-func (st *state) explainFalse(j *workflowgraph.Job, c *cond, n actionlint.ExprNode, env *expr.Env) string {
+func (st *state) explainFalse(i int, c *cond, n actionlint.ExprNode, env *expr.Env) string {
 	switch n := n.(type) {
 	case *actionlint.LogicalOpNode:
 		if n.Kind == actionlint.LogicalOpNodeKindAnd {
 			if expr.Eval(n.Left, env).Truthy() == expr.No {
-				return st.explainFalse(j, c, n.Left, env)
+				return st.explainFalse(i, c, n.Left, env)
 			}
-			return st.explainFalse(j, c, n.Right, env)
+			return st.explainFalse(i, c, n.Right, env)
 		}
 	case *actionlint.FuncCallNode:
 		name := strings.ToLower(n.Callee)
 		if name == "success" && len(n.Args) == 0 {
-			_, why := st.success(j)
+			_, why := st.success(i)
 			if n == c.implicit {
 				return "implicit success() is false: " + why
 			}
@@ -649,8 +700,9 @@ func (st *state) needsNote(n actionlint.ExprNode) string {
 	})
 	var parts []string
 	for _, id := range ids {
-		if r, ok := st.results[id]; ok {
-			if st.cancelSkip[id] {
+		if p, ok := st.s.pos[id]; ok && st.decided[p] {
+			r := st.results[p]
+			if st.cancelSkip[p] {
 				r = "cancelled|skipped"
 			}
 			parts = append(parts, id+": "+r)

@@ -1,6 +1,7 @@
 package workflowgraph
 
 import (
+	"container/heap"
 	"slices"
 	"sort"
 	"sync"
@@ -73,8 +74,9 @@ func (w *Workflow) childMap() map[string][]string {
 func (w *Workflow) children() map[string][]string {
 	m := map[string][]string{}
 	for _, j := range w.Jobs {
-		for _, n := range j.Needs {
-			if w.byID[n] != nil && !slices.Contains(m[n], j.ID) {
+		// A job is listed once per need, however often it repeats it.
+		for _, n := range uniq(j.Needs) {
+			if w.byID[n] != nil {
 				m[n] = append(m[n], j.ID)
 			}
 		}
@@ -123,51 +125,94 @@ func (w *Workflow) TopoOrder() []string {
 }
 
 func (w *Workflow) topoOrder() []string {
-	indeg := map[string]int{}
-	for _, j := range w.Jobs {
+	// Kahn's algorithm with the ready jobs in a min-heap of file positions:
+	// O((V+E) log V) instead of rescanning the file for each job.
+	idx := make(map[string]int, len(w.Jobs))
+	for i, j := range w.Jobs {
+		idx[j.ID] = i
+	}
+	indeg := make([]int, len(w.Jobs))
+	for i, j := range w.Jobs {
 		for _, n := range uniq(j.Needs) {
 			if w.byID[n] != nil {
-				indeg[j.ID]++
+				indeg[i]++
 			}
 		}
 	}
-	children := w.childMap()
-	done := map[string]bool{}
-	var out []string
-	for len(out) < len(w.Jobs) {
-		progressed := false
-		for _, j := range w.Jobs {
-			if done[j.ID] || indeg[j.ID] > 0 {
-				continue
-			}
-			done[j.ID] = true
-			out = append(out, j.ID)
-			for _, c := range children[j.ID] {
-				indeg[c]--
-			}
-			progressed = true
-			break // restart so that file order decides among ready jobs
+	ready := &intHeap{}
+	for i := range w.Jobs {
+		if indeg[i] == 0 {
+			heap.Push(ready, i)
 		}
-		if !progressed {
-			for _, j := range w.Jobs {
-				if !done[j.ID] {
-					done[j.ID] = true
-					out = append(out, j.ID)
+	}
+	children := w.childMap()
+	done := make([]bool, len(w.Jobs))
+	out := make([]string, 0, len(w.Jobs))
+	for ready.Len() > 0 {
+		i := heap.Pop(ready).(int)
+		done[i] = true
+		out = append(out, w.Jobs[i].ID)
+		for _, c := range children[w.Jobs[i].ID] {
+			if ci := idx[c]; !done[ci] {
+				if indeg[ci]--; indeg[ci] == 0 {
+					heap.Push(ready, ci)
 				}
 			}
+		}
+	}
+	// Jobs on or behind a cycle have no valid order: file order.
+	for i, j := range w.Jobs {
+		if !done[i] {
+			out = append(out, j.ID)
 		}
 	}
 	return out
 }
 
+// intHeap is a min-heap of file positions.
+type intHeap []int
+
+func (h intHeap) Len() int           { return len(h) }
+func (h intHeap) Less(a, b int) bool { return h[a] < h[b] }
+func (h intHeap) Swap(a, b int)      { h[a], h[b] = h[b], h[a] }
+func (h *intHeap) Push(x any)        { *h = append(*h, x.(int)) }
+func (h *intHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// uniq returns s without repeats, in first-occurrence order; it returns s
+// itself when nothing repeats (the common case allocates nothing).
 func uniq(s []string) []string {
-	var out []string
-	for _, x := range s {
-		if !slices.Contains(out, x) {
-			out = append(out, x)
-		}
+	if len(s) < 2 {
+		return s
 	}
-	return out
+	if len(s) <= 8 { // no map for the usual handful of needs
+		for i := 1; i < len(s); i++ {
+			if slices.Contains(s[:i], s[i]) {
+				goto repeats
+			}
+		}
+		return s
+	}
+repeats:
+	seen := make(map[string]bool, len(s))
+	for i, x := range s {
+		if seen[x] {
+			out := slices.Clone(s[:i])
+			for _, y := range s[i:] {
+				if !seen[y] {
+					seen[y] = true
+					out = append(out, y)
+				}
+			}
+			return out
+		}
+		seen[x] = true
+	}
+	return s
 }
 
 // findCycles returns the elementary cycles found by Tarjan's strongly

@@ -1,0 +1,425 @@
+package simulate
+
+import (
+	"math/bits"
+
+	"github.com/cicheck/cicheck/expr"
+)
+
+// Forced answers, for every job a and result r ∈ {failure, skipped} at
+// once, what Run answers for the scenario "a ends r; every other job that
+// runs has an unknown outcome and no context is known" (the scenario of
+// the gate rules, gha-job-status.md §11), without simulating each of the
+// 2·V scenarios.
+//
+// A job's verdict in such a scenario depends only on its direct needs'
+// results and outputs and on success()/failure() over its ancestors. When
+// a is not an ancestor, that is the baseline (nothing forced). When it is,
+// success() is false, and the rest follows from the needs' classes (ran
+// with an unknown result, skipped, or failed evaluating its if:) in the
+// same scenario. So jobs are visited once in dependency order, keeping per
+// job and per r the bitset of forced jobs a under which it is skipped and
+// under which it fails; the ancestors a are split into groups that give
+// the condition the same inputs, and the condition is evaluated once per
+// group by the same evaluator Run uses. The cost is O((V+E)·V/64) word
+// operations plus one evaluation per group, instead of O(V·(V+E))
+// evaluations.
+type Forced struct {
+	s       *Sim
+	invalid bool
+	words   int
+	anc     []bitset
+	// skip[r][x] and fail[r][x] hold the forced jobs a ≠ x under which x is
+	// skipped (its condition is false) or fails (its if: raises).
+	skip, fail [2][]bitset
+}
+
+// Forcing is one forced job and the result that was forced.
+type Forcing struct {
+	Job    string
+	Result string
+}
+
+const (
+	rFailure = 0
+	rSkipped = 1
+)
+
+func forcedIndex(r string) int {
+	if r == Skipped {
+		return rSkipped
+	}
+	return rFailure
+}
+
+// class is a job's result as its dependents see it in a forced scenario.
+type class byte
+
+const (
+	classUnknown class = iota // ran (or may run) with an unknown result
+	classSkipped
+	classFailed
+)
+
+// Forced returns the table for s's workflow, computed on the first call.
+// It is safe for concurrent use.
+func (s *Sim) Forced() *Forced {
+	s.forcedOnce.Do(func() { s.forced = newForced(s) })
+	return s.forced
+}
+
+func newForced(s *Sim) *Forced {
+	n := len(s.order)
+	f := &Forced{s: s, words: (n + 63) / 64}
+	if s.w == nil {
+		return f
+	}
+	if s.invalid != "" {
+		f.invalid = true
+		return f
+	}
+	base := make([]class, n)
+	for i, v := range s.Run(Scenario{DefaultOutcome: Unknown, VerdictsOnly: true}) {
+		base[i] = classOf(v)
+	}
+	f.anc = make([]bitset, n)
+	for r := range f.skip {
+		f.skip[r] = make([]bitset, n)
+		f.fail[r] = make([]bitset, n)
+	}
+	// Only under a forced skip can failure() be false or unknown for a
+	// job below a: failAnc holds the a under which some ancestor fails,
+	// allKnown those under which no ancestor's result is unknown.
+	failAnc, allKnown := make([]bitset, n), make([]bitset, n)
+	ev := newForcedEval(s)
+	for i := 0; i < n; i++ {
+		anc := f.newBits()
+		known := f.allBits()
+		var fa bitset
+		for _, p := range s.needs[i] {
+			anc.or(f.anc[p])
+			anc.set(p)
+			fa = fa.orNew(f.fail[rSkipped][p], f.words)
+			fa = fa.orNew(failAnc[p], f.words)
+			k := f.newBits()
+			k.or(f.skip[rSkipped][p])
+			k.or(f.fail[rSkipped][p])
+			k.set(p)
+			known.and(k)
+			known.and(allKnown[p])
+		}
+		f.anc[i], failAnc[i], allKnown[i] = anc, fa, known
+		for r := range f.skip {
+			f.skip[r][i], f.fail[r][i] = f.classify(ev, i, r, base[i], fa, known)
+		}
+	}
+	return f
+}
+
+// classify returns the forced jobs a ≠ i under which job i is skipped and
+// under which it fails, for forced result r.
+func (f *Forced) classify(ev *forcedEval, i, r int, base class, failAnc, allKnown bitset) (skip, fail bitset) {
+	add := func(c class, b bitset) {
+		switch c {
+		case classSkipped:
+			skip = skip.orNew(b, f.words)
+		case classFailed:
+			fail = fail.orNew(b, f.words)
+		}
+	}
+	// a neither i nor an ancestor: the baseline.
+	if base != classUnknown {
+		rest := f.allBits()
+		rest.andNot(f.anc[i])
+		rest.clear(i)
+		add(base, rest)
+	}
+	if f.anc[i].empty() {
+		return skip, fail
+	}
+	forcedClass := classFailed
+	if r == rSkipped {
+		forcedClass = classSkipped
+	}
+	// Split the ancestors into groups with the same inputs: each direct
+	// need's class, then (under a forced skip) failure()'s value.
+	groups := []group{{bits: f.anc[i].clone()}}
+	for _, p := range f.s.needs[i] {
+		var next []group
+		for _, g := range groups {
+			if g.bits.has(p) {
+				g.bits.clear(p)
+				one := f.newBits()
+				one.set(p)
+				next = append(next, g.with(one, forcedClass))
+			}
+			sk := g.bits.andNew(f.skip[r][p])
+			fl := g.bits.andNew(f.fail[r][p])
+			g.bits.andNot(f.skip[r][p])
+			g.bits.andNot(f.fail[r][p])
+			for _, part := range []struct {
+				b bitset
+				c class
+			}{{sk, classSkipped}, {fl, classFailed}, {g.bits, classUnknown}} {
+				if !part.b.empty() {
+					next = append(next, g.with(part.b, part.c))
+				}
+			}
+		}
+		groups = next
+	}
+	for _, g := range groups {
+		if r == rFailure {
+			add(ev.eval(i, g.classes, expr.Bool(true)), g.bits)
+			continue
+		}
+		t := g.bits.andNew(failAnc)
+		fl := g.bits.andNew(allKnown)
+		fl.andNot(failAnc)
+		u := g.bits.clone()
+		u.andNot(t)
+		u.andNot(fl)
+		for _, part := range []struct {
+			b bitset
+			v expr.Value
+		}{{t, expr.Bool(true)}, {fl, expr.Bool(false)}, {u, expr.Unknown("an ancestor may or may not fail")}} {
+			if !part.b.empty() {
+				add(ev.eval(i, g.classes, part.v), part.b)
+			}
+		}
+	}
+	return skip, fail
+}
+
+// group is a set of forced jobs under which a job's direct needs have the
+// same classes.
+type group struct {
+	bits    bitset
+	classes []class
+}
+
+func (g group) with(b bitset, c class) group {
+	cs := make([]class, len(g.classes)+1)
+	copy(cs, g.classes)
+	cs[len(g.classes)] = c
+	return group{bits: b, classes: cs}
+}
+
+// Skipped reports whether job x is certainly skipped (its verdict is skip)
+// when a ends r and everything else is unknown. On a workflow GitHub
+// rejects every job is skipped.
+func (f *Forced) Skipped(x, a, r string) bool {
+	if f.invalid {
+		return true
+	}
+	px, okx := f.s.pos[x]
+	pa, oka := f.s.pos[a]
+	if !okx || !oka {
+		return false
+	}
+	if px == pa {
+		return r == Skipped
+	}
+	ri := forcedIndex(r)
+	return f.skip[ri][px].has(pa) || f.fail[ri][px].has(pa)
+}
+
+// IsAncestor reports whether x transitively needs a.
+func (f *Forced) IsAncestor(a, x string) bool {
+	px, okx := f.s.pos[x]
+	pa, oka := f.s.pos[a]
+	return okx && oka && !f.invalid && f.anc[px].has(pa)
+}
+
+// Through lists, in dependency order, the ancestors a of d under whose
+// failure, or else skip, neither d nor any job of others is skipped; the
+// Result says which of the two. (A gated job d that runs through a's
+// failure while a sibling need still runs: gha-job-status.md §11.)
+func (f *Forced) Through(d string, others []string) []Forcing {
+	pd, ok := f.s.pos[d]
+	if f.invalid || !ok {
+		return nil
+	}
+	var cand [2]bitset
+	for r := range cand {
+		c := f.anc[pd].clone()
+		c.andNot(f.skip[r][pd])
+		c.andNot(f.fail[r][pd])
+		for _, o := range others {
+			po, ok := f.s.pos[o]
+			if !ok || po == pd {
+				continue
+			}
+			c.andNot(f.skip[r][po])
+			c.andNot(f.fail[r][po])
+			if r == rSkipped {
+				c.clear(po) // o itself forced to skip
+			}
+		}
+		cand[r] = c
+	}
+	var out []Forcing
+	for w := range cand[rFailure] {
+		word := cand[rFailure][w] | cand[rSkipped][w]
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &^= 1 << b
+			p := w*64 + b
+			res := Failure
+			if !cand[rFailure].has(p) {
+				res = Skipped
+			}
+			out = append(out, Forcing{Job: f.s.order[p], Result: res})
+		}
+	}
+	return out
+}
+
+// classOf is a verdict's class for dependents.
+func classOf(v Verdict) class {
+	switch {
+	case v.Verdict == VerdictSkip && v.Result == Failure:
+		return classFailed
+	case v.Verdict == VerdictSkip:
+		return classSkipped
+	}
+	return classUnknown
+}
+
+// forcedEval evaluates a job's condition in a forced scenario from its
+// needs' classes, with success() false (a forced ancestor did not
+// succeed) and the given failure().
+type forcedEval struct {
+	s   *Sim
+	st  *state
+	ctx map[string]expr.Value
+	// need[p][c] is needs.<p> when p's class is c, built on first use.
+	need map[int]*[3]expr.Value
+}
+
+func newForcedEval(s *Sim) *forcedEval {
+	sc := Scenario{DefaultOutcome: Unknown, VerdictsOnly: true}
+	return &forcedEval{s: s, st: &state{s: s, sc: sc}, ctx: Contexts(sc), need: map[int]*[3]expr.Value{}}
+}
+
+func (e *forcedEval) needValue(p int, c class) expr.Value {
+	vs := e.need[p]
+	if vs == nil {
+		vs = &[3]expr.Value{}
+		e.need[p] = vs
+	}
+	if vs[c].Kind == expr.KindObject {
+		return vs[c]
+	}
+	id, j := e.s.order[p], e.s.jobs[p]
+	var v expr.Value
+	switch c {
+	case classUnknown:
+		v = object(map[string]expr.Value{"result": expr.Unknown(id + " may or may not run"), "outputs": e.st.jobOutputs(j, Unknown)})
+	case classSkipped:
+		v = object(map[string]expr.Value{"result": expr.String(Skipped), "outputs": e.st.jobOutputs(j, Skipped)})
+	default:
+		v = object(map[string]expr.Value{"result": expr.String(Failure), "outputs": e.st.jobOutputs(j, Failure)})
+	}
+	vs[c] = v
+	return v
+}
+
+// eval returns job i's class when its needs have the given classes.
+func (e *forcedEval) eval(i int, classes []class, failure expr.Value) class {
+	ps := e.s.needs[i]
+	needs := make(map[string]expr.Value, len(ps))
+	for k, p := range ps {
+		needs[e.s.order[p]] = e.needValue(p, classes[k])
+	}
+	e.ctx["needs"] = object(needs)
+	env := &expr.Env{Contexts: e.ctx, Success: expr.Bool(false), Failure: failure, Cancelled: expr.Bool(false)}
+	val := expr.Eval(e.s.conds[i].root, env)
+	switch {
+	case val.Kind == expr.KindError:
+		return classFailed
+	case val.Kind == expr.KindUnknown && val.MayErr != "":
+		return classUnknown
+	case val.Truthy() == expr.No:
+		return classSkipped
+	}
+	return classUnknown
+}
+
+// bitset is a set of job positions; nil is the empty set.
+type bitset []uint64
+
+func (f *Forced) newBits() bitset { return make(bitset, f.words) }
+
+// allBits is every job position.
+func (f *Forced) allBits() bitset {
+	b := f.newBits()
+	for i := range b {
+		b[i] = ^uint64(0)
+	}
+	if n := len(f.s.order) % 64; n != 0 && len(b) > 0 {
+		b[len(b)-1] = 1<<n - 1
+	}
+	return b
+}
+
+func (b bitset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0 }
+func (b bitset) set(i int)      { b[i/64] |= 1 << (i % 64) }
+func (b bitset) clear(i int) {
+	if i/64 < len(b) {
+		b[i/64] &^= 1 << (i % 64)
+	}
+}
+
+func (b bitset) empty() bool {
+	for _, w := range b {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (b bitset) clone() bitset { return append(bitset(nil), b...) }
+
+// or adds c to b (len(b) words).
+func (b bitset) or(c bitset) {
+	for i := range c {
+		b[i] |= c[i]
+	}
+}
+
+// orNew is b ∪ c, allocating b when it is nil and c is not empty.
+func (b bitset) orNew(c bitset, words int) bitset {
+	if c.empty() {
+		return b
+	}
+	if b == nil {
+		b = make(bitset, words)
+	}
+	b.or(c)
+	return b
+}
+
+// and keeps in b only what is in c (nil c: nothing).
+func (b bitset) and(c bitset) {
+	for i := range b {
+		if i < len(c) {
+			b[i] &= c[i]
+		} else {
+			b[i] = 0
+		}
+	}
+}
+
+func (b bitset) andNew(c bitset) bitset {
+	out := b.clone()
+	out.and(c)
+	return out
+}
+
+func (b bitset) andNot(c bitset) {
+	for i := range c {
+		b[i] &^= c[i]
+	}
+}
