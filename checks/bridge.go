@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"fmt"
 	"reflect"
 	"sort"
 	"strings"
@@ -107,18 +108,19 @@ func ungated(j *workflowgraph.Job) bool {
 // or skip (Result), while the job's implicit success() still sees a.
 type bridge struct{ D, A, Result string }
 
-// bridges finds j's bridges (spec §11). Beyond the spec's test, a bridge
-// is dropped when another direct need of j is itself skipped by a's
+// maxListed bounds the bridges and GPU jobs a message names: a generated
+// pipeline can have thousands, and a message that lists them all makes
+// the output grow with the square of the workflow. The count stays exact.
+const maxListed = 8
+
+// bridges finds j's bridges (spec §11): the first maxListed, in direct-need
+// then dependency order, and how many there are. Beyond the spec's test, a
+// bridge is dropped when another direct need of j is itself skipped by a's
 // failure: j is then skipped through its direct needs, as intended.
-func (g *gateAnalysis) bridges(j *workflowgraph.Job) []bridge {
+func (g *gateAnalysis) bridges(j *workflowgraph.Job) (first []bridge, total int) {
 	if !ungated(j) || len(j.Needs) == 0 {
-		return nil
+		return nil, 0
 	}
-	direct := map[string]bool{}
-	for _, n := range j.Needs {
-		direct[n] = true
-	}
-	var out []bridge
 	seen := map[string]bool{}
 	for _, d := range j.Needs {
 		dj := g.w.Job(d)
@@ -126,34 +128,36 @@ func (g *gateAnalysis) bridges(j *workflowgraph.Job) []bridge {
 			continue
 		}
 		seen[d] = true
-		for _, t := range g.forced().Through(d, j.Needs) {
-			if direct[t.Job] || t.Job == j.ID {
-				continue
-			}
-			out = append(out, bridge{D: d, A: t.Job, Result: t.Result})
+		ts, n := g.forced().Through(d, j.Needs, maxListed-len(first))
+		for _, t := range ts {
+			first = append(first, bridge{D: d, A: t.Job, Result: t.Result})
 		}
+		total += n
 	}
-	return out
+	return first, total
 }
 
-// skippedGPU lists the GPU jobs (j included) that are certainly skipped
-// when j is skipped, in dependency order.
-func (g *gateAnalysis) skippedGPU(j *workflowgraph.Job) []string {
+// skippedGPU counts the GPU jobs (j included) that are certainly skipped
+// when j is skipped and lists the first maxListed+1 of them, in dependency
+// order.
+func (g *gateAnalysis) skippedGPU(j *workflowgraph.Job) (first []string, total int) {
 	f := g.forced()
-	var out []string
 	if g.gpu[j.ID] {
-		out = append(out, j.ID)
+		first, total = append(first, j.ID), 1
 	}
 	for _, id := range g.gpuOrd {
 		if f.IsAncestor(j.ID, id) && f.Skipped(id, j.ID, simulate.Skipped) {
-			out = append(out, id)
+			if total++; len(first) <= maxListed {
+				first = append(first, id)
+			}
 		}
 	}
-	return out
+	return first, total
 }
 
-// describeBridges renders "a failure of stage-a-cpu (bridged by docker-build)".
-func describeBridges(bs []bridge) string {
+// describeBridges renders "a failure of stage-a-cpu (bridged by docker-build)",
+// and how many of total it leaves out.
+func describeBridges(bs []bridge, total int) string {
 	parts := make([]string, len(bs))
 	for i, b := range bs {
 		what := "a failure"
@@ -162,7 +166,15 @@ func describeBridges(bs []bridge) string {
 		}
 		parts[i] = what + " of " + b.A + " (bridged by " + b.D + ")"
 	}
-	return strings.Join(parts, " or ")
+	return strings.Join(parts, " or ") + more(total - len(bs))
+}
+
+// more is " (and N more)" for N > 0.
+func more(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (and %d more)", n)
 }
 
 // gateFix keeps j's intent with an explicit gate built from its direct

@@ -53,14 +53,14 @@ jobs:
 			if g.path[j.ID] {
 				continue // gpu-gate's
 			}
-			bs := g.bridges(j)
-			if len(bs) == 0 {
+			bs, total := g.bridges(j)
+			if total == 0 {
 				continue
 			}
 			line, col := condPos(j)
 			p.Report(finding.Finding{Job: j.ID, Line: line, Column: col, Fix: gateFix(j),
 				Message: fmt.Sprintf("%s has no status check, so GitHub gates it on success() of its whole closure: %s skips it although its direct needs succeed",
-					j.ID, describeBridges(bs))})
+					j.ID, describeBridges(bs, total))})
 		}
 	},
 }

@@ -74,16 +74,17 @@ jobs:
 				continue
 			}
 			line, col := condPos(j)
-			if bs := g.bridges(j); len(bs) > 0 {
+			if bs, total := g.bridges(j); total > 0 {
 				msg := fmt.Sprintf("%s has no status check, so GitHub gates it on success() of its whole closure: %s skips it",
-					j.ID, describeBridges(bs))
-				if gpus := g.skippedGPU(j); len(gpus) > 0 {
+					j.ID, describeBridges(bs, total))
+				if gpus, n := g.skippedGPU(j); n > 0 {
 					if gpus[0] == j.ID {
 						msg += " (a GPU job)"
-						gpus = gpus[1:]
+						gpus, n = gpus[1:], n-1
 					}
-					if len(gpus) > 0 {
-						msg += fmt.Sprintf(", and with it %d GPU %s: %s", len(gpus), plural(len(gpus), "job", "jobs"), strings.Join(gpus, ", "))
+					if n > 0 {
+						msg += fmt.Sprintf(", and with it %d GPU %s: %s%s", n, plural(n, "job", "jobs"),
+							strings.Join(gpus[:min(len(gpus), maxListed)], ", "), more(n-maxListed))
 					}
 				}
 				p.Report(finding.Finding{Job: j.ID, Line: line, Column: col, Message: msg, Fix: gateFix(j)})

@@ -231,14 +231,16 @@ func (f *Forced) IsAncestor(a, x string) bool {
 	return okx && oka && !f.invalid && f.anc[px].has(pa)
 }
 
-// Through lists, in dependency order, the ancestors a of d under whose
-// failure, or else skip, neither d nor any job of others is skipped; the
-// Result says which of the two. (A gated job d that runs through a's
-// failure while a sibling need still runs: gha-job-status.md §11.)
-func (f *Forced) Through(d string, others []string) []Forcing {
+// Through returns, in dependency order, the first max ancestors a of d
+// (other than the jobs of others) under whose failure, or else skip,
+// neither d nor any job of others is skipped, and how many there are in
+// all; the Result says which of the two. (A gated job d that runs through
+// a's failure while its sibling needs still run: gha-job-status.md §11.)
+// The count costs O(V/64) per job of others; the list, O(max).
+func (f *Forced) Through(d string, others []string, max int) (first []Forcing, total int) {
 	pd, ok := f.s.pos[d]
 	if f.invalid || !ok {
-		return nil
+		return nil, 0
 	}
 	var cand [2]bitset
 	for r := range cand {
@@ -252,16 +254,14 @@ func (f *Forced) Through(d string, others []string) []Forcing {
 			}
 			c.andNot(f.skip[r][po])
 			c.andNot(f.fail[r][po])
-			if r == rSkipped {
-				c.clear(po) // o itself forced to skip
-			}
+			c.clear(po)
 		}
 		cand[r] = c
 	}
-	var out []Forcing
 	for w := range cand[rFailure] {
 		word := cand[rFailure][w] | cand[rSkipped][w]
-		for word != 0 {
+		total += bits.OnesCount64(word)
+		for word != 0 && len(first) < max {
 			b := bits.TrailingZeros64(word)
 			word &^= 1 << b
 			p := w*64 + b
@@ -269,10 +269,10 @@ func (f *Forced) Through(d string, others []string) []Forcing {
 			if !cand[rFailure].has(p) {
 				res = Skipped
 			}
-			out = append(out, Forcing{Job: f.s.order[p], Result: res})
+			first = append(first, Forcing{Job: f.s.order[p], Result: res})
 		}
 	}
-	return out
+	return first, total
 }
 
 // classOf is a verdict's class for dependents.

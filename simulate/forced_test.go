@@ -97,10 +97,10 @@ func TestForcedMatchesRun(t *testing.T) {
 					}
 				}
 				for _, d := range w.Jobs {
-					if !slices.Contains(w.Ancestors(d.ID), a.ID) {
+					others := d.Needs // any list of jobs will do as the siblings
+					if !slices.Contains(w.Ancestors(d.ID), a.ID) || slices.Contains(others, a.ID) {
 						continue
 					}
-					others := d.Needs // any list of jobs will do as the siblings
 					through := byID[d.ID].Verdict != VerdictSkip
 					for _, o := range others {
 						if o != d.ID && byID[o].Verdict == VerdictSkip {
@@ -108,10 +108,20 @@ func TestForcedMatchesRun(t *testing.T) {
 						}
 					}
 					var got string
-					for _, x := range f.Through(d.ID, others) {
+					all, total := f.Through(d.ID, others, len(w.Jobs))
+					if total != len(all) {
+						t.Fatalf("Through(%s) lists %d of %d with room for all", d.ID, len(all), total)
+					}
+					for _, x := range all {
 						if x.Job == a.ID {
 							got = x.Result
 						}
+						if slices.Contains(others, x.Job) {
+							t.Fatalf("Through(%s, %v) lists %s", d.ID, others, x.Job)
+						}
+					}
+					if first, n := f.Through(d.ID, others, 1); n != total || len(first) != min(1, total) || total > 0 && first[0] != all[0] {
+						t.Fatalf("Through(%s, max 1) = %v, %d; want %v, %d", d.ID, first, n, all[:min(1, total)], total)
 					}
 					// Through reports the failure when both pass.
 					if through && r == Failure && got != Failure || !through && got == r {
