@@ -166,7 +166,7 @@ func describeBridges(bs []bridge, total int) string {
 		}
 		parts[i] = what + " of " + b.A + " (bridged by " + b.D + ")"
 	}
-	return strings.Join(parts, " or ") + more(total - len(bs))
+	return strings.Join(parts, " or ") + more(total-len(bs))
 }
 
 // more is " (and N more)" for N > 0.
