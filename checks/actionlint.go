@@ -45,6 +45,10 @@ func NewLinter(opts LinterOptions) (*Linter, error) {
 		WorkingDir: opts.WorkingDir,
 		ConfigFile: opts.ConfigFile,
 		LogWriter:  io.Discard,
+		// Errors go to io.Discard; without Oneline actionlint still finds
+		// each error's source line for the snippet, a scan of the file per
+		// error (quadratic on a large generated workflow).
+		Oneline: true,
 		OnRulesCreated: func(rs []actionlint.Rule) []actionlint.Rule {
 			return append(rs, &captureRule{RuleBase: actionlint.NewRuleBase("cicheck-capture", ""), l: l})
 		},

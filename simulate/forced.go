@@ -152,16 +152,20 @@ func (f *Forced) classify(ev *forcedEval, i, r int, base class, failAnc, allKnow
 				one := f.newBits()
 				one.set(p)
 				next = append(next, g.with(one, forcedClass))
+				if g.bits.empty() {
+					continue
+				}
 			}
-			sk := g.bits.andNew(f.skip[r][p])
-			fl := g.bits.andNew(f.fail[r][p])
-			g.bits.andNot(f.skip[r][p])
-			g.bits.andNot(f.fail[r][p])
+			var sk, fl bitset
+			sk, g.bits = g.bits.split(f.skip[r][p])
+			if g.bits != nil {
+				fl, g.bits = g.bits.split(f.fail[r][p])
+			}
 			for _, part := range []struct {
 				b bitset
 				c class
 			}{{sk, classSkipped}, {fl, classFailed}, {g.bits, classUnknown}} {
-				if !part.b.empty() {
+				if part.b != nil {
 					next = append(next, g.with(part.b, part.c))
 				}
 			}
@@ -173,17 +177,16 @@ func (f *Forced) classify(ev *forcedEval, i, r int, base class, failAnc, allKnow
 			add(ev.eval(i, g.classes, expr.Bool(true)), g.bits)
 			continue
 		}
-		t := g.bits.andNew(failAnc)
-		fl := g.bits.andNew(allKnown)
-		fl.andNot(failAnc)
-		u := g.bits.clone()
-		u.andNot(t)
-		u.andNot(fl)
+		t, rest := g.bits.split(failAnc)
+		var fl, u bitset
+		if rest != nil {
+			fl, u = rest.split(allKnown)
+		}
 		for _, part := range []struct {
 			b bitset
 			v expr.Value
 		}{{t, expr.Bool(true)}, {fl, expr.Bool(false)}, {u, expr.Unknown("an ancestor may or may not fail")}} {
-			if !part.b.empty() {
+			if part.b != nil {
 				add(ev.eval(i, g.classes, part.v), part.b)
 			}
 		}
@@ -412,10 +415,32 @@ func (b bitset) and(c bitset) {
 	}
 }
 
-func (b bitset) andNew(c bitset) bitset {
-	out := b.clone()
-	out.and(c)
-	return out
+// split returns b ∩ c and b \ c, each nil when empty; a part equal to b
+// is b itself, so the common cases (c empty, or c ⊇ b) allocate nothing.
+// b must not be empty.
+func (b bitset) split(c bitset) (in, out bitset) {
+	anyIn, anyOut := false, false
+	for i, w := range b {
+		var x uint64
+		if i < len(c) {
+			x = c[i]
+		}
+		anyIn = anyIn || w&x != 0
+		anyOut = anyOut || w&^x != 0
+		if anyIn && anyOut {
+			break
+		}
+	}
+	switch {
+	case !anyIn:
+		return nil, b
+	case !anyOut:
+		return b, nil
+	}
+	in, out = b.clone(), b
+	in.and(c)
+	out.andNot(c)
+	return in, out
 }
 
 func (b bitset) andNot(c bitset) {
