@@ -2,6 +2,10 @@ package simulate
 
 import (
 	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/rhysd/actionlint"
 
 	"github.com/cicheck/cicheck/expr"
 )
@@ -143,8 +147,9 @@ func (f *Forced) classify(ev *forcedEval, i, r int, base class, failAnc, allKnow
 	}
 	// Split the ancestors into groups with the same inputs: each direct
 	// need's class, then (under a forced skip) failure()'s value.
+	reads, readsFailure := f.s.reads(i)
 	groups := []group{{bits: f.anc[i].clone()}}
-	for _, p := range f.s.needs[i] {
+	for _, p := range reads {
 		var next []group
 		for _, g := range groups {
 			if g.bits.has(p) {
@@ -173,8 +178,8 @@ func (f *Forced) classify(ev *forcedEval, i, r int, base class, failAnc, allKnow
 		groups = next
 	}
 	for _, g := range groups {
-		if r == rFailure {
-			add(ev.eval(i, g.classes, expr.Bool(true)), g.bits)
+		if r == rFailure || !readsFailure {
+			add(ev.eval(i, reads, g.classes, expr.Bool(true)), g.bits)
 			continue
 		}
 		t, rest := g.bits.split(failAnc)
@@ -187,7 +192,7 @@ func (f *Forced) classify(ev *forcedEval, i, r int, base class, failAnc, allKnow
 			v expr.Value
 		}{{t, expr.Bool(true)}, {fl, expr.Bool(false)}, {u, expr.Unknown("an ancestor may or may not fail")}} {
 			if part.b != nil {
-				add(ev.eval(i, g.classes, part.v), part.b)
+				add(ev.eval(i, reads, g.classes, part.v), part.b)
 			}
 		}
 	}
@@ -206,6 +211,47 @@ func (g group) with(b bitset, c class) group {
 	copy(cs, g.classes)
 	cs[len(g.classes)] = c
 	return group{bits: b, classes: cs}
+}
+
+// reads returns the direct needs (positions) job i's condition reads, all
+// of them when it reads needs other than as needs.<id>, and whether it
+// calls failure(). Needs it does not read cannot change its verdict, so
+// the forced table does not tell their classes apart.
+func (s *Sim) reads(i int) ([]int, bool) {
+	root := s.conds[i].root
+	if root == nil {
+		return nil, false
+	}
+	var ids []string
+	all, failure := false, false
+	actionlint.VisitExprNode(root, func(n, parent actionlint.ExprNode, entering bool) {
+		if !entering {
+			return
+		}
+		switch n := n.(type) {
+		case *actionlint.FuncCallNode:
+			failure = failure || strings.EqualFold(n.Callee, "failure")
+		case *actionlint.VariableNode:
+			if !strings.EqualFold(n.Name, "needs") {
+				return
+			}
+			if d, ok := parent.(*actionlint.ObjectDerefNode); ok && d.Receiver == actionlint.ExprNode(n) {
+				ids = append(ids, strings.ToLower(d.Property))
+				return
+			}
+			all = true
+		}
+	})
+	if all {
+		return s.needs[i], failure
+	}
+	var out []int
+	for _, p := range s.needs[i] {
+		if slices.Contains(ids, s.order[p]) {
+			out = append(out, p)
+		}
+	}
+	return out, failure
 }
 
 // Skipped reports whether job x is certainly skipped (its verdict is skip)
@@ -328,11 +374,14 @@ func (e *forcedEval) needValue(p int, c class) expr.Value {
 	return v
 }
 
-// eval returns job i's class when its needs have the given classes.
-func (e *forcedEval) eval(i int, classes []class, failure expr.Value) class {
-	ps := e.s.needs[i]
-	needs := make(map[string]expr.Value, len(ps))
-	for k, p := range ps {
+// eval returns job i's class when the needs it reads have the given
+// classes (the others are given as unknown; the condition does not look).
+func (e *forcedEval) eval(i int, reads []int, classes []class, failure expr.Value) class {
+	needs := make(map[string]expr.Value, len(e.s.needs[i]))
+	for _, p := range e.s.needs[i] {
+		needs[e.s.order[p]] = e.needValue(p, classUnknown)
+	}
+	for k, p := range reads {
 		needs[e.s.order[p]] = e.needValue(p, classes[k])
 	}
 	e.ctx["needs"] = object(needs)
