@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/rhysd/actionlint"
 
@@ -387,7 +388,7 @@ func jobOutputs(j *workflowgraph.Job, steps []stepOutcome, facts map[string]stri
 			continue // unknown: not given to the simulator
 		}
 		out[name] = v.Str
-		if m := stepsOutRE.FindStringSubmatch(raw); m != nil {
+		if m := stepsOutRE().FindStringSubmatch(raw); m != nil {
 			if f := filterFact(steps, m[1], m[2], sc); f != "" {
 				facts[j.ID+"/"+strings.ToLower(name)] = f
 			}
@@ -397,10 +398,14 @@ func jobOutputs(j *workflowgraph.Job, steps []stepOutcome, facts map[string]stri
 }
 
 var (
-	stepsOutRE = regexp.MustCompile(`steps\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)`)
-	needsOutRE = regexp.MustCompile(`needs\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)`)
-	labelRE    = regexp.MustCompile(`labels\.\*\.name\s*,\s*'([^']*)'`)
-	ctxRefRE   = regexp.MustCompile(`^(github|vars|inputs)\.[A-Za-z0-9_.-]+`)
+	stepsOutRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`steps\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)`)
+	})
+	needsOutRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`needs\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)`)
+	})
+	labelRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`labels\.\*\.name\s*,\s*'([^']*)'`) })
+	ctxRefRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(github|vars|inputs)\.[A-Za-z0-9_.-]+`) })
 )
 
 // stepRuns evaluates a paths-filter step's own `if:` (implicit success():
@@ -486,7 +491,7 @@ func reason(j *workflowgraph.Job, sv simulate.Verdict, sim map[string]simulate.V
 	}
 	var parts []string
 	seen := map[string]bool{}
-	for _, m := range needsOutRE.FindAllStringSubmatch(raw, -1) {
+	for _, m := range needsOutRE().FindAllStringSubmatch(raw, -1) {
 		job, name := strings.ToLower(m[1]), strings.ToLower(m[2])
 		key := job + "/" + name
 		if seen[key] {
@@ -511,7 +516,7 @@ func reason(j *workflowgraph.Job, sv simulate.Verdict, sim map[string]simulate.V
 		}
 		parts = append(parts, fmt.Sprintf("%s=%s", m[2], val))
 	}
-	for _, m := range labelRE.FindAllStringSubmatch(raw, -1) {
+	for _, m := range labelRE().FindAllStringSubmatch(raw, -1) {
 		state := "absent"
 		if slices.Contains(o.Labels, m[1]) {
 			state = "present"
@@ -526,7 +531,7 @@ func reason(j *workflowgraph.Job, sv simulate.Verdict, sim map[string]simulate.V
 	simWhy := strings.Replace(sv.Reason, "ends failure (scenario)", "ends failure (its paths-filter step fails)", 1)
 	if sv.Verdict == Unknown {
 		if m := regexp.MustCompile(`(github|vars|inputs)\.[A-Za-z0-9_.-]+ is not given`).FindString(simWhy); m != "" {
-			ref := ctxRefRE.FindString(m)
+			ref := ctxRefRE().FindString(m)
 			simWhy = strings.Replace(simWhy, m, m+fmt.Sprintf(" (--set %s=...)", ref), 1)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/rhysd/actionlint"
 
@@ -436,8 +437,12 @@ func unreleasedOutput(name string) bool {
 }
 
 var (
-	stepsOutRE = regexp.MustCompile(`steps\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)`)
-	needsOutRE = regexp.MustCompile(`needs\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)`)
+	stepsOutRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`steps\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)`)
+	})
+	needsOutRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`needs\.([A-Za-z_][A-Za-z0-9_-]*)\.outputs\.([A-Za-z_][A-Za-z0-9_-]*)`)
+	})
 )
 
 // stepByID finds the paths-filter step with id in job (lower-cased ids).
@@ -459,7 +464,7 @@ func (a *Analysis) deadOutputs() map[string]string {
 			if o == nil || o.Value == nil {
 				continue
 			}
-			for _, m := range stepsOutRE.FindAllStringSubmatch(o.Value.Value, -1) {
+			for _, m := range stepsOutRE().FindAllStringSubmatch(o.Value.Value, -1) {
 				if s := a.stepByID(id, m[1]); s != nil && s.Filters != nil && !s.validOutput(m[2]) && !unreleasedOutput(m[2]) {
 					dead[id+"/"+strings.ToLower(name)] = m[2]
 				}
@@ -503,7 +508,7 @@ func (a *Analysis) outputs(id string) []finding.Finding {
 			if o == nil || o.Value == nil {
 				continue
 			}
-			for _, m := range stepsOutRE.FindAllStringSubmatch(o.Value.Value, -1) {
+			for _, m := range stepsOutRE().FindAllStringSubmatch(o.Value.Value, -1) {
 				if s := a.stepByID(jid, m[1]); s != nil && s.Filters != nil && !s.validOutput(m[2]) {
 					report(s, job, strPos(a.File, o.Value), m[2], fmt.Sprintf("job output %q", o.Name.Value))
 				}
@@ -513,7 +518,7 @@ func (a *Analysis) outputs(id string) []finding.Finding {
 			if st == nil || st.If == nil {
 				continue
 			}
-			for _, m := range stepsOutRE.FindAllStringSubmatch(st.If.Value, -1) {
+			for _, m := range stepsOutRE().FindAllStringSubmatch(st.If.Value, -1) {
 				if s := a.stepByID(jid, m[1]); s != nil && s.Filters != nil && !s.validOutput(m[2]) {
 					report(s, job, strPos(a.File, st.If), m[2], "step condition")
 				}
@@ -530,7 +535,7 @@ func (a *Analysis) outputs(id string) []finding.Finding {
 		if j.If == nil {
 			continue
 		}
-		for _, m := range needsOutRE.FindAllStringSubmatch(j.If.Value, -1) {
+		for _, m := range needsOutRE().FindAllStringSubmatch(j.If.Value, -1) {
 			if x, ok := dead[strings.ToLower(m[1])+"/"+strings.ToLower(m[2])]; ok {
 				out = append(out, a.at(strPos(a.File, j.If), j.ID.Value, fmt.Sprintf("job condition reads needs.%s.outputs.%s, which re-exports the non-existent paths-filter output %q: it is always empty, so this job can never wake through it", m[1], m[2], x), ""))
 			}
@@ -606,10 +611,10 @@ func (a *Analysis) readers() (steps map[string]int, needs map[string]bool, dynam
 		if t := strings.TrimSpace(line); strings.HasPrefix(t, "#") || !(strings.Contains(line, "outputs") || strings.Contains(line, "needs")) {
 			continue // every pattern below holds "outputs" or "needs"
 		}
-		for _, m := range stepsOutRE.FindAllStringSubmatch(line, -1) {
+		for _, m := range stepsOutRE().FindAllStringSubmatch(line, -1) {
 			steps[strings.ToLower(m[1]+"/"+m[2])]++
 		}
-		for _, m := range needsOutRE.FindAllStringSubmatch(line, -1) {
+		for _, m := range needsOutRE().FindAllStringSubmatch(line, -1) {
 			needs[strings.ToLower(m[1]+"/"+m[2])] = true
 		}
 		for _, d := range []string{"outputs[", "toJSON(needs", "toJson(needs", "tojson(needs", ".outputs.*", ".outputs)"} {
@@ -663,7 +668,7 @@ func (a *Analysis) unused() []finding.Finding {
 				if jo == nil || jo.Value == nil {
 					continue
 				}
-				for _, m := range stepsOutRE.FindAllStringSubmatch(jo.Value.Value, -1) {
+				for _, m := range stepsOutRE().FindAllStringSubmatch(jo.Value.Value, -1) {
 					if strings.ToLower(m[1]+"/"+m[2]) != key {
 						continue
 					}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Version is a dorny/paths-filter release number.
@@ -23,12 +24,12 @@ func (v Version) Less(o Version) bool {
 	return v.Patch < o.Patch
 }
 
-var versionRE = regexp.MustCompile(`^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?$`)
+var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?$`) })
 
 // ParseVersion reads `v4`, `v4.0`, `v4.0.3` or `4.0.3`. full reports whether
 // all three parts were present (a floating `v4` is not a release by itself).
 func ParseVersion(s string) (v Version, full, ok bool) {
-	m := versionRE.FindStringSubmatch(strings.TrimSpace(s))
+	m := versionRE().FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return Version{}, false, false
 	}

@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cicheck/cicheck/finding"
 )
@@ -86,12 +87,14 @@ func sorted(fs []finding.Finding) []finding.Finding {
 // positionRE matches line/column numbers inside messages ("line 12",
 // "lines 3-5", "col: 7", "ci.yml:12:3") so that Fingerprint ignores them:
 // a finding must keep its identity when an edit above it shifts it.
-var positionRE = regexp.MustCompile(`(?i)\b(lines?|col(?:umn)?s?)(\s*[:=#]?\s*)\d+(?:\s*(?:-|–|,|:|to)\s*\d+)*|(\.[a-z0-9]+):\d+(?::\d+)?\b`)
+var positionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(lines?|col(?:umn)?s?)(\s*[:=#]?\s*)\d+(?:\s*(?:-|–|,|:|to)\s*\d+)*|(\.[a-z0-9]+):\d+(?::\d+)?\b`)
+})
 
 // normalizeMessage replaces position numbers in a message with "N".
 func normalizeMessage(msg string) string {
-	return positionRE.ReplaceAllStringFunc(msg, func(m string) string {
-		sub := positionRE.FindStringSubmatch(m)
+	return positionRE().ReplaceAllStringFunc(msg, func(m string) string {
+		sub := positionRE().FindStringSubmatch(m)
 		if sub[3] != "" { // file.ext:L[:C]
 			if strings.Count(m[len(sub[3]):], ":") == 2 {
 				return sub[3] + ":N:N"

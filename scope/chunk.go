@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cicheck/cicheck/finding"
 )
@@ -343,7 +344,7 @@ func lineCol(data []byte, off int64) (int, int) {
 	return line, col
 }
 
-var shaRE = regexp.MustCompile(`^[0-9a-f]{40}$`)
+var shaRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{40}$`) })
 
 // SnapshotMarker is the ci/test-snapshot description of an automatic
 // full-suite run (spec A6): the base, diagnostic merge and tree SHAs and
@@ -351,7 +352,7 @@ var shaRE = regexp.MustCompile(`^[0-9a-f]{40}$`)
 // field order and separator are [inferred] in the spec.
 func SnapshotMarker(base, merge, tree, scope string) (string, error) {
 	for _, f := range []struct{ name, sha string }{{"base", base}, {"merge", merge}, {"tree", tree}} {
-		if !shaRE.MatchString(f.sha) {
+		if !shaRE().MatchString(f.sha) {
 			return "", fmt.Errorf("snapshot %s SHA %q is not 40 lower-case hex digits", f.name, f.sha)
 		}
 	}

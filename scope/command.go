@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -93,7 +94,9 @@ const (
 // malformed) label-gateway command (spec B1 rule 5).
 var gatewayMarkers = []string{"/run-ci", "/rerun-test", "/bypass-fastfail", "/clear-labels", "/rerun-failed-ci"}
 
-var addLabelRE = regexp.MustCompile(`^/(run-ci-[A-Za-z0-9][A-Za-z0-9_.-]*|bypass-fastfail)$`)
+var addLabelRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^/(run-ci-[A-Za-z0-9][A-Za-z0-9_.-]*|bypass-fastfail)$`)
+})
 
 // rerunTestRE builds the /rerun-test grammar for the configured roots:
 // one or more ASCII spaces, then a test_*.py path whose segments cannot be
@@ -198,7 +201,7 @@ func classifyGateway(body string, o ClassifyOptions) (Command, bool) {
 	case "/rerun-failed-ci":
 		return Command{Outcome: Accepted, Name: CmdRerunFailedCI, Reason: "rerun the failed jobs of the latest allowlisted runs on the head commit"}, true
 	}
-	if m := addLabelRE.FindStringSubmatch(s); m != nil {
+	if m := addLabelRE().FindStringSubmatch(s); m != nil {
 		return Command{Outcome: Accepted, Name: CmdAddLabel, Targets: []string{m[1]}, Reason: "add label " + m[1]}, true
 	}
 	if m := rerunTestRE(o.Config).FindStringSubmatch(s); m != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -40,7 +41,9 @@ const (
 var (
 	policyCommandKeys = []string{PolicyAddLabel, PolicyClearLabels, PolicyRerunFailedCI, PolicyRunTestFile}
 	policyGroupNames  = []string{"add_label_access", "repo_write_access"}
-	labelRE           = regexp.MustCompile(`^(?:run-ci-[A-Za-z0-9][A-Za-z0-9_.-]*|bypass-fastfail)$`)
+	labelRE           = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:run-ci-[A-Za-z0-9][A-Za-z0-9_.-]*|bypass-fastfail)$`)
+	})
 )
 
 // Allows reports whether a commenter with the given repository permission
@@ -166,7 +169,7 @@ func ParsePolicy(data []byte, file string) (*Policy, error) {
 				return fail(labels, "%s must be a non-empty array", lname)
 			}
 			for _, v := range labels.vals {
-				if v.kind != jString || !labelRE.MatchString(v.str) {
+				if v.kind != jString || !labelRE().MatchString(v.str) {
 					return fail(v, "invalid exact CI label: %s", pyRepr(v))
 				}
 			}

@@ -6,15 +6,18 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // targetRE is the scope charset (spec A4 rule 2). The value reaches a shell,
 // so a prefix-and-no-".." test is not enough: a legal file name can still
 // carry metacharacters.
-var targetRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]*(::[A-Za-z0-9_][A-Za-z0-9._\[\]-]*)*$`)
+var targetRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]*(::[A-Za-z0-9_][A-Za-z0-9._\[\]-]*)*$`)
+})
 
 // ValidCharset reports whether target matches the scope charset.
-func ValidCharset(target string) bool { return targetRE.MatchString(target) }
+func ValidCharset(target string) bool { return targetRE().MatchString(target) }
 
 // Reason ids, stable for tests and automation; the order is the spec's.
 const (

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -865,11 +866,13 @@ func (p *parser) dict() (*node, error) {
 const digitPart = `[0-9](?:_?[0-9])*`
 
 var (
-	reInt   = regexp.MustCompile(`^(?:[1-9](?:_?[0-9])*|0(?:_?0)*)$`)
-	reFloat = regexp.MustCompile(`^(?:(?:` + digitPart + `)?\.` + digitPart + `|` + digitPart + `\.?)(?:[eE][+-]?` + digitPart + `)?$`)
-	reHex   = regexp.MustCompile(`^0[xX](?:_?[0-9a-fA-F])+$`)
-	reOct   = regexp.MustCompile(`^0[oO](?:_?[0-7])+$`)
-	reBin   = regexp.MustCompile(`^0[bB](?:_?[01])+$`)
+	reInt   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[1-9](?:_?[0-9])*|0(?:_?0)*)$`) })
+	reFloat = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:(?:` + digitPart + `)?\.` + digitPart + `|` + digitPart + `\.?)(?:[eE][+-]?` + digitPart + `)?$`)
+	})
+	reHex = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^0[xX](?:_?[0-9a-fA-F])+$`) })
+	reOct = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^0[oO](?:_?[0-7])+$`) })
+	reBin = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^0[bB](?:_?[01])+$`) })
 )
 
 // parseNumber validates a Python number literal and returns its type
@@ -884,7 +887,7 @@ func parseNumber(s string) (kind string, v float64, ok bool) {
 	}
 	if last := s[len(s)-1]; last == 'j' || last == 'J' {
 		body := s[:len(s)-1]
-		if reFloat.MatchString(body) {
+		if reFloat().MatchString(body) {
 			return "complex", 0, true
 		}
 		return "", 0, false
@@ -893,7 +896,7 @@ func parseNumber(s string) (kind string, v float64, ok bool) {
 	for _, r := range []struct {
 		re   *regexp.Regexp
 		base int
-	}{{reHex, 16}, {reOct, 8}, {reBin, 2}} {
+	}{{reHex(), 16}, {reOct(), 8}, {reBin(), 2}} {
 		if r.re.MatchString(s) {
 			i, ok := new(big.Int).SetString(clean[2:], r.base)
 			if !ok {
@@ -903,11 +906,11 @@ func parseNumber(s string) (kind string, v float64, ok bool) {
 			return "int", f, true
 		}
 	}
-	if reInt.MatchString(s) {
+	if reInt().MatchString(s) {
 		f, _ := strconv.ParseFloat(clean, 64)
 		return "int", f, true
 	}
-	if reFloat.MatchString(s) && strings.ContainsAny(s, ".eE") {
+	if reFloat().MatchString(s) && strings.ContainsAny(s, ".eE") {
 		f, err := strconv.ParseFloat(clean, 64)
 		if err != nil && !math.IsInf(f, 0) {
 			return "", 0, false
@@ -979,7 +982,7 @@ func unescape(s string, bytes bool) string {
 				sb.WriteString("\\N")
 				continue
 			}
-			r, ok := asciiNames[strings.ToUpper(s[i+2:i+end])]
+			r, ok := asciiNames()[strings.ToUpper(s[i+2:i+end])]
 			if !ok {
 				// Names outside printable ASCII are kept verbatim: no
 				// label or suite needs them, and the full table is large.

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // FilePlan is the resolved /rerun-test plan for one file (spec §12).
@@ -58,7 +59,7 @@ func CheckFileRunDiscovery(fsys fs.FS, cfg Config) error {
 	return nil
 }
 
-var imageTagRe = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
+var imageTagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`) })
 
 // ResolveFile maps one test file to its /rerun-test plan: exactly one
 // enabled CPU or CUDA registration, its suite, runner and timeout. Labels
@@ -68,7 +69,7 @@ func (r *Registry) ResolveFile(file, tag string) (FilePlan, error) {
 	if tag == "" {
 		tag = "dev"
 	}
-	if !imageTagRe.MatchString(tag) {
+	if !imageTagRe().MatchString(tag) {
 		return FilePlan{}, fmt.Errorf("invalid CI image tag: %s", pyRepr(tag))
 	}
 	var regs, cc []*Registration

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cicheck/cicheck/finding"
 )
@@ -28,7 +29,7 @@ type labelKey struct {
 var reservedLabels = []string{"all", "image", "nightly"}
 
 // labelKeyRe is the shape the workflow adapter keeps for run-ci-<key>.
-var labelKeyRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+var labelKeyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`) })
 
 // binding is the last module-level assignment of a symbol.
 type binding struct {
@@ -369,10 +370,10 @@ func loadLabels(fsys fs.FS, cfg Config) (*labelSet, []finding.Finding) {
 			k.bad = true
 			out = append(out, newFinding(RuleLabelsReserved, file, k.line, k.col,
 				fmt.Sprintf("%s must not contain %s: it is a workflow-only scope, not a domain label", sym, pyRepr(k.name))))
-		case !labelKeyRe.MatchString(k.name):
+		case !labelKeyRe().MatchString(k.name):
 			k.bad = true
 			out = append(out, newFinding(RuleLabelsBadKey, file, k.line, k.col,
-				fmt.Sprintf("label %s does not match %s, so the workflow adapter silently drops %s", pyRepr(k.name), labelKeyRe, pyRepr(cfg.Policy.LabelPrefix+k.name))))
+				fmt.Sprintf("label %s does not match %s, so the workflow adapter silently drops %s", pyRepr(k.name), labelKeyRe(), pyRepr(cfg.Policy.LabelPrefix+k.name))))
 		}
 		seen[k.name] = true
 		ls.keys = append(ls.keys, k)

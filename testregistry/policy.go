@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -106,7 +107,7 @@ type WorkflowInputs struct {
 	CadenceOverride string // CADENCE_OVERRIDE
 }
 
-var prLabelRe = regexp.MustCompile(`^run-ci-[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+var prLabelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^run-ci-[A-Za-z0-9][A-Za-z0-9_.-]*$`) })
 
 // ResolveWorkflowInputs adapts workflow inputs to a cadence and raw labels
 // (spec §9); the caller then runs ResolvePolicy.
@@ -120,7 +121,7 @@ func ResolveWorkflowInputs(in WorkflowInputs, pc Policy) (cadence string, raw []
 		if err := json.Unmarshal([]byte(in.PRLabelsJSON), &labels); err != nil {
 			return "", nil, errors.New("PR labels were not a JSON string array")
 		}
-		re := prLabelRe
+		re := prLabelRe()
 		if pc.LabelPrefix != "run-ci-" {
 			re = regexp.MustCompile(`^` + regexp.QuoteMeta(pc.LabelPrefix) + `[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 		}
@@ -311,7 +312,7 @@ type Change struct {
 	Paths  []string // two for R and C
 }
 
-var statusRe = regexp.MustCompile(`^(?:[ADMTUXB]|[RC][0-9]{1,3})$`)
+var statusRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[ADMTUXB]|[RC][0-9]{1,3})$`) })
 
 // ParseNameStatusZ parses NUL-separated name-status output. ok is false
 // when the diff is unusable (empty, malformed, not UTF-8, or missing its
@@ -324,7 +325,7 @@ func ParseNameStatusZ(b []byte) (changes []Change, ok bool) {
 	fields := strings.Split(strings.TrimSuffix(s, "\x00"), "\x00")
 	for i := 0; i < len(fields); {
 		st := fields[i]
-		if !statusRe.MatchString(st) {
+		if !statusRe().MatchString(st) {
 			return nil, false
 		}
 		n := 1

@@ -1,7 +1,9 @@
 package testregistry
 
 import (
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cicheck/cicheck/finding"
 )
@@ -63,11 +65,16 @@ const (
 // Rules lists every rule with its default severity, a one-line summary, its
 // documentation and a bad and a good example repository, for
 // `cicheck rules`, SARIF metadata and docs/rules/<id>.md.
-var Rules = []Rule{
-	{
-		ID: RuleSyntaxError, Severity: finding.Error,
-		Short: "A test file that Python cannot parse breaks CI collection.",
-		Help: mdHelp(`
+func Rules() []Rule { return slices.Clone(rules()) }
+
+// rules builds the list once, on first use: its examples are strings a
+// lint run never reads, so no command pays for them at start-up.
+var rules = sync.OnceValue(func() []Rule {
+	return []Rule{
+		{
+			ID: RuleSyntaxError, Severity: finding.Error,
+			Short: "A test file that Python cannot parse breaks CI collection.",
+			Help: mdHelp(`
 The collector reads every test file with ‵ast.parse‵, so one syntax error
 anywhere in a file (not only in its registration) raises a raw
 ‵SyntaxError‵ and collection fails for the whole repository.
@@ -76,7 +83,7 @@ anywhere in a file (not only in its registration) raises a raw
 
 Fix the syntax; the message is CPython's own (‵'(' was never closed‵,
 ‵expected ':'‵, ...), positioned on the offending token.`),
-		Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=900, suite="stage-c-8-gpu-h100", labels=["megatron"]
@@ -85,30 +92,30 @@ register_cuda_ci(est_time=900, suite="stage-c-8-gpu-h100", labels=["megatron"]
 def test_convert_roundtrip():
     assert convert_checkpoint("tiny-llama", "/tmp/ckpt")
 `)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleStarredArgs, Severity: finding.Error,
-		Short: "register_*_ci() does not accept *args.",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleStarredArgs, Severity: finding.Error,
+			Short: "register_*_ci() does not accept *args.",
+			Help: mdHelp(`
 Registrations are read statically, never executed: the collector cannot
 see what ‵*args‵ unpacks to, so it rejects the call.
 
 ` + collectorFails + `
 
 Write ‵est_time‵ and ‵suite‵ out as literals in each registration.`),
-		Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 H100_DEFAULTS = (900, "stage-c-8-gpu-h100")
 register_cuda_ci(*H100_DEFAULTS, labels=["megatron"])
 `+testBody)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleTooManyPos, Severity: finding.Error,
-		Short: "Only est_time and suite may be passed positionally.",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleTooManyPos, Severity: finding.Error,
+			Short: "Only est_time and suite may be passed positionally.",
+			Help: mdHelp(`
 ‵labels‵, ‵nightly‵ and ‵disabled‵ are keyword-only: a third positional
 argument is an error in the collector (and a ‵TypeError‵ if the file is
 ever imported).
@@ -116,21 +123,21 @@ ever imported).
 ` + collectorFails + `
 
 Pass the third argument by name, usually ‵labels=[...]‵.`),
-		Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(900, "stage-c-8-gpu-h100", ["megatron"])
 `+testBody)),
-		Good: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Good: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(900, "stage-c-8-gpu-h100", labels=["megatron"])
 `+testBody)),
-	},
-	{
-		ID: RuleNotLiteral, Severity: finding.Error,
-		Short: "Registration arguments must be literal constants.",
-		Help: mdHelp(`
+		},
+		{
+			ID: RuleNotLiteral, Severity: finding.Error,
+			Short: "Registration arguments must be literal constants.",
+			Help: mdHelp(`
 The collector evaluates arguments without running Python, so only
 constants count: ‵15 * 60‵, ‵-5‵, a name or an f-string is not a literal
 (implicit concatenation ‵"stage-" "a-cpu"‵ is).
@@ -138,56 +145,56 @@ constants count: ‵15 * 60‵, ‵-5‵, a name or an f-string is not a literal
 ` + collectorFails + `
 
 Write the value out: ‵est_time=900‵, ‵suite="stage-c-8-gpu-h100"‵.`),
-		Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=15 * 60, suite="stage-c-8-gpu-h100", labels=["megatron"])
 `+testBody)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleKwargs, Severity: finding.Error,
-		Short: "register_*_ci() does not accept **kwargs.",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleKwargs, Severity: finding.Error,
+			Short: "register_*_ci() does not accept **kwargs.",
+			Help: mdHelp(`
 A shared dict of defaults unpacked with ‵**‵ is invisible to the static
 collector, which rejects the call.
 
 ` + collectorFails + `
 
 Spell every keyword out in each registration.`),
-		Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 H100 = {"est_time": 900, "suite": "stage-c-8-gpu-h100"}
 register_cuda_ci(**H100, labels=["megatron"])
 `+testBody)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleDuplicateArg, Severity: finding.Error,
-		Short: "An argument is given twice.",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleDuplicateArg, Severity: finding.Error,
+			Short: "An argument is given twice.",
+			Help: mdHelp(`
 An argument given both positionally and by keyword, or twice by keyword,
 is ambiguous; the collector rejects the call.
 
 ` + collectorFails + `
 
 Keep one of the two.`),
-		Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(900, "stage-c-8-gpu-h100", suite="stage-c-8-gpu-h100", labels=["megatron"])
 `+testBody)),
-		Good: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Good: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(900, "stage-c-8-gpu-h100", labels=["megatron"])
 `+testBody)),
-	},
-	{
-		ID: RuleUnknownArg, Severity: finding.Error,
-		Short: "An argument the registration schema does not know.",
-		Help: mdHelp(`
+		},
+		{
+			ID: RuleUnknownArg, Severity: finding.Error,
+			Short: "An argument the registration schema does not know.",
+			Help: mdHelp(`
 The schema is ‵est_time‵, ‵suite‵, ‵labels‵, ‵nightly‵ and ‵disabled‵, plus
 any ‵registry.extra-params‵ configured for the marker. Removed keywords
 such as ‵num_gpus‵ or ‵always_on‵ are errors: the suite already says which
@@ -197,17 +204,17 @@ runner the test needs.
 
 Drop the argument, or declare it in ‵registry.extra-params‵ if the
 repository's ‵ci_register.py‵ really accepts it.`),
-		Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=900, suite="stage-c-8-gpu-h100", labels=["megatron"], num_gpus=8)
 `+testBody)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleLabelsType, Severity: finding.Error,
-		Short: "labels must be a list of string literals or None.",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleLabelsType, Severity: finding.Error,
+			Short: "labels must be a list of string literals or None.",
+			Help: mdHelp(`
 ‵labels="megatron"‵ is a string, not a list; a tuple, a name or a
 comprehension cannot be read statically either. The collector rejects the
 call.
@@ -215,17 +222,17 @@ call.
 ` + collectorFails + `
 
 Write a list of string literals: ‵labels=["megatron"]‵.`),
-		Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=900, suite="stage-c-8-gpu-h100", labels="megatron")
 `+testBody)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleMissingArg, Severity: finding.Error,
-		Short: "A required registration argument is missing.",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleMissingArg, Severity: finding.Error,
+			Short: "A required registration argument is missing.",
+			Help: mdHelp(`
 ‵est_time‵ and ‵suite‵ are required, and so is any ‵registry.extra-params‵
 keyword marked ‵required: true‵. Seed 003 began this way: the repository
 made ‵hardware=‵ required on CUDA registrations, one new test was
@@ -235,17 +242,17 @@ registered without it, and collection failed at plan time.
 
 Add the argument. ‵cicheck registry check --staged‵ as a pre-commit hook
 catches it before the commit.`),
-		Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=900, labels=["megatron"])
 `+testBody)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleWrongType, Severity: finding.Error,
-		Short: "A registration argument has the wrong type.",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleWrongType, Severity: finding.Error,
+			Short: "A registration argument has the wrong type.",
+			Help: mdHelp(`
 ‵est_time‵ must be a number (seconds), ‵suite‵ a string, ‵nightly‵ exactly
 a bool, ‵disabled‵ a string or ‵None‵; configured extra parameters have
 their declared type. Anything else is a collector error.
@@ -253,17 +260,17 @@ their declared type. Anything else is a collector error.
 ` + collectorFails + `
 
 Use the right type: ‵est_time=900‵, not ‵est_time="15m"‵.`),
-		Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time="15m", suite="stage-c-8-gpu-h100", labels=["megatron"])
 `+testBody)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleBadValue, Severity: finding.Error,
-		Short: "A configured parameter has a value outside its allowed set.",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleBadValue, Severity: finding.Error,
+			Short: "A configured parameter has a value outside its allowed set.",
+			Help: mdHelp(`
 A keyword declared in ‵registry.extra-params‵ with an ‵allowed‵ list only
 takes those values; the repository's ‵ci_register.py‵ rejects anything
 else when it collects, which fails CI the same way as any registration
@@ -271,21 +278,21 @@ error.
 
 Use one of the allowed values (they are case-sensitive), or extend the
 list in both ‵ci_register.py‵ and ‵.cicheck.yaml‵.`),
-		Bad: exRepo(hardwareConfig, exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(hardwareConfig, exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=900, suite="stage-c-8-gpu-h100", labels=["megatron"], hardware="H100")
 `+testBody)),
-		Good: exRepo(hardwareConfig, exFile("tests/e2e/megatron/test_convert.py", `
+			Good: exRepo(hardwareConfig, exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=900, suite="stage-c-8-gpu-h100", labels=["megatron"], hardware="h100")
 `+testBody)),
-	},
-	{
-		ID: RuleNoDomainLabel, Severity: finding.Error,
-		Short: "GPU registrations need at least one domain label.",
-		Help: mdHelp(`
+		},
+		{
+			ID: RuleNoDomainLabel, Severity: finding.Error,
+			Short: "GPU registrations need at least one domain label.",
+			Help: mdHelp(`
 A registration with no labels is always on: it runs whenever its suite
 runs. That is the point for cheap CPU tests, but an unlabelled GPU test
 would run in every run of its GPU stage, whichever area a pull request
@@ -296,17 +303,17 @@ selects them.
 ` + collectorFails + `
 
 Add the domain label of the code the test covers.`),
-		Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=900, suite="stage-c-8-gpu-h100")
 `+testBody)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleUnknownLabel, Severity: finding.Error,
-		Short: "A label outside KNOWN_LABELS.",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleUnknownLabel, Severity: finding.Error,
+			Short: "A label outside KNOWN_LABELS.",
+			Help: mdHelp(`
 Labels must be keys of ‵KNOWN_LABELS‵ in ‵tests/ci/labels.py‵: a typo would
 otherwise make the test unselectable by any ‵run-ci-<label>‵.
 
@@ -314,17 +321,17 @@ otherwise make the test unselectable by any ‵run-ci-<label>‵.
 
 Fix the typo, or add the label to ‵KNOWN_LABELS‵, to the comment-command
 allowlist and as ‵run-ci-<label>‵ in the repository's GitHub labels.`),
-		Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=900, suite="stage-c-8-gpu-h100", labels=["megaton"])
 `+testBody)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleGPUInImplicit, Severity: finding.Error,
-		Short: "GPU registrations are forbidden in the CPU-only implicit root.",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleGPUInImplicit, Severity: finding.Error,
+			Short: "GPU registrations are forbidden in the CPU-only implicit root.",
+			Help: mdHelp(`
 Files under ‵tests/fast/‵ run on CPU runners, and a file there without a
 call is registered implicitly for ‵stage-a-cpu‵. A CUDA or ROCm
 registration there is a collector error (the message says
@@ -333,13 +340,13 @@ registration there is a collector error (the message says
 ` + collectorFails + `
 
 Move the file to ‵tests/fast-gpu/‵.`),
-		Bad:  exRepo(exFile("tests/fast/test_fused_adam.py", fusedAdam)),
-		Good: exRepo(exFile("tests/fast-gpu/test_fused_adam.py", fusedAdam)),
-	},
-	{
-		ID: RuleMentionNoCall, Severity: finding.Error,
-		Short: "The file mentions a marker but no top-level call was parsed.",
-		Help: mdHelp(`
+			Bad:  exRepo(exFile("tests/fast/test_fused_adam.py", fusedAdam)),
+			Good: exRepo(exFile("tests/fast-gpu/test_fused_adam.py", fusedAdam)),
+		},
+		{
+			ID: RuleMentionNoCall, Severity: finding.Error,
+			Short: "The file mentions a marker but no top-level call was parsed.",
+			Help: mdHelp(`
 In ‵tests/fast/‵ a file without a registration is registered implicitly
 (CPU, ‵stage-a-cpu‵, 1 second). A file that names ‵register_cpu_ci‵ or
 ‵register_cuda_ci‵ but whose call the collector cannot see (an aliased
@@ -349,7 +356,7 @@ is ambiguous, so the collector rejects it.
 ` + collectorFails + `
 
 Import the marker by name and call it at module level.`),
-		Bad: exRepo(exFile("tests/fast/test_tokenizer.py", `
+			Bad: exRepo(exFile("tests/fast/test_tokenizer.py", `
 from tests.ci import ci_register
 
 ci_register.register_cpu_ci(est_time=120, suite="stage-b-cpu")
@@ -358,7 +365,7 @@ ci_register.register_cpu_ci(est_time=120, suite="stage-b-cpu")
 def test_roundtrip():
     assert "hello".encode().decode() == "hello"
 `)),
-		Good: exRepo(exFile("tests/fast/test_tokenizer.py", `
+			Good: exRepo(exFile("tests/fast/test_tokenizer.py", `
 from tests.ci.ci_register import register_cpu_ci
 
 register_cpu_ci(est_time=120, suite="stage-b-cpu")
@@ -367,11 +374,11 @@ register_cpu_ci(est_time=120, suite="stage-b-cpu")
 def test_roundtrip():
     assert "hello".encode().decode() == "hello"
 `), megatronTest),
-	},
-	{
-		ID: RuleRocmAliasQuirk, Severity: finding.Error,
-		Short: "A ROCm-only mention the reference would silently register as implicit CPU.",
-		Help: mdHelp(`
+		},
+		{
+			ID: RuleRocmAliasQuirk, Severity: finding.Error,
+			Short: "A ROCm-only mention the reference would silently register as implicit CPU.",
+			Help: mdHelp(`
 The reference collector's textual check in ‵tests/fast/‵ looks only for
 ‵register_cpu_ci‵ and ‵register_cuda_ci‵. A ROCm registration it cannot
 parse (aliased, nested, attribute access) is therefore silently turned
@@ -380,7 +387,7 @@ is told. cicheck flags it.
 
 Call ‵register_rocm_ci‵ by its bare name at module level, in a GPU root
 (‵tests/fast-gpu/‵ or ‵tests/e2e/‵).`),
-		Bad: exRepo(exFile("tests/fast/test_rocm_kernels.py", `
+			Bad: exRepo(exFile("tests/fast/test_rocm_kernels.py", `
 from tests.ci import ci_register
 
 ci_register.register_rocm_ci(est_time=600, suite="stage-c-4-gpu-mi350", labels=["megatron"])
@@ -389,7 +396,7 @@ ci_register.register_rocm_ci(est_time=600, suite="stage-c-4-gpu-mi350", labels=[
 def test_rocm_gemm():
     assert gemm_matches_reference()
 `)),
-		Good: exRepo(exFile("tests/e2e/amd/test_rocm_kernels.py", `
+			Good: exRepo(exFile("tests/e2e/amd/test_rocm_kernels.py", `
 from tests.ci.ci_register import register_rocm_ci
 
 register_rocm_ci(est_time=600, suite="stage-c-4-gpu-mi350", labels=["megatron"])
@@ -398,11 +405,11 @@ register_rocm_ci(est_time=600, suite="stage-c-4-gpu-mi350", labels=["megatron"])
 def test_rocm_gemm():
     assert gemm_matches_reference()
 `)),
-	},
-	{
-		ID: RuleNoRegistry, Severity: finding.Error,
-		Short: "A test file under a scan root without any registration.",
-		Help: mdHelp(`
+		},
+		{
+			ID: RuleNoRegistry, Severity: finding.Error,
+			Short: "A test file under a scan root without any registration.",
+			Help: mdHelp(`
 Outside the implicit root every ‵test_*.py‵ under a scan root must register
 itself (‵No CI registry found in <file>‵): CI would otherwise never run
 it, and the collector refuses to guess.
@@ -410,13 +417,13 @@ it, and the collector refuses to guess.
 ` + collectorFails + `
 
 Add a registration at module level.`),
-		Bad:  exRepo(exFile("tests/e2e/megatron/test_convert.py", strings.TrimPrefix(testBody, "\n"))),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleUnknownSuite, Severity: finding.Error,
-		Short: "A suite no backend lists is never selected (warning when disabled).",
-		Help: mdHelp(`
+			Bad:  exRepo(exFile("tests/e2e/megatron/test_convert.py", strings.TrimPrefix(testBody, "\n"))),
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleUnknownSuite, Severity: finding.Error,
+			Short: "A suite no backend lists is never selected (warning when disabled).",
+			Help: mdHelp(`
 A test runs only when a CI job runs its suite, and jobs run the suites of
 ‵CI_SUITES‵ in ‵tests/ci/run_suite.py‵. A registration on any other suite
 (a typo, a retired runner pool) is accepted by the reference collector and
@@ -424,17 +431,17 @@ then silently never selected. A disabled registration only gets a warning.
 
 Register on a suite listed for the backend, or add the suite to
 ‵CI_SUITES‵ and a workflow job that runs it.`),
-		Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=900, suite="stage-c-8-gpu-b200", labels=["megatron"])
 `+testBody)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleSuitesUnknown, Severity: finding.Notice,
-		Short: "CI_SUITES could not be loaded statically; suite checks skipped.",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleSuitesUnknown, Severity: finding.Notice,
+			Short: "CI_SUITES could not be loaded statically; suite checks skipped.",
+			Help: mdHelp(`
 cicheck reads ‵CI_SUITES‵ without running Python: it must be a dict
 literal whose keys are ‵HWBackend.CPU‵/‵.CUDA‵/‵.ROCM‵ (or the strings
 ‵cpu‵/‵cuda‵/‵rocm‵) and whose values are lists of string literals. When it
@@ -442,15 +449,15 @@ is computed, ‵reg-unknown-suite‵ and ‵reg-suite-no-consumer‵ cannot run.
 
 Write ‵CI_SUITES‵ as a literal, or give the suites in ‵.cicheck.yaml‵ under
 ‵registry.suites.map‵.`),
-		Bad: exRepo(megatronTest, exFile("tests/ci/run_suite.py", suitesHeader+`
+			Bad: exRepo(megatronTest, exFile("tests/ci/run_suite.py", suitesHeader+`
 CI_SUITES = {backend: load_suites(f"suites/{backend.value}.txt") for backend in HWBackend}
 `)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleSuiteNoConsumer, Severity: finding.Notice,
-		Short: "A suite that no workflow passes as --suite is never run (external suites are allow-listed).",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleSuiteNoConsumer, Severity: finding.Notice,
+			Short: "A suite that no workflow passes as --suite is never run (external suites are allow-listed).",
+			Help: mdHelp(`
 A suite in ‵CI_SUITES‵ that no workflow runs (‵run_suite.py --suite <name>‵)
 is dead: its tests are collected and validated but never executed. cicheck
 reads the workflow files as text; suites run outside the repository are
@@ -459,7 +466,7 @@ listed in ‵registry.external-suites‵ (default ‵nightly-*‵).
 Add a job that runs the suite, remove the suite, or allow-list it. The
 check is textual: a suite passed as ‵--suite ${{ matrix.suite }}‵ is not
 seen, so name it literally or allow-list it.`),
-		Bad: exRepo(implicitCPUTest, cpuSuites, exFile(".github/workflows/pr-test.yml", `
+			Bad: exRepo(implicitCPUTest, cpuSuites, exFile(".github/workflows/pr-test.yml", `
 name: PR Test
 on: pull_request
 jobs:
@@ -469,7 +476,7 @@ jobs:
       - uses: actions/checkout@v4
       - run: python tests/ci/run_suite.py --hw cpu --suite stage-a-cpu
 `)),
-		Good: exRepo(implicitCPUTest, cpuSuites, exFile(".github/workflows/pr-test.yml", `
+			Good: exRepo(implicitCPUTest, cpuSuites, exFile(".github/workflows/pr-test.yml", `
 name: PR Test
 on: pull_request
 jobs:
@@ -485,62 +492,62 @@ jobs:
       - uses: actions/checkout@v4
       - run: python tests/ci/run_suite.py --hw cpu --suite stage-b-cpu
 `)),
-	},
-	{
-		ID: RuleDuplicate, Severity: finding.Error,
-		Short: "Two registrations of one file on the same backend and suite.",
-		Help: mdHelp(`
+		},
+		{
+			ID: RuleDuplicate, Severity: finding.Error,
+			Short: "Two registrations of one file on the same backend and suite.",
+			Help: mdHelp(`
 The same file registered twice for one backend and suite runs twice in
 that job (or, with different ‵nightly‵/‵labels‵, makes it unclear which
 registration wins). The reference collector accepts it; cicheck does not.
 
 Merge the two calls into one; use two suites if the test really must run
 on two runner pools.`),
-		Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=900, suite="stage-c-8-gpu-h100", labels=["megatron"])
 register_cuda_ci(est_time=1800, suite="stage-c-8-gpu-h100", labels=["megatron"], nightly=True)
 `+testBody)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleDuplicateLabel, Severity: finding.Warning,
-		Short: "A label repeated within one registration.",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleDuplicateLabel, Severity: finding.Warning,
+			Short: "A label repeated within one registration.",
+			Help: mdHelp(`
 Labels are a set in effect (a test is selected when any of its labels is
 requested), so a repeated label changes nothing; it is usually a
 copy-paste slip where a different label was meant.
 
 Remove the repetition, or write the label that was meant.`),
-		Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=900, suite="stage-c-8-gpu-h100", labels=["megatron", "megatron"])
 `+testBody)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleEstTimeBool, Severity: finding.Warning,
-		Short: "A bool est_time is accepted as 0 or 1 second.",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleEstTimeBool, Severity: finding.Warning,
+			Short: "A bool est_time is accepted as 0 or 1 second.",
+			Help: mdHelp(`
 ‵est_time‵ drives sharding (longest first) and the ‵/rerun-test‵ timeout.
 ‵True‵ is a valid constant to the collector and counts as one second, so
 the test is scheduled as if it were instant and may push its shard past
 the job's time limit.
 
 Give the estimated run time in seconds.`),
-		Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
+			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=True, suite="stage-c-8-gpu-h100", labels=["megatron"])
 `+testBody)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleSemanticDefault, Severity: finding.Warning,
-		Short: "An explicit registration that equals the implicit default.",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleSemanticDefault, Severity: finding.Warning,
+			Short: "An explicit registration that equals the implicit default.",
+			Help: mdHelp(`
 In ‵tests/fast/‵ a file without a registration is already a CPU
 ‵stage-a-cpu‵ test. An explicit ‵register_cpu_ci(est_time=10,
 suite="stage-a-cpu")‵ adds nothing, and the reference repository's own
@@ -548,28 +555,28 @@ lint rejects it.
 
 Delete the call (and its import: a leftover mention of the marker is
 ‵reg-mention-no-call‵).`),
-		Bad: exRepo(exFile("tests/fast/test_config_parse.py", `
+			Bad: exRepo(exFile("tests/fast/test_config_parse.py", `
 from tests.ci.ci_register import register_cpu_ci
 
 register_cpu_ci(est_time=10, suite="stage-a-cpu")
 `+cpuBody), megatronTest),
-		Good: exRepo(exFile("tests/fast/test_config_parse.py", strings.TrimPrefix(cpuBody, "\n\n")), megatronTest),
-	},
-	{
-		ID: RuleOrphanTest, Severity: finding.Warning,
-		Short: "A test file outside the scan roots is never collected.",
-		Help: mdHelp(`
+			Good: exRepo(exFile("tests/fast/test_config_parse.py", strings.TrimPrefix(cpuBody, "\n\n")), megatronTest),
+		},
+		{
+			ID: RuleOrphanTest, Severity: finding.Warning,
+			Short: "A test file outside the scan roots is never collected.",
+			Help: mdHelp(`
 Only ‵test_*.py‵ files under the roots (‵tests/fast‵, ‵tests/fast-gpu‵,
 ‵tests/e2e‵, ‵tests/ci‵) are collected. A test file anywhere else looks
 like coverage but never runs in CI.
 
 Move it under a root and register it, or list it in
 ‵registry.orphan-allowlist‵ if it is deliberately manual.`),
-		Bad: exRepo(exFile("tests/manual/test_lr_sweep.py", `
+			Bad: exRepo(exFile("tests/manual/test_lr_sweep.py", `
 def test_lr_sweep():
     assert run_sweep([1e-4, 3e-4]) is not None
 `), megatronTest),
-		Good: exRepo(exFile("tests/e2e/megatron/test_lr_sweep.py", `
+			Good: exRepo(exFile("tests/e2e/megatron/test_lr_sweep.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=1200, suite="stage-c-8-gpu-h100", labels=["megatron"], nightly=True)
@@ -578,42 +585,42 @@ register_cuda_ci(est_time=1200, suite="stage-c-8-gpu-h100", labels=["megatron"],
 def test_lr_sweep():
     assert run_sweep([1e-4, 3e-4]) is not None
 `), megatronTest),
-	},
-	{
-		ID: RuleLabelsNotLiteral, Severity: finding.Error,
-		Short: "KNOWN_LABELS cannot be loaded statically.",
-		Help: mdHelp(`
+		},
+		{
+			ID: RuleLabelsNotLiteral, Severity: finding.Error,
+			Short: "KNOWN_LABELS cannot be loaded statically.",
+			Help: mdHelp(`
 The collector and cicheck read ‵KNOWN_LABELS‵ without running Python. It
 must be one module-level literal (a dict with string keys, a set, a list
 or a tuple of strings) that is not modified afterwards. Otherwise every
 label check is skipped, so typos in labels go unnoticed.
 
 Write all labels in the literal itself.`),
-		Bad: exRepo(megatronTest, exFile("tests/ci/labels.py", labelsDoc+`
+			Bad: exRepo(megatronTest, exFile("tests/ci/labels.py", labelsDoc+`
 KNOWN_LABELS: dict[str, str] = {
     "megatron": "Megatron-LM training and checkpoint conversion.",
 }
 KNOWN_LABELS.update(EXTRA_LABELS)
 `)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleLabelsReserved, Severity: finding.Error,
-		Short: "A workflow-only scope name used as a domain label.",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleLabelsReserved, Severity: finding.Error,
+			Short: "A workflow-only scope name used as a domain label.",
+			Help: mdHelp(`
 ‵all‵, ‵image‵ and ‵nightly‵ are scopes of the CI label policy:
 ‵run-ci-all‵ selects every label, ‵run-ci-image‵ every label but ‵long‵,
 ‵ft-short‵ and ‵ft-long‵, and ‵nightly‵ switches the cadence. As a domain label they would
 collide with those meanings.
 
 Pick a different key.`),
-		Bad: exRepo(megatronTest, exFile("tests/ci/labels.py", labelsDoc+`
+			Bad: exRepo(megatronTest, exFile("tests/ci/labels.py", labelsDoc+`
 KNOWN_LABELS: dict[str, str] = {
     "megatron": "Megatron-LM training and checkpoint conversion.",
     "image": "Docker image build smoke tests.",
 }
 `)),
-		Good: exRepo(megatronTest, exFile("tests/e2e/docker/test_image_smoke.py", `
+			Good: exRepo(megatronTest, exFile("tests/e2e/docker/test_image_smoke.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=300, suite="stage-c-8-gpu-h100", labels=["docker-image"])
@@ -627,24 +634,24 @@ KNOWN_LABELS: dict[str, str] = {
     "docker-image": "Docker image build smoke tests.",
 }
 `)),
-	},
-	{
-		ID: RuleLabelsBadKey, Severity: finding.Error,
-		Short: "A label key whose run-ci-<key> label the workflow adapter drops.",
-		Help: mdHelp(`
+		},
+		{
+			ID: RuleLabelsBadKey, Severity: finding.Error,
+			Short: "A label key whose run-ci-<key> label the workflow adapter drops.",
+			Help: mdHelp(`
 The workflow adapter keeps only PR labels matching
 ‵^run-ci-[A-Za-z0-9][A-Za-z0-9_.-]*$‵. A key with a space, a slash or a
 leading dash can be registered and documented, but its ‵run-ci-<key>‵
 label is silently dropped, so nothing can ever request it.
 
 Use letters, digits, ‵_‵, ‵.‵ and ‵-‵ only, starting with a letter or digit.`),
-		Bad: exRepo(megatronTest, exFile("tests/ci/labels.py", labelsDoc+`
+			Bad: exRepo(megatronTest, exFile("tests/ci/labels.py", labelsDoc+`
 KNOWN_LABELS: dict[str, str] = {
     "megatron": "Megatron-LM training and checkpoint conversion.",
     "weight update": "Weight sync between trainer and rollout engines.",
 }
 `)),
-		Good: exRepo(megatronTest, exFile("tests/e2e/sync/test_weight_update.py", `
+			Good: exRepo(megatronTest, exFile("tests/e2e/sync/test_weight_update.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=600, suite="stage-c-8-gpu-h100", labels=["weight-update"])
@@ -658,41 +665,41 @@ KNOWN_LABELS: dict[str, str] = {
     "weight-update": "Weight sync between trainer and rollout engines.",
 }
 `)),
-	},
-	{
-		ID: RuleLabelsDupKey, Severity: finding.Warning,
-		Short: "A label key given twice.",
-		Help: mdHelp(`
+		},
+		{
+			ID: RuleLabelsDupKey, Severity: finding.Warning,
+			Short: "A label key given twice.",
+			Help: mdHelp(`
 Python keeps the last of two equal dict keys, so nothing breaks, but the
 first description is silently lost and a merge conflict was usually
 resolved by keeping both sides.
 
 Keep one entry.`),
-		Bad: exRepo(megatronTest, exFile("tests/ci/labels.py", labelsDoc+`
+			Bad: exRepo(megatronTest, exFile("tests/ci/labels.py", labelsDoc+`
 KNOWN_LABELS: dict[str, str] = {
     "megatron": "Megatron-LM training and checkpoint conversion.",
     "megatron": "Megatron-LM training.",
 }
 `)),
-		Good: exRepo(megatronTest),
-	},
-	{
-		ID: RuleLabelsUnused, Severity: finding.Notice,
-		Short: "A known label that no registration uses.",
-		Help: mdHelp(`
+			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleLabelsUnused, Severity: finding.Notice,
+			Short: "A known label that no registration uses.",
+			Help: mdHelp(`
 A ‵run-ci-<label>‵ for a label no test carries selects nothing: a reviewer
 who adds it believes GPU tests ran when none did. Usually the tests were
 moved or relabelled and the label stayed.
 
 Label the tests that cover the area, or remove the label (from
 ‵KNOWN_LABELS‵, the comment-command allowlist and the GitHub labels).`),
-		Bad: exRepo(megatronTest, exFile("tests/ci/labels.py", labelsDoc+`
+			Bad: exRepo(megatronTest, exFile("tests/ci/labels.py", labelsDoc+`
 KNOWN_LABELS: dict[str, str] = {
     "megatron": "Megatron-LM training and checkpoint conversion.",
     "lora": "LoRA adapters.",
 }
 `)),
-		Good: exRepo(megatronTest, exFile("tests/e2e/lora/test_lora_merge.py", `
+			Good: exRepo(megatronTest, exFile("tests/e2e/lora/test_lora_merge.py", `
 from tests.ci.ci_register import register_cuda_ci
 
 register_cuda_ci(est_time=450, suite="stage-c-8-gpu-h100", labels=["lora"])
@@ -706,11 +713,11 @@ KNOWN_LABELS: dict[str, str] = {
     "lora": "LoRA adapters.",
 }
 `)),
-	},
-	{
-		ID: RuleAllowlistDrift, Severity: finding.Error,
-		Short: "The comment-command label allowlist differs from KNOWN_LABELS.",
-		Help: mdHelp(`
+		},
+		{
+			ID: RuleAllowlistDrift, Severity: finding.Error,
+			Short: "The comment-command label allowlist differs from KNOWN_LABELS.",
+			Help: mdHelp(`
 Maintainers add ‵run-ci-<label>‵ by PR comment; the access policy's
 ‵commands.add_label.allowed_labels‵ must be exactly ‵run-ci-<key>‵ for every
 ‵KNOWN_LABELS‵ key, plus ‵run-ci-image‵ and ‵bypass-fastfail‵. A missing
@@ -719,13 +726,13 @@ commenters add a label that selects nothing (‵run-ci-all‵ and ‵nightly‵
 are deliberately not comment-addable).
 
 Update the allowlist together with ‵tests/ci/labels.py‵.`),
-		Bad:  exRepo(megatronTest, accessPolicy(`"run-ci-image", "bypass-fastfail"`)),
-		Good: exRepo(megatronTest, accessPolicy(`"run-ci-megatron", "run-ci-image", "bypass-fastfail"`)),
-	},
-	{
-		ID: RuleUnknownRequest, Severity: finding.Warning,
-		Short: "A run-ci-<x> label whose <x> is not a known label selects nothing.",
-		Help: mdHelp(`
+			Bad:  exRepo(megatronTest, accessPolicy(`"run-ci-image", "bypass-fastfail"`)),
+			Good: exRepo(megatronTest, accessPolicy(`"run-ci-megatron", "run-ci-image", "bypass-fastfail"`)),
+		},
+		{
+			ID: RuleUnknownRequest, Severity: finding.Warning,
+			Short: "A run-ci-<x> label whose <x> is not a known label selects nothing.",
+			Help: mdHelp(`
 The label policy strips ‵run-ci-‵ and keeps ‵<x>‵ only if it is a
 ‵KNOWN_LABELS‵ key; anything else is dropped silently. A workflow that
 tests for ‵'run-ci-megaton'‵ therefore never fires. cicheck reads quoted
@@ -733,10 +740,11 @@ tests for ‵'run-ci-megaton'‵ therefore never fires. cicheck reads quoted
 to ‵cicheck registry select‵ and ‵cicheck registry policy‵.
 
 Fix the label name, or add the label to ‵KNOWN_LABELS‵.`),
-		Bad:  exRepo(megatronTest, cudaSuites, gpuWorkflow("run-ci-megaton")),
-		Good: exRepo(megatronTest, cudaSuites, gpuWorkflow("run-ci-megatron")),
-	},
-}
+			Bad:  exRepo(megatronTest, cudaSuites, gpuWorkflow("run-ci-megaton")),
+			Good: exRepo(megatronTest, cudaSuites, gpuWorkflow("run-ci-megatron")),
+		},
+	}
+})
 
 // collectorFails is the consequence shared by the reference collector's
 // errors (spec §9, seed 003).
@@ -877,14 +885,14 @@ jobs:
 `)
 }
 
-var ruleSeverity = func() map[string]finding.Severity {
+var ruleSeverity = sync.OnceValue(func() map[string]finding.Severity {
 	m := map[string]finding.Severity{}
-	for _, r := range Rules {
+	for _, r := range rules() {
 		m[r.ID] = r.Severity
 	}
 	return m
-}()
+})
 
 func newFinding(rule, file string, line, col int, msg string) finding.Finding {
-	return finding.Finding{Rule: rule, Severity: ruleSeverity[rule], File: file, Line: line, Column: col, Message: msg}
+	return finding.Finding{Rule: rule, Severity: ruleSeverity()[rule], File: file, Line: line, Column: col, Message: msg}
 }

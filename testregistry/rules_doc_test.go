@@ -72,7 +72,7 @@ func exampleFindings(t *testing.T, archive string) []finding.Finding {
 // rule nor any error or warning (notices, such as an unused label, are
 // tolerated). Documentation that lies fails here.
 func TestRuleExamples(t *testing.T) {
-	for _, r := range Rules {
+	for _, r := range Rules() {
 		t.Run(r.ID, func(t *testing.T) {
 			if why, ok := noExamples[r.ID]; ok {
 				if r.Bad != "" || r.Good != "" {
@@ -99,7 +99,7 @@ func TestRuleExamples(t *testing.T) {
 // TestRuleIDsDistinct guards the table: one entry per rule id.
 func TestRuleIDsDistinct(t *testing.T) {
 	seen := map[string]bool{}
-	for _, r := range Rules {
+	for _, r := range Rules() {
 		if seen[r.ID] {
 			t.Errorf("rule %s listed twice", r.ID)
 		}

@@ -904,7 +904,7 @@ func endsWithColon(toks []token) bool {
 
 // codingCookie is PEP 263's encoding declaration, honoured on the first two
 // lines only.
-var codingCookie = regexp.MustCompile(`^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)`)
+var codingCookie = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)`) })
 
 // checkUTF8 rejects source that is not UTF-8 where Python would: without a
 // coding cookie naming another encoding, ast.parse fails on the first
@@ -915,7 +915,7 @@ func checkUTF8(src string) *SyntaxError {
 		return nil
 	}
 	for i, l := range strings.SplitN(src, "\n", 3)[:min(2, strings.Count(src, "\n")+1)] {
-		if m := codingCookie.FindStringSubmatch(l); m != nil {
+		if m := codingCookie().FindStringSubmatch(l); m != nil {
 			enc := strings.ReplaceAll(strings.ToLower(m[1]), "_", "-")
 			if enc != "utf-8" && enc != "utf8" && !strings.HasPrefix(enc, "utf-8-") {
 				return nil // another encoding: its bytes are not ours to judge

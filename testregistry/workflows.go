@@ -7,13 +7,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cicheck/cicheck/finding"
 )
 
 var (
-	suiteArgRe    = regexp.MustCompile(`--suite(?:=|[ \t]+)["']?([A-Za-z0-9_.-]+)`)
-	quotedLabelRe = regexp.MustCompile(`['"]([A-Za-z0-9_.-]+)['"]`)
+	suiteArgRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`--suite(?:=|[ \t]+)["']?([A-Za-z0-9_.-]+)`) })
+	quotedLabelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`['"]([A-Za-z0-9_.-]+)['"]`) })
 )
 
 // checkWorkflows reads the workflow files as text (spec §13): a configured
@@ -45,13 +46,13 @@ func (r *Registry) checkWorkflows(fsys fs.FS, spos suitePos) []finding.Finding {
 		}
 		src := string(b)
 		read++
-		for _, m := range suiteArgRe.FindAllStringSubmatch(src, -1) {
+		for _, m := range suiteArgRe().FindAllStringSubmatch(src, -1) {
 			consumed[m[1]] = true
 		}
 		if !r.KnownOK || prefix == "" {
 			continue
 		}
-		for _, m := range quotedLabelRe.FindAllStringSubmatchIndex(src, -1) {
+		for _, m := range quotedLabelRe().FindAllStringSubmatchIndex(src, -1) {
 			label := src[m[2]:m[3]]
 			x, ok := strings.CutPrefix(label, prefix)
 			if !ok || x == "all" || x == "image" || slices.Contains(r.Known, x) ||

@@ -153,7 +153,7 @@ func (r *reportFlags) validate(e *env) bool {
 
 // write reports fs and returns the exit code --fail-on gives them.
 func (r *reportFlags) write(e *env, fs []finding.Finding, sources map[string][]byte, rules []report.RuleInfo) int {
-	opts := report.Options{Color: r.useColor, Sources: sources, Rules: rules, ToolName: "cicheck", ToolVersion: version}
+	opts := report.Options{Color: r.useColor, Sources: sources, Rules: rules, ToolName: "cicheck", ToolVersion: version()}
 	if err := report.Write(e.stdout, r.format, fs, opts); err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: writing the report: %v\n", err)
 		return exitInternal
@@ -287,12 +287,13 @@ func readBaseline(e *env, name string) (*baseline.Baseline, error) {
 
 // version is the cicheck version reported in SARIF: the module version
 // when built by `go install ...@version`, else "dev".
-var version = func() string {
+// (Read on first use: parsing the build info costs every start-up.)
+var version = sync.OnceValue(func() string {
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
 	return "dev"
-}()
+})
 
 func failThreshold(s string) (finding.Severity, bool) {
 	if s == "never" {

@@ -46,7 +46,7 @@ func ruleDocs() []ruleDoc {
 	}
 	add("workflow", checks.All)
 	add("suppression", checks.MetaRules)
-	for _, r := range testregistry.Rules {
+	for _, r := range testregistry.Rules() {
 		out = append(out, ruleDoc{ID: r.ID, Severity: r.Severity, Area: "registry", Doc: r.Short, Help: r.Help, Bad: r.Bad, Good: r.Good})
 	}
 	slices.SortFunc(out, func(a, b ruleDoc) int { return cmp.Compare(a.ID, b.ID) })

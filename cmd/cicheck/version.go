@@ -8,7 +8,7 @@ func init() {
 			fmt.Fprintln(e.stderr, "cicheck: version takes no arguments")
 			return exitUsage
 		}
-		fmt.Fprintf(e.stdout, "cicheck %s\n", version)
+		fmt.Fprintf(e.stdout, "cicheck %s\n", version())
 		return exitOK
 	}})
 }
