@@ -287,11 +287,15 @@ func Build(fsys fs.FS, p string, src []byte, ast *actionlint.Workflow) *Workflow
 }
 
 type builder struct {
-	fsys  fs.FS
-	cache map[string]*actionlint.Workflow // parsed callees by path; nil value = unusable
-	srcs  map[string][]byte
-	errs  map[string]string
-	exprs exprCache
+	fsys fs.FS
+	// shared, when set, is the run's cache (keyed by root) that cache
+	// fronts for this build.
+	shared *Callees
+	root   string
+	cache  map[string]*actionlint.Workflow // parsed callees by path; nil value = unusable
+	srcs   map[string][]byte
+	errs   map[string]string
+	exprs  exprCache
 }
 
 func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs map[string]string, inputVals map[string][]sval, depth int, stack []string) *Workflow {
@@ -436,18 +440,29 @@ func (b *builder) parseCallee(p string) (*actionlint.Workflow, []byte, string) {
 	if b.srcs == nil {
 		b.srcs, b.errs = map[string][]byte{}, map[string]string{}
 	}
-	src, err := ReadFile(b.fsys, p)
 	var ast *actionlint.Workflow
-	if err != nil {
-		b.errs[p] = err.Error()
+	var src []byte
+	if b.shared != nil {
+		ast, src, b.errs[p] = b.shared.parse(b.root, b.fsys, p)
 	} else {
-		ast, _ = actionlint.Parse(src)
-		if ast == nil {
-			b.errs[p] = p + ": cannot be parsed"
-		}
+		ast, src, b.errs[p] = readCallee(b.fsys, p)
 	}
 	b.cache[p], b.srcs[p] = ast, src
 	return ast, src, b.errs[p]
+}
+
+// readCallee reads and parses a local reusable workflow; a nil workflow
+// comes with the reason.
+func readCallee(fsys fs.FS, p string) (*actionlint.Workflow, []byte, string) {
+	src, err := ReadFile(fsys, p)
+	if err != nil {
+		return nil, nil, err.Error()
+	}
+	ast, _ := actionlint.Parse(src)
+	if ast == nil {
+		return nil, src, p + ": cannot be parsed"
+	}
+	return ast, src, ""
 }
 
 // runnerInputs resolves the caller's runner-like `with:` inputs, the only

@@ -516,6 +516,7 @@ func lintTargets(wd string, targets []target, cfg *config.Config, shellcheck str
 		fatal    error
 	}
 	slots := make([]slot, len(todo))
+	callees := workflowgraph.NewCallees()
 	workers := min(runtime.GOMAXPROCS(0), len(todo))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -534,7 +535,7 @@ func lintTargets(wd string, targets []target, cfg *config.Config, shellcheck str
 					}
 				}
 				s.fatal = recovered(todo[i].display, func() {
-					s.src, s.findings, s.inputErr = lintOne(l, todo[i], cfg, sc)
+					s.src, s.findings, s.inputErr = lintOne(l, todo[i], cfg, sc, callees)
 				})
 			}
 		}()
@@ -581,7 +582,11 @@ func recovered(file string, f func()) (err error) {
 // built from the tree actionlint parsed, then job ids and suppressions.
 // The graph is dropped when the file is done: only findings and sources
 // outlive it, so a large run does not keep every parsed workflow alive.
-func lintOne(l *checks.Linter, t target, cfg *config.Config, sc *checks.Shellcheck) ([]byte, []finding.Finding, string) {
+//
+// callees is the run's cache of local reusable workflows: a linted file that
+// declares workflow_call is added with its parse, so its callers do not
+// parse it again.
+func lintOne(l *checks.Linter, t target, cfg *config.Config, sc *checks.Shellcheck, callees *workflowgraph.Callees) ([]byte, []finding.Finding, string) {
 	src, err := workflowgraph.ReadFile(os.DirFS(t.root), t.rel)
 	if err != nil {
 		return nil, nil, relabel(err, t.rel, t.display).Error()
@@ -595,7 +600,10 @@ func lintOne(l *checks.Linter, t target, cfg *config.Config, sc *checks.Shellche
 	}
 	var w *workflowgraph.Workflow
 	if ast != nil {
-		w = workflowgraph.Build(os.DirFS(t.root), t.rel, src, ast)
+		if _, reusable := ast.FindWorkflowCallEvent(); reusable {
+			callees.Add(t.root, t.rel, src, ast)
+		}
+		w = workflowgraph.BuildShared(callees, t.root, os.DirFS(t.root), t.rel, src, ast)
 		fs = append(fs, checks.Run(w, t.display, cfg, nil)...)
 		if sc != nil {
 			fs = append(fs, sc.Check(t.display, src, ast)...)
