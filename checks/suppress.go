@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/workflowgraph"
@@ -23,9 +24,9 @@ var MetaRules = []*Rule{
 }
 
 var (
-	suppressRE = regexp.MustCompile(`#\s*cicheck:\s*ignore\[([^\]]*)\](.*)$`)
-	looseRE    = regexp.MustCompile(`#\s*cicheck:\s*ignore\b`)
-	ruleIDRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+	suppressRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#\s*cicheck:\s*ignore\[([^\]]*)\](.*)$`) })
+	looseRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#\s*cicheck:\s*ignore\b`) })
+	ruleIDRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`) })
 )
 
 type suppression struct {
@@ -147,9 +148,9 @@ func ApplySuppressions(file string, src []byte, w *workflowgraph.Workflow, fs []
 			continue
 		}
 		n := i + 1
-		m := suppressRE.FindStringSubmatchIndex(ln)
+		m := suppressRE().FindStringSubmatchIndex(ln)
 		if m == nil {
-			if loc := looseRE.FindStringIndex(ln); loc != nil {
+			if loc := looseRE().FindStringIndex(ln); loc != nil {
 				meta = append(meta, finding.Finding{Rule: "bad-suppression", Severity: finding.Warning, File: file, Line: n, Column: loc[0] + 1,
 					Message: "malformed suppression: write # cicheck: ignore[rule-id] reason"})
 			}
@@ -162,7 +163,7 @@ func ApplySuppressions(file string, src []byte, w *workflowgraph.Workflow, fs []
 		bad := ""
 		for _, id := range ids {
 			id = strings.TrimSpace(id)
-			if !ruleIDRE.MatchString(id) {
+			if !ruleIDRE().MatchString(id) {
 				bad = fmt.Sprintf("malformed suppression: %q is not a rule id", id)
 				break
 			}

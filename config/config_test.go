@@ -1,6 +1,7 @@
 package config
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -91,5 +92,17 @@ func TestLoad(t *testing.T) {
 	out, err := Default().Marshal()
 	if err != nil || !strings.Contains(string(out), "runner-labels:") {
 		t.Errorf("marshal: %s %v", out, err)
+	}
+}
+
+// TestDefaultMatchesYAML: Default builds exactly what decoding the
+// embedded defaults.yaml gives.
+func TestDefaultMatchesYAML(t *testing.T) {
+	want, err := defaultFromYAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Default(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Default() = %+v\ndefaults.yaml gives %+v", got, want)
 	}
 }

@@ -112,7 +112,7 @@ func runLint(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cicheck: baseline %s: %d finding%s accepted, %s%s\n",
 			o.baseline, r.Baselined, plural(r.Baselined), stale, pruneHint(len(r.Stale)))
 	}
-	code = o.report.write(e, res.findings, res.sources, ruleInfos())
+	code = o.report.write(e, res.findings, res.sources, ruleInfos)
 	if code == exitInternal || len(res.inputErrors) == 0 {
 		return code
 	}
@@ -152,8 +152,14 @@ func (r *reportFlags) validate(e *env) bool {
 }
 
 // write reports fs and returns the exit code --fail-on gives them.
-func (r *reportFlags) write(e *env, fs []finding.Finding, sources map[string][]byte, rules []report.RuleInfo) int {
-	opts := report.Options{Color: r.useColor, Sources: sources, Rules: rules, ToolName: "cicheck", ToolVersion: version()}
+//
+// rules is called only for SARIF, the one format that carries rule
+// metadata: building it reads every rule's documentation.
+func (r *reportFlags) write(e *env, fs []finding.Finding, sources map[string][]byte, rules func() []report.RuleInfo) int {
+	opts := report.Options{Color: r.useColor, Sources: sources, ToolName: "cicheck"}
+	if r.format == "sarif" {
+		opts.Rules, opts.ToolVersion = rules(), version()
+	}
 	if err := report.Write(e.stdout, r.format, fs, opts); err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: writing the report: %v\n", err)
 		return exitInternal

@@ -219,7 +219,7 @@ func registryCheck(e *env, args []string) int {
 			sources[f.File] = b
 		}
 	}
-	return out.write(e, r.Findings, sources, registryRuleInfos())
+	return out.write(e, r.Findings, sources, registryRuleInfos)
 }
 
 // stagedFiles lists the paths staged in the git repository at root.
