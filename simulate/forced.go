@@ -1,13 +1,13 @@
 package simulate
 
 import (
-	"math/bits"
 	"slices"
 	"strings"
 
 	"github.com/rhysd/actionlint"
 
 	"github.com/cicheck/cicheck/expr"
+	"github.com/cicheck/cicheck/internal/bitset"
 )
 
 // Forced answers, for every job a and result r ∈ {failure, skipped} at
@@ -22,7 +22,7 @@ import (
 // success() is false, and the rest follows from the needs' classes (ran
 // with an unknown result, skipped, or failed evaluating its if:) in the
 // same scenario. So jobs are visited once in dependency order, keeping per
-// job and per r the bitset of forced jobs a under which it is skipped and
+// job and per r the bitset.Set of forced jobs a under which it is skipped and
 // under which it fails; the ancestors a are split into groups that give
 // the condition the same inputs, and the condition is evaluated once per
 // group by the same evaluator Run uses. The cost is O((V+E)·V/64) word
@@ -31,11 +31,11 @@ import (
 type Forced struct {
 	s       *Sim
 	invalid bool
-	words   int
-	anc     []bitset
+	n       int // jobs
+	anc     []bitset.Set
 	// skip[r][x] and fail[r][x] hold the forced jobs a ≠ x under which x is
 	// skipped (its condition is false) or fails (its if: raises).
-	skip, fail [2][]bitset
+	skip, fail [2][]bitset.Set
 }
 
 // Forcing is one forced job and the result that was forced.
@@ -74,7 +74,7 @@ func (s *Sim) Forced() *Forced {
 
 func newForced(s *Sim) *Forced {
 	n := len(s.order)
-	f := &Forced{s: s, words: (n + 63) / 64}
+	f := &Forced{s: s, n: n}
 	if s.w == nil {
 		return f
 	}
@@ -86,31 +86,31 @@ func newForced(s *Sim) *Forced {
 	for i, v := range s.Run(Scenario{DefaultOutcome: Unknown, VerdictsOnly: true}) {
 		base[i] = classOf(v)
 	}
-	f.anc = make([]bitset, n)
+	f.anc = make([]bitset.Set, n)
 	for r := range f.skip {
-		f.skip[r] = make([]bitset, n)
-		f.fail[r] = make([]bitset, n)
+		f.skip[r] = make([]bitset.Set, n)
+		f.fail[r] = make([]bitset.Set, n)
 	}
 	// Only under a forced skip can failure() be false or unknown for a
 	// job below a: failAnc holds the a under which some ancestor fails,
 	// allKnown those under which no ancestor's result is unknown.
-	failAnc, allKnown := make([]bitset, n), make([]bitset, n)
+	failAnc, allKnown := make([]bitset.Set, n), make([]bitset.Set, n)
 	ev := newForcedEval(s)
 	for i := 0; i < n; i++ {
-		anc := f.newBits()
-		known := f.allBits()
-		var fa bitset
+		anc := bitset.New(f.n)
+		known := bitset.Full(f.n)
+		var fa bitset.Set
 		for _, p := range s.needs[i] {
-			anc.or(f.anc[p])
-			anc.set(p)
-			fa = fa.orNew(f.fail[rSkipped][p], f.words)
-			fa = fa.orNew(failAnc[p], f.words)
-			k := f.newBits()
-			k.or(f.skip[rSkipped][p])
-			k.or(f.fail[rSkipped][p])
-			k.set(p)
-			known.and(k)
-			known.and(allKnown[p])
+			anc.Or(f.anc[p])
+			anc.Add(p)
+			fa = fa.Union(f.fail[rSkipped][p], f.n)
+			fa = fa.Union(failAnc[p], f.n)
+			k := bitset.New(f.n)
+			k.Or(f.skip[rSkipped][p])
+			k.Or(f.fail[rSkipped][p])
+			k.Add(p)
+			known.And(k)
+			known.And(allKnown[p])
 		}
 		f.anc[i], failAnc[i], allKnown[i] = anc, fa, known
 		for r := range f.skip {
@@ -122,23 +122,23 @@ func newForced(s *Sim) *Forced {
 
 // classify returns the forced jobs a ≠ i under which job i is skipped and
 // under which it fails, for forced result r.
-func (f *Forced) classify(ev *forcedEval, i, r int, base class, failAnc, allKnown bitset) (skip, fail bitset) {
-	add := func(c class, b bitset) {
+func (f *Forced) classify(ev *forcedEval, i, r int, base class, failAnc, allKnown bitset.Set) (skip, fail bitset.Set) {
+	add := func(c class, b bitset.Set) {
 		switch c {
 		case classSkipped:
-			skip = skip.orNew(b, f.words)
+			skip = skip.Union(b, f.n)
 		case classFailed:
-			fail = fail.orNew(b, f.words)
+			fail = fail.Union(b, f.n)
 		}
 	}
 	// a neither i nor an ancestor: the baseline.
 	if base != classUnknown {
-		rest := f.allBits()
-		rest.andNot(f.anc[i])
-		rest.clear(i)
+		rest := bitset.Full(f.n)
+		rest.AndNot(f.anc[i])
+		rest.Remove(i)
 		add(base, rest)
 	}
-	if f.anc[i].empty() {
+	if f.anc[i].Empty() {
 		return skip, fail
 	}
 	forcedClass := classFailed
@@ -148,26 +148,26 @@ func (f *Forced) classify(ev *forcedEval, i, r int, base class, failAnc, allKnow
 	// Split the ancestors into groups with the same inputs: each direct
 	// need's class, then (under a forced skip) failure()'s value.
 	reads, readsFailure := f.s.reads(i)
-	groups := []group{{bits: f.anc[i].clone()}}
+	groups := []group{{bits: f.anc[i].Clone()}}
 	for _, p := range reads {
 		var next []group
 		for _, g := range groups {
-			if g.bits.has(p) {
-				g.bits.clear(p)
-				one := f.newBits()
-				one.set(p)
+			if g.bits.Has(p) {
+				g.bits.Remove(p)
+				one := bitset.New(f.n)
+				one.Add(p)
 				next = append(next, g.with(one, forcedClass))
-				if g.bits.empty() {
+				if g.bits.Empty() {
 					continue
 				}
 			}
-			var sk, fl bitset
-			sk, g.bits = g.bits.split(f.skip[r][p])
+			var sk, fl bitset.Set
+			sk, g.bits = g.bits.Split(f.skip[r][p])
 			if g.bits != nil {
-				fl, g.bits = g.bits.split(f.fail[r][p])
+				fl, g.bits = g.bits.Split(f.fail[r][p])
 			}
 			for _, part := range []struct {
-				b bitset
+				b bitset.Set
 				c class
 			}{{sk, classSkipped}, {fl, classFailed}, {g.bits, classUnknown}} {
 				if part.b != nil {
@@ -182,13 +182,13 @@ func (f *Forced) classify(ev *forcedEval, i, r int, base class, failAnc, allKnow
 			add(ev.eval(i, reads, g.classes, expr.Bool(true)), g.bits)
 			continue
 		}
-		t, rest := g.bits.split(failAnc)
-		var fl, u bitset
+		t, rest := g.bits.Split(failAnc)
+		var fl, u bitset.Set
 		if rest != nil {
-			fl, u = rest.split(allKnown)
+			fl, u = rest.Split(allKnown)
 		}
 		for _, part := range []struct {
-			b bitset
+			b bitset.Set
 			v expr.Value
 		}{{t, expr.Bool(true)}, {fl, expr.Bool(false)}, {u, expr.Unknown("an ancestor may or may not fail")}} {
 			if part.b != nil {
@@ -202,11 +202,11 @@ func (f *Forced) classify(ev *forcedEval, i, r int, base class, failAnc, allKnow
 // group is a set of forced jobs under which a job's direct needs have the
 // same classes.
 type group struct {
-	bits    bitset
+	bits    bitset.Set
 	classes []class
 }
 
-func (g group) with(b bitset, c class) group {
+func (g group) with(b bitset.Set, c class) group {
 	cs := make([]class, len(g.classes)+1)
 	copy(cs, g.classes)
 	cs[len(g.classes)] = c
@@ -270,14 +270,14 @@ func (f *Forced) Skipped(x, a, r string) bool {
 		return r == Skipped
 	}
 	ri := forcedIndex(r)
-	return f.skip[ri][px].has(pa) || f.fail[ri][px].has(pa)
+	return f.skip[ri][px].Has(pa) || f.fail[ri][px].Has(pa)
 }
 
 // IsAncestor reports whether x transitively needs a.
 func (f *Forced) IsAncestor(a, x string) bool {
 	px, okx := f.s.pos[x]
 	pa, oka := f.s.pos[a]
-	return okx && oka && !f.invalid && f.anc[px].has(pa)
+	return okx && oka && !f.invalid && f.anc[px].Has(pa)
 }
 
 // Through returns, in dependency order, the first max ancestors a of d
@@ -291,36 +291,36 @@ func (f *Forced) Through(d string, others []string, max int) (first []Forcing, t
 	if f.invalid || !ok {
 		return nil, 0
 	}
-	var cand [2]bitset
+	var cand [2]bitset.Set
 	for r := range cand {
-		c := f.anc[pd].clone()
-		c.andNot(f.skip[r][pd])
-		c.andNot(f.fail[r][pd])
+		c := f.anc[pd].Clone()
+		c.AndNot(f.skip[r][pd])
+		c.AndNot(f.fail[r][pd])
 		for _, o := range others {
 			po, ok := f.s.pos[o]
 			if !ok || po == pd {
 				continue
 			}
-			c.andNot(f.skip[r][po])
-			c.andNot(f.fail[r][po])
-			c.clear(po)
+			c.AndNot(f.skip[r][po])
+			c.AndNot(f.fail[r][po])
+			c.Remove(po)
 		}
 		cand[r] = c
 	}
-	for w := range cand[rFailure] {
-		word := cand[rFailure][w] | cand[rSkipped][w]
-		total += bits.OnesCount64(word)
-		for word != 0 && len(first) < max {
-			b := bits.TrailingZeros64(word)
-			word &^= 1 << b
-			p := w*64 + b
-			res := Failure
-			if !cand[rFailure].has(p) {
-				res = Skipped
-			}
-			first = append(first, Forcing{Job: f.s.order[p], Result: res})
+	both := cand[rFailure].Clone()
+	both.Or(cand[rSkipped])
+	both.All(func(p int) bool {
+		if len(first) == max {
+			return false
 		}
-	}
+		res := Failure
+		if !cand[rFailure].Has(p) {
+			res = Skipped
+		}
+		first = append(first, Forcing{Job: f.s.order[p], Result: res})
+		return true
+	})
+	total = both.Len()
 	return first, total
 }
 
@@ -396,104 +396,4 @@ func (e *forcedEval) eval(i int, reads []int, classes []class, failure expr.Valu
 		return classSkipped
 	}
 	return classUnknown
-}
-
-// bitset is a set of job positions; nil is the empty set.
-type bitset []uint64
-
-func (f *Forced) newBits() bitset { return make(bitset, f.words) }
-
-// allBits is every job position.
-func (f *Forced) allBits() bitset {
-	b := f.newBits()
-	for i := range b {
-		b[i] = ^uint64(0)
-	}
-	if n := len(f.s.order) % 64; n != 0 && len(b) > 0 {
-		b[len(b)-1] = 1<<n - 1
-	}
-	return b
-}
-
-func (b bitset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0 }
-func (b bitset) set(i int)      { b[i/64] |= 1 << (i % 64) }
-func (b bitset) clear(i int) {
-	if i/64 < len(b) {
-		b[i/64] &^= 1 << (i % 64)
-	}
-}
-
-func (b bitset) empty() bool {
-	for _, w := range b {
-		if w != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-func (b bitset) clone() bitset { return append(bitset(nil), b...) }
-
-// or adds c to b (len(b) words).
-func (b bitset) or(c bitset) {
-	for i := range c {
-		b[i] |= c[i]
-	}
-}
-
-// orNew is b ∪ c, allocating b when it is nil and c is not empty.
-func (b bitset) orNew(c bitset, words int) bitset {
-	if c.empty() {
-		return b
-	}
-	if b == nil {
-		b = make(bitset, words)
-	}
-	b.or(c)
-	return b
-}
-
-// and keeps in b only what is in c (nil c: nothing).
-func (b bitset) and(c bitset) {
-	for i := range b {
-		if i < len(c) {
-			b[i] &= c[i]
-		} else {
-			b[i] = 0
-		}
-	}
-}
-
-// split returns b ∩ c and b \ c, each nil when empty; a part equal to b
-// is b itself, so the common cases (c empty, or c ⊇ b) allocate nothing.
-// b must not be empty.
-func (b bitset) split(c bitset) (in, out bitset) {
-	anyIn, anyOut := false, false
-	for i, w := range b {
-		var x uint64
-		if i < len(c) {
-			x = c[i]
-		}
-		anyIn = anyIn || w&x != 0
-		anyOut = anyOut || w&^x != 0
-		if anyIn && anyOut {
-			break
-		}
-	}
-	switch {
-	case !anyIn:
-		return nil, b
-	case !anyOut:
-		return b, nil
-	}
-	in, out = b.clone(), b
-	in.and(c)
-	out.andNot(c)
-	return in, out
-}
-
-func (b bitset) andNot(c bitset) {
-	for i := range c {
-		b[i] &^= c[i]
-	}
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"sync"
+
+	"github.com/cicheck/cicheck/internal/bitset"
 )
 
 // graphMemo caches the graph queries that rules and simulations repeat
@@ -16,6 +18,8 @@ type graphMemo struct {
 	topo     []string
 	mu       sync.Mutex
 	anc      map[string][]string
+	nOnce    sync.Once
+	nAnc     map[string]int
 }
 
 // Ancestors returns A(id): every job reachable from id by following needs,
@@ -41,6 +45,42 @@ func (w *Workflow) Ancestors(id string) []string {
 		m.anc[j.ID] = a
 	}
 	return slices.Clone(a)
+}
+
+// AncestorCount returns len(Ancestors(id)) without listing them: the
+// closures of all jobs are built once, as bitsets in dependency order
+// (O(V·E/64) for the whole workflow, instead of a search per job).
+func (w *Workflow) AncestorCount(id string) int {
+	j := w.Job(id)
+	if j == nil {
+		return 0
+	}
+	if w.memo == nil || len(w.Cycles) > 0 {
+		return len(w.reach(j.ID, func(x *Job) []string { return x.Needs })) // rare: no order to follow
+	}
+	w.memo.nOnce.Do(func() { w.memo.nAnc = w.ancestorCounts() })
+	return w.memo.nAnc[j.ID]
+}
+
+func (w *Workflow) ancestorCounts() map[string]int {
+	order := w.TopoOrder()
+	pos := make(map[string]int, len(order))
+	for i, id := range order {
+		pos[id] = i
+	}
+	sets := make([]bitset.Set, len(order))
+	out := make(map[string]int, len(order))
+	for i, id := range order {
+		s := bitset.New(len(order))
+		for _, n := range w.byID[id].Needs {
+			if p, ok := pos[n]; ok {
+				s.Or(sets[p])
+				s.Add(p)
+			}
+		}
+		sets[i], out[id] = s, s.Len()
+	}
+	return out
 }
 
 // Descendants returns every job that transitively needs id, sorted.

@@ -1,6 +1,8 @@
 package workflowgraph
 
 import (
+	"fmt"
+	"math/rand"
 	"os"
 	"slices"
 	"strings"
@@ -346,5 +348,38 @@ jobs:
 	o := w.Job("other").Runner
 	if len(o.Labels) != 0 || !slices.Equal(o.Symbolic, []string{"runs-on inside ./.github/workflows/_other.yml (not readable)"}) {
 		t.Errorf("other runner = %+v, want it symbolic and unreadable", o)
+	}
+}
+
+// TestAncestorCount agrees with len(Ancestors) on generated DAGs, on a
+// workflow with a cycle and for an unknown id.
+func TestAncestorCount(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for trial := 0; trial < 200; trial++ {
+		n := 1 + rng.Intn(90)
+		var b strings.Builder
+		b.WriteString("on: push\njobs:\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "  j%d:\n    runs-on: ubuntu-latest\n    steps: [{run: x}]\n", i)
+			if i > 0 {
+				b.WriteString("    needs: [")
+				for k := rng.Intn(4); k >= 0; k-- {
+					fmt.Fprintf(&b, "j%d, ", rng.Intn(i))
+				}
+				b.WriteString("j0]\n")
+			}
+		}
+		if trial%20 == 0 { // a cycle: the fallback path
+			b.WriteString("  c1: {needs: c2, runs-on: x, steps: [{run: x}]}\n  c2: {needs: c1, runs-on: x, steps: [{run: x}]}\n")
+		}
+		w := load(t, map[string]string{"w.yml": b.String()}, "w.yml")
+		for _, j := range w.Jobs {
+			if got, want := w.AncestorCount(j.ID), len(w.Ancestors(j.ID)); got != want {
+				t.Fatalf("AncestorCount(%s) = %d, want %d\n%s", j.ID, got, want, b.String())
+			}
+		}
+		if w.AncestorCount("nope") != 0 {
+			t.Fatal("unknown id")
+		}
 	}
 }

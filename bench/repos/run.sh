@@ -22,7 +22,9 @@ REPEAT=${REPEAT:-10}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 . bench/actionlint.sh
-go build -o "$TMP/cicheck" ./cmd/cicheck
+# Built as README installs it: CGO_ENABLED=0, a static binary (pflag links
+# package net, which otherwise pulls in cgo and the dynamic loader).
+CGO_ENABLED=0 go build -o "$TMP/cicheck" ./cmd/cicheck
 if [ $# -eq 0 ]; then
 	for d in ../shared/corpus/*/; do [ -d "$d" ] && set -- "$@" "$d"; done
 	if [ -n "${REPOS:-}" ]; then

@@ -20,7 +20,9 @@ ROUNDS=${ROUNDS:-5}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 . bench/actionlint.sh
-go build -o "$TMP/cicheck" ./cmd/cicheck
+# Built as README installs it: CGO_ENABLED=0, a static binary (pflag links
+# package net, which otherwise pulls in cgo and the dynamic loader).
+CGO_ENABLED=0 go build -o "$TMP/cicheck" ./cmd/cicheck
 go build -o "$TMP/gen" ./bench/scale/gen
 printf '%-6s %5s | %-22s | %-22s | %-22s | %s\n' shape jobs "actionlint s/cpu/MB" "cicheck lint s/cpu/MB" "simulate --fail j1" "ratios lint, simulate (wall; cpu; mem)"
 for shape in chain dense; do

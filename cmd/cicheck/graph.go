@@ -175,7 +175,7 @@ func buildGraphWorkflow(file string, w *workflowgraph.Workflow, cl *workflowgrap
 }
 
 func gateOf(w *workflowgraph.Workflow, j *workflowgraph.Job) graphGate {
-	n := len(w.Ancestors(j.ID))
+	n := w.AncestorCount(j.ID)
 	g := graphGate{Ancestors: n, StatusFunctions: graphNonNil(j.If.StatusFuncs())}
 	over := fmt.Sprintf("implicit success() over %d ancestor%s", n, plural(n))
 	if n == 0 {
