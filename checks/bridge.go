@@ -9,6 +9,7 @@ import (
 	"github.com/rhysd/actionlint"
 
 	"github.com/cicheck/cicheck/expr"
+	"github.com/cicheck/cicheck/internal/bitset"
 	"github.com/cicheck/cicheck/simulate"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
@@ -20,12 +21,12 @@ import (
 // (gateAnalysisOf) and shared by every rule of the run; the table is built
 // only when a rule first asks, which most workflows (no gated needs) never do.
 type gateAnalysis struct {
-	w      *workflowgraph.Workflow
-	sim    *simulate.Sim
-	gpu    map[string]bool // GPU jobs
-	path   map[string]bool // GPU jobs and their ancestors
-	gpuOrd []string        // GPU jobs in dependency order
-	order  map[string]int  // position in dependency order
+	w       *workflowgraph.Workflow
+	sim     *simulate.Sim
+	gpu     map[string]bool // GPU jobs
+	path    map[string]bool // GPU jobs and their ancestors
+	gpuMask bitset.Set      // GPU jobs, for simulate.Forced.SkippedBelow
+	order   map[string]int  // position in dependency order
 }
 
 // gateAnalysisOf returns the workflow's gate analysis, computed on the
@@ -63,11 +64,6 @@ func newGateAnalysis(p *Pass) *gateAnalysis {
 				g.path[n] = true
 				stack = append(stack, n)
 			}
-		}
-	}
-	for _, id := range topo {
-		if g.gpu[id] {
-			g.gpuOrd = append(g.gpuOrd, id)
 		}
 	}
 	return g
@@ -142,17 +138,14 @@ func (g *gateAnalysis) bridges(j *workflowgraph.Job) (first []bridge, total int)
 // order.
 func (g *gateAnalysis) skippedGPU(j *workflowgraph.Job) (first []string, total int) {
 	f := g.forced()
+	if g.gpuMask == nil {
+		g.gpuMask = f.Mask(func(id string) bool { return g.gpu[id] })
+	}
 	if g.gpu[j.ID] {
 		first, total = append(first, j.ID), 1
 	}
-	for _, id := range g.gpuOrd {
-		if f.IsAncestor(j.ID, id) && f.Skipped(id, j.ID, simulate.Skipped) {
-			if total++; len(first) <= maxListed {
-				first = append(first, id)
-			}
-		}
-	}
-	return first, total
+	below, n := f.SkippedBelow(j.ID, simulate.Skipped, g.gpuMask, maxListed+1-len(first))
+	return append(first, below...), total + n
 }
 
 // describeBridges renders "a failure of stage-a-cpu (bridged by docker-build)",

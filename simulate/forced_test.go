@@ -130,6 +130,27 @@ func TestForcedMatchesRun(t *testing.T) {
 				}
 			}
 		}
+		// SkippedBelow over every other job agrees with the job-by-job answers.
+		odd := map[string]bool{}
+		for i, j := range w.TopoOrder() {
+			odd[j] = i%2 == 1
+		}
+		mask := f.Mask(func(id string) bool { return odd[id] })
+		for _, a := range w.Jobs {
+			for _, r := range []string{Failure, Skipped} {
+				var want []string
+				for _, x := range w.TopoOrder() {
+					if odd[x] && f.IsAncestor(a.ID, x) && f.Skipped(x, a.ID, r) {
+						want = append(want, x)
+					}
+				}
+				all, n := f.SkippedBelow(a.ID, r, mask, len(w.Jobs))
+				first, m := f.SkippedBelow(a.ID, r, mask, 2)
+				if !slices.Equal(all, want) || n != len(want) || m != n || !slices.Equal(first, want[:min(2, len(want))]) {
+					t.Fatalf("SkippedBelow(%s, %s) = %v (%d), first %v (%d); want %v", a.ID, r, all, n, first, m, want)
+				}
+			}
+		}
 		for _, x := range w.Jobs {
 			for _, a := range w.Jobs {
 				if got, want := f.IsAncestor(a.ID, x.ID), slices.Contains(w.Ancestors(x.ID), a.ID); got != want {
