@@ -2,6 +2,7 @@ package workflowgraph
 
 import (
 	"io/fs"
+	"slices"
 	"sync"
 	"testing"
 	"testing/fstest"
@@ -101,4 +102,29 @@ func mustParse(t *testing.T, src string) *actionlint.Workflow {
 		t.Fatal(errs)
 	}
 	return ast
+}
+
+// TestLoadShared: a reusable workflow loaded first is not read again as
+// the callee of a workflow loaded after it, and the graphs equal Load's.
+func TestLoadShared(t *testing.T) {
+	fsys := &countingFS{FS: fstest.MapFS{
+		".github/workflows/stage.yml": {Data: []byte(stage)},
+		".github/workflows/a.yml":     {Data: []byte(caller("h100"))},
+	}, opens: map[string]int{}}
+	c := NewCallees()
+	if _, _, err := LoadShared(c, "", fsys, ".github/workflows/stage.yml"); err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := LoadShared(c, "", fsys, ".github/workflows/a.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := fsys.opens[".github/workflows/stage.yml"]; n != 1 {
+		t.Fatalf("stage.yml opened %d times, want 1", n)
+	}
+	plain, _, _ := Load(fsys, ".github/workflows/a.yml")
+	got, want := w.Job("gpu").Callee.Job("test").Runner.Labels, plain.Job("gpu").Callee.Job("test").Runner.Labels
+	if !slices.Equal(got, want) || len(got) != 1 || got[0] != "h100" {
+		t.Fatalf("shared %v, plain %v", got, want)
+	}
 }

@@ -100,6 +100,13 @@ type Pos struct{ Line, Column int }
 // unreadable, too large, binary, empty, or YAML that is not a workflow; its
 // message reads "<path>:<line>:<col>: <problem>" where a position is known.
 func Load(fsys fs.FS, p string) (*Workflow, []finding.Finding, error) {
+	return LoadShared(nil, "", fsys, p)
+}
+
+// LoadShared is Load with the run's cache of local reusable workflows (nil
+// for none): a file that declares workflow_call is added with its parse,
+// and the callees of the file are read through the cache.
+func LoadShared(c *Callees, root string, fsys fs.FS, p string) (*Workflow, []finding.Finding, error) {
 	src, err := ReadFile(fsys, p)
 	if err != nil {
 		return nil, nil, err
@@ -115,7 +122,13 @@ func Load(fsys fs.FS, p string) (*Workflow, []finding.Finding, error) {
 	if ast == nil {
 		return nil, finding.Sort(fs), nil
 	}
-	return Build(fsys, p, src, ast), finding.Sort(fs), nil
+	if c == nil {
+		return Build(fsys, p, src, ast), finding.Sort(fs), nil
+	}
+	if _, reusable := ast.FindWorkflowCallEvent(); reusable {
+		c.Add(root, p, src, ast)
+	}
+	return BuildShared(c, root, fsys, p, src, ast), finding.Sort(fs), nil
 }
 
 // ReadFile reads a candidate workflow and rejects unusable input with a

@@ -184,6 +184,7 @@ func runExplainDiff(e *env, args []string) int {
 		return exitUsage
 	}
 	var wfs []*workflowgraph.Workflow
+	callees := workflowgraph.NewCallees()
 	for _, p := range paths {
 		if len(fl.Args()) == 0 {
 			// GitHub ignores an empty or commented-out file in
@@ -195,7 +196,7 @@ func runExplainDiff(e *env, args []string) int {
 				}
 			}
 		}
-		w, _, err := workflowgraph.Load(fsys, p)
+		w, _, err := workflowgraph.LoadShared(callees, "", fsys, p)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 			return exitUsage

@@ -63,8 +63,9 @@ func runGraph(e *env, args []string) int {
 	cl := cfg.Classifier()
 	var gws []graphWorkflow
 	code := exitOK
+	callees := workflowgraph.NewCallees()
 	for _, t := range targets {
-		w, fs, err := workflowgraph.Load(os.DirFS(t.root), t.rel)
+		w, fs, err := workflowgraph.LoadShared(callees, t.root, os.DirFS(t.root), t.rel)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "cicheck: %v\n", relabel(err, t.rel, t.display))
 			code = exitUsage
