@@ -25,8 +25,35 @@ type Linter struct {
 	mu       sync.Mutex
 	al       *actionlint.Linter
 	captured *actionlint.Workflow
-	projects map[string]*actionlint.Project
+	projects *Projects
 	wd       string
+}
+
+// Projects holds actionlint's projects by root, with their caches of
+// parsed local actions and reusable workflows. Linters of one run (one per
+// worker goroutine) share it, so each local action or called workflow is
+// parsed once per run, not once per worker; actionlint's caches are safe
+// for concurrent use.
+type Projects struct {
+	mu sync.Mutex
+	m  map[string]*actionlint.Project
+}
+
+// NewProjects returns an empty registry.
+func NewProjects() *Projects { return &Projects{m: map[string]*actionlint.Project{}} }
+
+func (ps *Projects) get(root string) (*actionlint.Project, error) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if p := ps.m[root]; p != nil {
+		return p, nil
+	}
+	p, err := actionlint.NewProject(root)
+	if err != nil {
+		return nil, err
+	}
+	ps.m[root] = p
+	return p, nil
 }
 
 // LinterOptions configures NewLinter.
@@ -36,11 +63,17 @@ type LinterOptions struct {
 	// ConfigFile is an explicit actionlint.yaml; empty means the project's
 	// .github/actionlint.yaml when there is one.
 	ConfigFile string
+	// Projects is shared with the run's other Linters; nil gives this
+	// Linter its own.
+	Projects *Projects
 }
 
 // NewLinter builds a Linter.
 func NewLinter(opts LinterOptions) (*Linter, error) {
-	l := &Linter{projects: map[string]*actionlint.Project{}, wd: opts.WorkingDir}
+	l := &Linter{projects: opts.Projects, wd: opts.WorkingDir}
+	if l.projects == nil {
+		l.projects = NewProjects()
+	}
 	al, err := actionlint.NewLinter(io.Discard, &actionlint.LinterOptions{
 		WorkingDir: opts.WorkingDir,
 		ConfigFile: opts.ConfigFile,
@@ -88,12 +121,11 @@ func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Find
 			err = fmt.Errorf("%s: actionlint failed: %v", display, r)
 		}
 	}()
-	proj := l.projects[root]
-	if proj == nil && root != "" {
-		if proj, err = actionlint.NewProject(root); err != nil {
+	var proj *actionlint.Project
+	if root != "" {
+		if proj, err = l.projects.get(root); err != nil {
 			return nil, nil, projectError(err, root, l.wd)
 		}
-		l.projects[root] = proj
 	}
 	errs, err := l.al.Lint(path, src, proj)
 	if err != nil {

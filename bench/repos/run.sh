@@ -54,10 +54,21 @@ while [ "$i" -lt "$REPEAT" ]; do
 done
 LOOP
 export REPEAT
+# actionlint reads local actions and called workflows only inside a git
+# repository (it looks for .git); cicheck does so wherever .github is. A
+# DIR with .github but no .git (an extracted snapshot) is copied into a
+# fresh git repository, so both tools do the same work, as in a clone.
 n=0
 for d in "$@"; do
 	n=$((n + 1))
-	files "$d" >"$TMP/files.$n"
+	if [ -d "$d/.github/workflows" ] && [ ! -e "$d/.git" ]; then
+		mkdir -p "$TMP/repo.$n"
+		cp -R "$d/.github" "$TMP/repo.$n/"
+		git -C "$TMP/repo.$n" init -q
+		files "$TMP/repo.$n" >"$TMP/files.$n"
+	else
+		files "$d" >"$TMP/files.$n"
+	fi
 done
 r=0
 while [ "$r" -lt "$ROUNDS" ]; do
