@@ -57,6 +57,10 @@ type GPU struct {
 	RunnerLabels []string `yaml:"runner-labels"`
 	// Jobs are extra job ids treated as GPU jobs.
 	Jobs []string `yaml:"jobs"`
+	// ExcludeLabels are glob patterns of labels (and runner groups) that
+	// only look like accelerators: never taken for one, whatever the
+	// vocabulary or runner-labels say.
+	ExcludeLabels []string `yaml:"exclude-labels"`
 }
 
 // Heavy describes scarce runners (a single self-hosted box, say).
@@ -89,7 +93,7 @@ var DefaultGPURunnerLabels = []string{"gpu", "*gpu", "nvidia", "cuda*", "h100", 
 // them; TestDefaultMatchesYAML keeps the two equal).
 func Default() *Config {
 	return &Config{
-		GPU:         GPU{RunnerLabels: slices.Clone(DefaultGPURunnerLabels), Jobs: []string{}},
+		GPU:         GPU{RunnerLabels: slices.Clone(DefaultGPURunnerLabels), Jobs: []string{}, ExcludeLabels: []string{}},
 		Heavy:       Heavy{RunnerLabels: []string{}, Jobs: []string{}},
 		Rules:       map[string]RuleConfig{},
 		Ignore:      []string{},
@@ -143,7 +147,7 @@ func Parse(name string, b []byte) (*Config, error) {
 
 // Classifier builds the GPU/heavy classifier this configuration describes.
 func (c *Config) Classifier() *workflowgraph.Classifier {
-	return workflowgraph.NewClassifier(c.GPU.RunnerLabels, c.GPU.Jobs, c.Heavy.RunnerLabels, c.Heavy.Jobs)
+	return workflowgraph.NewClassifier(c.GPU.RunnerLabels, c.GPU.Jobs, c.Heavy.RunnerLabels, c.Heavy.Jobs).Exclude(c.GPU.ExcludeLabels...)
 }
 
 // RuleEnabled reports whether rule id is enabled (default: yes).

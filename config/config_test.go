@@ -36,7 +36,7 @@ func TestParse(t *testing.T) {
 			return c.RuleSeverity("gpu-gate", finding.Error) == finding.Notice && !c.RuleStrict("gpu-gate", true) && !c.RuleEnabled("closure-bridge")
 		}},
 		{name: "unknown-top", src: "gpus: {}\n", err: `c.yaml:1:1: unknown key "gpus" (valid: gpu, heavy, ignore, paths-filter, registry, rules, scope)`},
-		{name: "unknown-gpu", src: "gpu:\n  labels: [x]\n", err: `c.yaml:2:3: unknown key "labels" in gpu (valid: jobs, runner-labels)`},
+		{name: "unknown-gpu", src: "gpu:\n  labels: [x]\n", err: `c.yaml:2:3: unknown key "labels" in gpu (valid: exclude-labels, jobs, runner-labels)`},
 		{name: "unknown-rule-key", src: "rules:\n  gpu-gate:\n    level: error\n", err: `c.yaml:3:5: unknown key "level" in rules.gpu-gate (valid: enabled, severity, strict)`},
 		{name: "bad-severity", src: "rules:\n  x:\n    severity: fatal\n", err: `c.yaml:3:15: rules.x.severity: unknown severity "fatal"`},
 		{name: "bad-gpu-glob", src: "gpu:\n  runner-labels: [h100, \"[x\"]\n", err: `c.yaml:2:25: gpu.runner-labels[1]: invalid glob pattern "[x"`},

@@ -5,13 +5,20 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/rhysd/actionlint"
 )
 
-// Classifier decides which jobs are GPU jobs and which run on heavy
-// (scarce) runners, from glob patterns on runner labels matched
-// case-insensitively plus explicit job ids.
+// Classifier decides which jobs are GPU (accelerator) jobs and which run on
+// heavy (scarce) runners. A job is a GPU job when it is listed by id, when
+// a runner label or its group matches a configured glob or names an
+// accelerator (Accelerator: a token such as h100, mi350x, g6e, tpuv7x),
+// when a label its symbolic runs-on may take does (Runner.Candidates), or,
+// on a runner that is not GitHub-hosted, when the job itself needs a GPU
+// (container options --gpus or a device mount, a step calling nvidia-smi
+// or rocm-smi). Labels matching an exclude pattern never count.
 type Classifier struct {
 	gpuLabels, heavyLabels []string
+	excluded               []string
 	gpuJobs, heavyJobs     map[string]bool
 
 	// Runner labels repeat across a workflow's jobs (and rules ask about
@@ -39,6 +46,16 @@ func NewClassifier(gpuLabels, gpuJobs, heavyLabels, heavyJobs []string) *Classif
 	return c
 }
 
+// Exclude returns c with labels matching patterns (doublestar globs,
+// case-insensitive) never taken for accelerators: a label that only looks
+// like one.
+func (c *Classifier) Exclude(patterns ...string) *Classifier {
+	for _, p := range patterns {
+		c.excluded = append(c.excluded, strings.ToLower(p))
+	}
+	return c
+}
+
 // IsGPU reports whether j runs on a GPU runner (or calls a workflow that
 // does), or is listed as a GPU job.
 func (c *Classifier) IsGPU(j *Job) bool { return c.GPULabel(j) != "" }
@@ -52,7 +69,103 @@ func (c *Classifier) GPULabel(j *Job) string {
 	if c.gpuJobs[j.ID] {
 		return "gpu.jobs"
 	}
-	return c.match(c.gpuLabels, &c.gpuHit, j.Runner)
+	if l := c.match(c.gpuLabels, &c.gpuHit, j.Runner); l != "" {
+		return l
+	}
+	for _, cand := range j.Runner.Candidates {
+		if c.gpuHitLocked(cand.Label) {
+			return cand.Label
+		}
+	}
+	if !hostedOnly(j.Runner) {
+		if why := needsGPU(j); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// gpuHitLocked is the GPU verdict for one label, through the cache.
+func (c *Classifier) gpuHitLocked(l string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gpuHit == nil {
+		c.gpuHit = map[string]bool{}
+	}
+	return c.gpuLabelHit(l)
+}
+
+// gpuLabelHit is the uncached verdict, under c.mu.
+func (c *Classifier) gpuLabelHit(l string) bool {
+	if ok, seen := c.gpuHit[l]; seen {
+		return ok
+	}
+	ok := match(c.excluded, []string{l}) == "" && (match(c.gpuLabels, []string{l}) != "" || accelOf(l))
+	c.gpuHit[l] = ok
+	return ok
+}
+
+func accelOf(l string) bool { k, _ := Accelerator(l); return k != "" }
+
+// hostedOnly: every label is a GitHub-hosted image and nothing is symbolic.
+func hostedOnly(r Runner) bool {
+	if len(r.Labels) == 0 || len(r.Symbolic) > 0 || r.Group != "" {
+		return false
+	}
+	for _, l := range r.Labels {
+		if !githubHosted(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// needsGPU is the job's own evidence that it needs an accelerator: a
+// container that is given GPUs or accelerator devices, or a step that
+// queries them. (A CUDA image alone proves nothing: it builds on CPUs.)
+func needsGPU(j *Job) string {
+	if j.AST == nil {
+		return ""
+	}
+	if ct := j.AST.Container; ct != nil && ct.Options != nil {
+		o := strings.ToLower(ct.Options.Value)
+		for _, k := range []string{"--gpus", "/dev/kfd", "/dev/dri", "/dev/nvidia", "--runtime=nvidia", "--runtime nvidia"} {
+			if strings.Contains(o, k) {
+				return "container options " + k
+			}
+		}
+	}
+	for _, st := range j.AST.Steps {
+		if run, ok := st.Exec.(*actionlint.ExecRun); ok && run.Run != nil {
+			for _, k := range []string{"nvidia-smi", "rocm-smi", "amd-smi"} {
+				if containsWord(run.Run.Value, k) {
+					return "a step runs " + k
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// containsWord reports w in s between non-word characters.
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		k := strings.Index(s[i:], w)
+		if k < 0 {
+			return false
+		}
+		k += i
+		before := k == 0 || !isWordByte(s[k-1])
+		after := k+len(w) == len(s) || !isWordByte(s[k+len(w)])
+		if before && after {
+			return true
+		}
+		i = k + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b == '-' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 // IsHeavy reports whether j runs on a runner matching heavy.runner-labels.
@@ -63,15 +176,16 @@ func (c *Classifier) IsHeavy(j *Job) bool {
 	return c.heavyJobs[j.ID] || c.match(c.heavyLabels, &c.heavyHit, j.Runner) != ""
 }
 
-// MatchLabel reports whether a single label matches the GPU patterns.
+// MatchLabel reports whether a single label is a GPU label: a configured
+// pattern or the accelerator vocabulary, and not excluded.
 func (c *Classifier) MatchLabel(label string) bool {
-	return c != nil && match(c.gpuLabels, []string{label}) != ""
+	return c != nil && c.gpuHitLocked(label)
 }
 
 // match is the first of r's labels (then its group) matching patterns,
 // through the per-label cache.
 func (c *Classifier) match(patterns []string, cache *map[string]bool, r Runner) string {
-	if len(patterns) == 0 {
+	if len(patterns) == 0 && cache != &c.gpuHit {
 		return ""
 	}
 	c.mu.Lock()
@@ -80,6 +194,9 @@ func (c *Classifier) match(patterns []string, cache *map[string]bool, r Runner) 
 		*cache = map[string]bool{}
 	}
 	hit := func(l string) bool {
+		if cache == &c.gpuHit {
+			return c.gpuLabelHit(l)
+		}
 		ok, seen := (*cache)[l]
 		if !seen {
 			ok = match(patterns, []string{l}) != ""

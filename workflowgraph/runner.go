@@ -22,6 +22,9 @@ type Runner struct {
 	// InferredFrom names the `with:` inputs the labels were inferred from
 	// when the job calls a remote reusable workflow.
 	InferredFrom []string
+	// Candidates are labels a Symbolic runner may take (runnerCandidates),
+	// for classification only: they are not resolved labels.
+	Candidates []Candidate
 }
 
 // All returns the resolved labels plus the group, for matching.

@@ -389,6 +389,7 @@ func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs m
 		return strings.Compare(a.ID, c.ID)
 	})
 	w.Cycles = findCycles(w)
+	runnerCandidates(w, b.exprs)
 	w.kids = w.children()
 	w.memo = &graphMemo{}
 	return w
@@ -539,6 +540,7 @@ func unionRunners(jobs []*Job) Runner {
 	for _, cj := range jobs {
 		r.Labels = append(r.Labels, cj.Runner.Labels...)
 		r.Symbolic = append(r.Symbolic, cj.Runner.Symbolic...)
+		r.Candidates = append(r.Candidates, cj.Runner.Candidates...)
 		if cj.Runner.Group != "" && r.Group == "" {
 			r.Group = cj.Runner.Group
 		}

@@ -1,0 +1,88 @@
+package workflowgraph
+
+import "testing"
+
+// TestClassifierEvidence: each way a job is found to be an accelerator
+// job, each beside a near miss that the same rule must leave alone.
+func TestClassifierEvidence(t *testing.T) {
+	src := `on: push
+jobs:
+  setup:
+    runs-on: ubuntu-latest
+    outputs:
+      runner: ${{ github.event_name == 'push' && 'gpu-x8' || 'gpu-x8-ephemeral' }}
+      cpu: ${{ github.event_name == 'push' && 'linux-x86-n4-16' || 'ubuntu-latest' }}
+      picked: ${{ steps.pick.outputs.runner }}
+    steps: [{id: pick, run: echo}]
+  fallback:
+    needs: setup
+    runs-on: ["${{ needs.setup.outputs.runner-label || 'L20x8' }}"]
+    steps: [{run: pytest}]
+  from-output:
+    needs: setup
+    runs-on: ${{ needs.setup.outputs.runner }}
+    steps: [{run: pytest}]
+  cpu-output:
+    needs: setup
+    runs-on: ${{ needs.setup.outputs.cpu }}
+    steps: [{run: pytest}]
+  step-output:
+    needs: setup
+    runs-on: ${{ needs.setup.outputs.picked }}
+    steps: [{run: pytest}]
+  by-name:
+    runs-on: ${{ vars.GB200_RUNNER }}
+    steps: [{run: pytest}]
+  plain-var:
+    runs-on: ${{ vars.RUNNER }}
+    steps: [{run: pytest}]
+  compared:
+    runs-on: ${{ github.repository == 'org/h100' && 'big-box' || 'ubuntu-24.04' }}
+    steps: [{run: pytest}]
+  smi:
+    runs-on: [self-hosted, linux]
+    steps: [{run: "nvidia-smi && pytest"}]
+  smi-hosted:
+    runs-on: ubuntu-latest
+    steps: [{run: "nvidia-smi || true"}]
+  smi-word:
+    runs-on: [self-hosted, linux]
+    steps: [{run: "echo my-nvidia-smi-wrapper"}]
+  gpus-container:
+    runs-on: [self-hosted, linux]
+    container: {image: nvcr.io/nvidia/pytorch:24.01-py3, options: --gpus all --shm-size 16g}
+    steps: [{run: pytest}]
+  cuda-image:
+    runs-on: [self-hosted, linux]
+    container: {image: nvidia/cuda:12.4.0-devel-ubuntu22.04}
+    steps: [{run: make}]
+  group:
+    runs-on: {group: aws-g6e-xlarge-plus}
+    steps: [{run: pytest}]
+  token:
+    runs-on: [self-hosted, linux-a100-s2]
+    steps: [{run: pytest}]
+  hosted-lookalike:
+    runs-on: ubuntu-24.04-gpu-t4
+    steps: [{run: pytest}]
+  excluded:
+    runs-on: [self-hosted, a100-license-server]
+    steps: [{run: pytest}]
+`
+	w := load(t, map[string]string{"w.yml": src}, "w.yml")
+	c := NewClassifier(nil, nil, nil, nil).Exclude("a100-license-*")
+	want := map[string]bool{
+		"setup": false, "fallback": true, "from-output": true, "cpu-output": false, "step-output": false,
+		"by-name": true, "plain-var": false, "compared": false, "smi": true, "smi-hosted": false,
+		"smi-word": false, "gpus-container": true, "cuda-image": false, "group": true, "token": true,
+		"hosted-lookalike": false, "excluded": false,
+	}
+	for _, j := range w.Jobs {
+		if got := c.IsGPU(j); got != want[j.ID] {
+			t.Errorf("%s: IsGPU = %v (%q), want %v; runner %+v", j.ID, got, c.GPULabel(j), want[j.ID], j.Runner)
+		}
+	}
+	if !c.MatchLabel("linux.dgx.b200") || c.MatchLabel("a100-license-server") || c.MatchLabel("ubuntu-latest") {
+		t.Error("MatchLabel: vocabulary, exclusion or hosted image wrong")
+	}
+}
