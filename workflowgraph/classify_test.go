@@ -47,7 +47,7 @@ jobs:
     steps: [{run: "nvidia-smi || true"}]
   smi-word:
     runs-on: [self-hosted, linux]
-    steps: [{run: "echo my-nvidia-smi-wrapper"}]
+    steps: [{run: "echo run-nvidia-smi && nvidia-smi-wrapper"}]
   gpus-container:
     runs-on: [self-hosted, linux]
     container: {image: nvcr.io/nvidia/pytorch:24.01-py3, options: --gpus all --shm-size 16g}
