@@ -42,8 +42,11 @@ var accelVocabulary = sync.OnceValue(func() []struct {
 		// ("3090-r1"): only the GeForce numbers, which name nothing else here.
 		{AccelNVIDIA, regexp.MustCompile(`^(?:1080|2080|3060|3070|3080|3090|4070|4080|4090|5070|5080|5090)(?:ti)?$`)},
 		{AccelAMD, count(`rocm\d*|mi[1-4]\d{1,2}[a-z]*|gfx9\d{2}|gfx1\d{3}|radeon\w*|instinct`)},
-		{AccelTPU, regexp.MustCompile(`^tpu\w*$`)},
-		{AccelIntel, count(`xpu|pvc|gaudi\d*|hpu`)},
+		// TPUs, and GCP's TPU VM families (ct5lp, ct6e).
+		{AccelTPU, regexp.MustCompile(`^(?:\d*x?tpu\w*|ct[4-7][a-z]*)$`)},
+		// Intel: data-center GPUs and Gaudi, and the Arc cards fleets name
+		// (Battlemage, B580/B570, A770/A750).
+		{AccelIntel, count(`xpu|pvc|gaudi\d*|hpu|bmg|b5[78]0|a7[57]0`)},
 		{AccelNeuron, count(`trn\d|trainium\d*|inf[12]|inferentia\d*|neuron`)},
 		{AccelNPU, count(`npu|ascend\w*|910[bc]?`)},
 		// Cloud GPU instance families: AWS (g4dn ... p6), GCP (a2, a3, a4,

@@ -176,6 +176,12 @@ func (c *Classifier) IsHeavy(j *Job) bool {
 	return c.heavyJobs[j.ID] || c.match(c.heavyLabels, &c.heavyHit, j.Runner) != ""
 }
 
+// MatchHeavyLabel reports whether a single label matches
+// heavy.runner-labels.
+func (c *Classifier) MatchHeavyLabel(label string) bool {
+	return c != nil && match(c.heavyLabels, []string{label}) != ""
+}
+
 // MatchLabel reports whether a single label is a GPU label: a configured
 // pattern or the accelerator vocabulary, and not excluded.
 func (c *Classifier) MatchLabel(label string) bool {

@@ -618,6 +618,7 @@ func lintOne(l *checks.Linter, t target, cfg *config.Config, sc *checks.Shellche
 			callees.Add(t.root, t.rel, src, ast)
 		}
 		w = workflowgraph.BuildShared(callees, t.root, os.DirFS(t.root), t.rel, src, ast)
+		fs = checks.RefineRunnerLabels(fs, w, cfg.Classifier())
 		fs = append(fs, checks.Run(w, t.display, cfg, nil)...)
 		if sc != nil {
 			fs = append(fs, sc.Check(t.display, src, ast)...)
