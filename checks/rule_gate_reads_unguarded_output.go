@@ -2,6 +2,9 @@ package checks
 
 import (
 	"fmt"
+	"strings"
+
+	"github.com/rhysd/actionlint"
 
 	"github.com/cicheck/cicheck/expr"
 	"github.com/cicheck/cicheck/finding"
@@ -14,17 +17,26 @@ import (
 var GateReadsUnguardedOutput = &Rule{
 	ID:       "gate-reads-unguarded-output",
 	Severity: finding.Warning,
-	Doc:      "a job gated on always()/!cancelled() reads needs.X.outputs.Y without requiring X to succeed",
-	Help: "A job gated on `always()` or `!cancelled()` runs after its needs failed or were skipped. A skipped job " +
-		"has no outputs and a failed one may not have set them yet, so `needs.X.outputs.Y` is null, which renders " +
-		"as `''` and is loose-equal to `''`, `0` and `false` (gha-job-status.md §6): `needs.X.outputs.y != 'true'` " +
-		"is then true, and a runner label, an image name or a `with:` input is silently empty.\n\n" +
-		"cicheck evaluates the job's condition with X skipped or failed (no outputs): when it can still be true " +
-		"and the job reads `needs.X.outputs.*` in its `if:`, `with:`, `env:`, `runs-on:` or steps, it warns. " +
+	Doc:      "a job gated on always()/!cancelled() reads needs.X.outputs.Y while X can be skipped",
+	Help: "A job gated on `always()` or `!cancelled()` runs after its needs were skipped. A skipped job has no " +
+		"outputs, so `needs.X.outputs.Y` is null, which renders as `''` and is loose-equal to `''`, `0` and " +
+		"`false` (gha-job-status.md §6): a runner label, an image name or a `with:` input is silently empty, and " +
+		"the run stays green.\n\n" +
+		"cicheck reports a (job, need) pair, naming the outputs read, when all of these hold: X can be skipped " +
+		"(it has a condition that is not always true, or an ancestor's failure or skip skips it; a root job " +
+		"without `if:` never is); the job's condition can be true with X skipped (evaluated three-valued, X's " +
+		"outputs empty); the condition does not compare `needs.X.result` with `'skipped'` (the author handles " +
+		"that case); and the job reads an output where emptiness matters: in `with:`, `env:`, `runs-on:`, " +
+		"`container:` or steps without a `|| 'fallback'`, or in its own `if:` under `!=`, `!` or `== ''` (a " +
+		"read such as `== 'true'` is false when empty and can only keep the job from running). A condition " +
+		"that raises with X skipped is `if-eval-error`'s finding. A failed X is not reported: the run is " +
+		"already red. A summary job (gated on `always()`, nothing depends on it, not a GPU job) gets a notice: " +
+		"such jobs usually report what they find, empty values included.\n\n" +
 		"Require `needs.X.result == 'success'` in the condition, or give the read a fallback.",
-	Bad: `on: push
+	Bad: `on: [push, pull_request]
 jobs:
   setup:
+    if: github.event_name == 'push'
     runs-on: ubuntu-latest
     outputs: {image: "${{ steps.s.outputs.image }}"}
     steps: [{id: s, run: echo image=x >> $GITHUB_OUTPUT}]
@@ -35,9 +47,10 @@ jobs:
     container: ${{ needs.setup.outputs.image }}
     steps: [{run: make test}]
 `,
-	Good: `on: push
+	Good: `on: [push, pull_request]
 jobs:
   setup:
+    if: github.event_name == 'push'
     runs-on: ubuntu-latest
     outputs: {image: "${{ steps.s.outputs.image }}"}
     steps: [{id: s, run: echo image=x >> $GITHUB_OUTPUT}]
@@ -49,63 +62,228 @@ jobs:
     steps: [{run: make test}]
 `,
 	Run: func(p *Pass) {
+		g := gateAnalysisOf(p)
 		for _, j := range p.Workflow.Jobs {
 			if j.If == nil || j.If.Expr == nil {
 				continue
 			}
-			if !containsStr(j.If.StatusFuncs(), "always") && !hasNotCancelled(j.If.Expr) {
+			always := containsStr(j.If.StatusFuncs(), "always")
+			if !always && !hasNotCancelled(j.If.Expr) {
 				continue
 			}
 			direct := map[string]bool{}
 			for _, n := range j.Needs {
 				direct[n] = true
 			}
-			type read struct {
-				need, out    string
-				line, column int
-			}
-			var reads []read
-			seen := map[string]bool{}
-			add := func(r exprRef) {
-				for _, xy := range outputReads(r.node) {
-					if key := xy[0] + "." + xy[1]; direct[xy[0]] && !seen[key] {
-						seen[key] = true
-						reads = append(reads, read{xy[0], xy[1], r.line, r.column})
-					}
-				}
-			}
 			if len(direct) == 0 {
 				continue // only a direct need's outputs are read through needs
 			}
-			add(exprRef{j.If.Expr, j.If.Line, j.If.Column})
-			for _, r := range jobExprs(j) {
-				add(r)
+			// Reads by need, in source order: one finding per (job, need).
+			type read struct {
+				outs         []string
+				line, column int
 			}
-			guarded := map[string]bool{}
-			var probe *needProbe
-			for _, r := range reads {
-				g, ok := guarded[r.need]
-				if !ok {
-					if probe == nil {
-						probe = newNeedProbe(j)
+			reads := map[string]*read{}
+			var order []string
+			add := func(r exprRef, inIf bool) {
+				for _, xy := range outputReadsUnsafe(r.node, inIf) {
+					if !direct[xy[0]] {
+						continue
 					}
-					g = probe.requiresSuccess(r.need)
-					guarded[r.need] = g
+					rd := reads[xy[0]]
+					if rd == nil {
+						rd = &read{line: r.line, column: r.column}
+						reads[xy[0]] = rd
+						order = append(order, xy[0])
+					}
+					if !containsStr(rd.outs, xy[1]) {
+						rd.outs = append(rd.outs, xy[1])
+					}
 				}
-				if g {
+			}
+			add(exprRef{j.If.Expr, j.If.Line, j.If.Column}, true)
+			for _, r := range jobExprs(j) {
+				add(r, false)
+			}
+			var probe *needProbe
+			for _, need := range order {
+				rd := reads[need]
+				if !g.skippable(need) || mentionsSkipped(j.If.Expr, need) {
 					continue
 				}
-				line, col := r.line, r.column
+				if probe == nil {
+					probe = newNeedProbe(j)
+				}
+				if !probe.runsWhenSkipped(need) {
+					continue
+				}
+				line, col := rd.line, rd.column
 				if line == 0 {
 					line, col = condPos(j)
 				}
-				p.Report(finding.Finding{Job: j.ID, Line: line, Column: col,
-					Fix: "if: ${{ " + paren(j.If.Expr) + " && needs." + r.need + ".result == 'success' }}",
-					Message: fmt.Sprintf("%s runs when %s is skipped or failed (its if: does not require needs.%s.result == 'success') and reads needs.%s.outputs.%s, which is then empty",
-						j.ID, r.need, r.need, r.need, r.out)})
+				f := finding.Finding{Job: j.ID, Line: line, Column: col,
+					Fix: "if: ${{ " + paren(j.If.Expr) + " && needs." + need + ".result == 'success' }}",
+					Message: fmt.Sprintf("%s runs when %s is skipped (its if: does not require needs.%s.result == 'success') and reads %s, which %s then empty",
+						j.ID, need, need, outputList(need, rd.outs), plural(len(rd.outs), "is", "are"))}
+				if always && len(p.Workflow.Children(j.ID)) == 0 && !g.gpu[j.ID] {
+					// A summary job: it runs after everything and usually
+					// reports what it finds, empty values included.
+					f.Severity = finding.Notice
+				}
+				p.Report(f)
 			}
 		}
 	},
+}
+
+// outputList renders "needs.x.outputs.a, needs.x.outputs.b".
+func outputList(need string, outs []string) string {
+	parts := make([]string, len(outs))
+	for i, o := range outs {
+		parts[i] = "needs." + need + ".outputs." + o
+	}
+	return strings.Join(parts, ", ")
+}
+
+// skippable reports whether need can be skipped: its condition is not
+// certainly true with nothing known, or some ancestor's failure or skip
+// skips it. A root job without if: never is.
+func (g *gateAnalysis) skippable(need string) bool {
+	j := g.w.Job(need)
+	if j == nil {
+		return false
+	}
+	if len(j.Needs) == 0 && (j.If == nil || j.If.AlwaysTrue) {
+		return false
+	}
+	if !g.usable() {
+		return true
+	}
+	f := g.forced()
+	for _, a := range g.w.Ancestors(need) {
+		for _, r := range []string{simulate.Failure, simulate.Skipped} {
+			if f.Skipped(need, a, r) {
+				return true
+			}
+		}
+	}
+	// No ancestor can skip it: only its own condition can.
+	return j.If != nil && !j.If.AlwaysTrue && probeCond(j) != expr.Yes
+}
+
+// probeCond is j's condition with nothing known and every need succeeded.
+func probeCond(j *workflowgraph.Job) expr.Tri {
+	if j.If == nil || j.If.Expr == nil {
+		return expr.Yes
+	}
+	known := map[string]needState{}
+	for _, n := range j.Needs {
+		known[n] = needState{result: simulate.Success}
+	}
+	env := condEnv(j, known, false)
+	env.Success, env.Failure = expr.Bool(true), expr.Bool(false)
+	return expr.Eval(j.If.Expr, env).Truthy()
+}
+
+// mentionsSkipped reports a comparison of needs.<need>.result with
+// 'skipped' in n: the author considered the skip and handles it.
+func mentionsSkipped(n actionlint.ExprNode, need string) bool {
+	found := false
+	actionlint.VisitExprNode(n, func(node, _ actionlint.ExprNode, entering bool) {
+		c, ok := node.(*actionlint.CompareOpNode)
+		if !entering || !ok {
+			return
+		}
+		for _, pair := range [][2]actionlint.ExprNode{{c.Left, c.Right}, {c.Right, c.Left}} {
+			s, isStr := pair[1].(*actionlint.StringNode)
+			d, isDeref := pair[0].(*actionlint.ObjectDerefNode)
+			if isStr && isDeref && strings.EqualFold(s.Value, "skipped") && strings.EqualFold(d.Property, "result") && simulate.NeedsRef(d.Receiver) == need {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+// outputReadsUnsafe is outputReads without the reads that cannot misbehave
+// when the output is empty: a read with a fallback (`x || 'default'`), and,
+// in the job's own if: (inIf), a read whose emptiness makes its comparison
+// false (`== 'true'`, contains(...)): there it can only keep the job from
+// running. In the if:, a read under `!=`, `!` or compared with ” is kept.
+func outputReadsUnsafe(n actionlint.ExprNode, inIf bool) [][2]string {
+	var out [][2]string
+	var walk func(n, parent actionlint.ExprNode)
+	walk = func(n, parent actionlint.ExprNode) {
+		switch n := n.(type) {
+		case nil:
+			return
+		case *actionlint.LogicalOpNode:
+			if n.Kind == actionlint.LogicalOpNodeKindOr {
+				// The left operand has a fallback: skip its reads.
+				walk(n.Right, n)
+				return
+			}
+			walk(n.Left, n)
+			walk(n.Right, n)
+			return
+		case *actionlint.ObjectDerefNode:
+			if xy := outputReads(n); len(xy) == 1 && xy[0][1] == n.Property {
+				if !inIf || emptyTriggers(parent, n) {
+					out = append(out, xy[0])
+				}
+				return
+			}
+		}
+		for _, c := range children(n) {
+			walk(c, n)
+		}
+	}
+	walk(n, nil)
+	return out
+}
+
+// emptyTriggers: in an if:, an empty read under parent can make it true.
+func emptyTriggers(parent, read actionlint.ExprNode) bool {
+	switch p := parent.(type) {
+	case nil, *actionlint.LogicalOpNode:
+		return false // truthiness of '' is false
+	case *actionlint.NotOpNode:
+		return true
+	case *actionlint.CompareOpNode:
+		if p.Kind == actionlint.CompareOpNodeKindNotEq {
+			return true
+		}
+		other := p.Left
+		if other == read {
+			other = p.Right
+		}
+		if s, ok := other.(*actionlint.StringNode); ok && p.Kind == actionlint.CompareOpNodeKindEq {
+			return s.Value == ""
+		}
+		return p.Kind != actionlint.CompareOpNodeKindEq
+	}
+	return false // function arguments (contains, fromJSON, ...): if-eval-error's or false
+}
+
+// children lists an expression node's operands.
+func children(n actionlint.ExprNode) []actionlint.ExprNode {
+	switch n := n.(type) {
+	case *actionlint.NotOpNode:
+		return []actionlint.ExprNode{n.Operand}
+	case *actionlint.CompareOpNode:
+		return []actionlint.ExprNode{n.Left, n.Right}
+	case *actionlint.LogicalOpNode:
+		return []actionlint.ExprNode{n.Left, n.Right}
+	case *actionlint.FuncCallNode:
+		return n.Args
+	case *actionlint.ObjectDerefNode:
+		return []actionlint.ExprNode{n.Receiver}
+	case *actionlint.ArrayDerefNode:
+		return []actionlint.ExprNode{n.Receiver}
+	case *actionlint.IndexAccessNode:
+		return []actionlint.ExprNode{n.Operand, n.Index}
+	}
+	return nil
 }
 
 // requiresSuccess: the condition is false whenever need x is skipped or
@@ -125,23 +303,20 @@ func newNeedProbe(j *workflowgraph.Job) *needProbe {
 	return &needProbe{j: j, needs: needs, env: &expr.Env{Contexts: map[string]expr.Value{"needs": object(needs)}, Cancelled: expr.Bool(false)}}
 }
 
-// requiresSuccess: j's condition is false whenever direct need x was
-// skipped or failed (and then had no outputs).
-func (p *needProbe) requiresSuccess(x string) bool {
+// runsWhenSkipped: j's condition can be true when direct need x was
+// skipped (and so has no outputs). A condition that raises then is
+// if-eval-error's finding, not this rule's.
+func (p *needProbe) runsWhenSkipped(x string) bool {
 	saved := p.needs[x]
 	defer func() { p.needs[x] = saved }()
-	for _, r := range []string{simulate.Skipped, simulate.Failure} {
-		p.needs[x] = needValue(x, needState{result: r, outputs: expr.Object(nil)})
-		// As condEnv: a non-success direct need makes success() false, a
-		// failed one makes failure() true; the rest is unknown.
-		p.env.Success = expr.Bool(false)
-		p.env.Failure = expr.Unknown("other ancestors are not known")
-		if r == simulate.Failure {
-			p.env.Failure = expr.Bool(true)
-		}
-		if expr.Eval(p.j.If.Expr, p.env).Truthy() != expr.No {
-			return false
-		}
+	p.needs[x] = needValue(x, needState{result: simulate.Skipped, outputs: expr.Object(nil)})
+	// As condEnv: a skipped direct need makes success() false; the rest
+	// is unknown.
+	p.env.Success = expr.Bool(false)
+	p.env.Failure = expr.Unknown("other ancestors are not known")
+	v := expr.Eval(p.j.If.Expr, p.env)
+	if v.Kind == expr.KindError || v.Kind == expr.KindUnknown && v.MayErr != "" {
+		return false
 	}
-	return true
+	return v.Truthy() != expr.No
 }
