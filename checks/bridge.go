@@ -27,6 +27,8 @@ type gateAnalysis struct {
 	path    map[string]bool // GPU jobs and their ancestors
 	gpuMask bitset.Set      // GPU jobs, for simulate.Forced.SkippedBelow
 	order   map[string]int  // position in dependency order
+	// eventSkippers caches skippers (nil: not computed yet).
+	eventSkippers *[]eventSkipper
 }
 
 // gateAnalysisOf returns the workflow's gate analysis, computed on the

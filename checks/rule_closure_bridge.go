@@ -58,9 +58,14 @@ jobs:
 				continue
 			}
 			line, col := condPos(j)
-			p.Report(finding.Finding{Job: j.ID, Line: line, Column: col, Fix: gateFix(j),
+			f := finding.Finding{Job: j.ID, Line: line, Column: col, Fix: gateFix(j),
 				Message: fmt.Sprintf("%s has no status check, so GitHub gates it on success() of its whole closure: %s skips it although its direct needs succeed",
-					j.ID, describeBridges(bs, total))})
+					j.ID, describeBridges(bs, total))}
+			if c := g.certainly(j); c != nil {
+				// Not a hypothesis: the job never runs.
+				f.Severity, f.Message = finding.Error, describeCertain(j.ID, c)
+			}
+			p.Report(f)
 		}
 	},
 }

@@ -77,6 +77,9 @@ jobs:
 			if bs, total := g.bridges(j); total > 0 {
 				msg := fmt.Sprintf("%s has no status check, so GitHub gates it on success() of its whole closure: %s skips it",
 					j.ID, describeBridges(bs, total))
+				if c := g.certainly(j); c != nil {
+					msg = describeCertain(j.ID, c)
+				}
 				if gpus, n := g.skippedGPU(j); n > 0 {
 					if gpus[0] == j.ID {
 						msg += " (a GPU job)"
