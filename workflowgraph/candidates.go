@@ -79,9 +79,20 @@ func valueCandidates(w *Workflow, n actionlint.ExprNode, cache exprCache, depth 
 			}
 		}
 		if kind, _ := Accelerator(name); kind != "" {
-			out = append(out, Candidate{Label: name, Why: "named " + name, Weak: true})
+			out = append(out, Candidate{Label: name, Why: "from the name of " + derefPath(n), Weak: true})
 		}
 		return out
 	}
 	return nil
+}
+
+// derefPath renders a.b.c for a chain of property accesses.
+func derefPath(n actionlint.ExprNode) string {
+	switch n := n.(type) {
+	case *actionlint.VariableNode:
+		return n.Name
+	case *actionlint.ObjectDerefNode:
+		return derefPath(n.Receiver) + "." + n.Property
+	}
+	return "…"
 }

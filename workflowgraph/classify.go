@@ -232,3 +232,92 @@ func match(patterns, labels []string) string {
 	}
 	return ""
 }
+
+// Runner classes.
+const (
+	ClassAccelerator  = "accelerator"
+	ClassSelfHosted   = "self-hosted"
+	ClassGitHubHosted = "github-hosted"
+	ClassUnknown      = "unknown"
+)
+
+// JobClass is a job's runner class and why.
+type JobClass struct {
+	// Class is accelerator, self-hosted, github-hosted or unknown.
+	Class string `json:"class"`
+	// Kind is the accelerator kind (nvidia, amd, tpu, intel, aws-neuron,
+	// npu, gpu, cloud-gpu) when the vocabulary said so, else "".
+	Kind string `json:"kind"`
+	// Reason says what decided, e.g. `label "linux-a100-s2": token "a100"`.
+	Reason string `json:"reason"`
+	// Weak marks a verdict inferred from a name only (vars.GB200_RUNNER).
+	Weak bool `json:"weak,omitempty"`
+}
+
+// Classify returns j's runner class with its reason, by the same rules as
+// GPULabel.
+func (c *Classifier) Classify(j *Job) JobClass {
+	if c == nil || j == nil {
+		return JobClass{Class: ClassUnknown}
+	}
+	if c.gpuJobs[j.ID] {
+		return JobClass{Class: ClassAccelerator, Reason: "listed in gpu.jobs"}
+	}
+	labels := append(append([]string(nil), j.Runner.Labels...), j.Runner.Group)
+	for i, l := range labels {
+		if l == "" {
+			continue
+		}
+		what := "label"
+		if i == len(labels)-1 {
+			what = "group"
+		}
+		if why, kind, ok := c.labelReason(l); ok {
+			return JobClass{Class: ClassAccelerator, Kind: kind, Reason: what + " " + quote(l) + ": " + why}
+		}
+	}
+	for _, cand := range j.Runner.Candidates {
+		if why, kind, ok := c.labelReason(cand.Label); ok {
+			return JobClass{Class: ClassAccelerator, Kind: kind, Weak: cand.Weak,
+				Reason: "runs-on may be " + quote(cand.Label) + " (" + cand.Why + "): " + why}
+		}
+	}
+	if !hostedOnly(j.Runner) {
+		if why := needsGPU(j); why != "" {
+			return JobClass{Class: ClassAccelerator, Reason: why}
+		}
+	}
+	switch {
+	case hostedOnly(j.Runner):
+		return JobClass{Class: ClassGitHubHosted, Reason: "GitHub-hosted image " + strings.Join(j.Runner.Labels, ", ")}
+	case len(j.Runner.Labels) > 0 || j.Runner.Group != "":
+		return JobClass{Class: ClassSelfHosted, Reason: "not a GitHub-hosted image and no accelerator named"}
+	}
+	return JobClass{Class: ClassUnknown, Reason: "runs-on is not resolved statically"}
+}
+
+// labelReason says why one label is an accelerator's, if it is.
+func (c *Classifier) labelReason(l string) (why, kind string, ok bool) {
+	if match(c.excluded, []string{l}) != "" {
+		return "", "", false
+	}
+	if p := matchingPattern(c.gpuLabels, l); p != "" {
+		return "matches gpu.runner-labels " + quote(p), "", true
+	}
+	if kind, token := Accelerator(l); kind != "" {
+		return "token " + quote(token) + " names a " + kind + " accelerator", kind, true
+	}
+	return "", "", false
+}
+
+func matchingPattern(patterns []string, l string) string {
+	ll := strings.ToLower(l)
+	for _, p := range patterns {
+		if ok, err := doublestar.Match(p, ll); err == nil && ok {
+			return p
+		}
+	}
+	return ""
+}
+
+func quote(s string) string { return `"` + s + `"` }

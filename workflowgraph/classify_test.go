@@ -81,6 +81,22 @@ jobs:
 		if got := c.IsGPU(j); got != want[j.ID] {
 			t.Errorf("%s: IsGPU = %v (%q), want %v; runner %+v", j.ID, got, c.GPULabel(j), want[j.ID], j.Runner)
 		}
+		if cl := c.Classify(j); (cl.Class == ClassAccelerator) != want[j.ID] || cl.Reason == "" {
+			t.Errorf("%s: Classify = %+v, want accelerator %v", j.ID, cl, want[j.ID])
+		}
+	}
+	for id, want := range map[string]JobClass{
+		"token":      {Class: ClassAccelerator, Kind: AccelNVIDIA, Reason: `label "linux-a100-s2": token "a100" names a nvidia accelerator`},
+		"group":      {Class: ClassAccelerator, Kind: AccelCloud, Reason: `group "aws-g6e-xlarge-plus": token "g6e" names a cloud-gpu accelerator`},
+		"by-name":    {Class: ClassAccelerator, Kind: AccelNVIDIA, Weak: true, Reason: `runs-on may be "gb200_runner" (from the name of vars.gb200_runner): token "gb200" names a nvidia accelerator`},
+		"smi":        {Class: ClassAccelerator, Reason: "a step runs nvidia-smi"},
+		"setup":      {Class: ClassGitHubHosted, Reason: "GitHub-hosted image ubuntu-latest"},
+		"cuda-image": {Class: ClassSelfHosted, Reason: "not a GitHub-hosted image and no accelerator named"},
+		"plain-var":  {Class: ClassUnknown, Reason: "runs-on is not resolved statically"},
+	} {
+		if got := c.Classify(w.Job(id)); got != want {
+			t.Errorf("Classify(%s) = %+v, want %+v", id, got, want)
+		}
 	}
 	if !c.MatchLabel("linux.dgx.b200") || c.MatchLabel("a100-license-server") || c.MatchLabel("ubuntu-latest") {
 		t.Error("MatchLabel: vocabulary, exclusion or hosted image wrong")

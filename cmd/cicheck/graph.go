@@ -121,8 +121,10 @@ type graphJob struct {
 	Gate   graphGate   `json:"gate"`
 	Runner graphRunner `json:"runner"`
 	GPU    bool        `json:"gpu"`
-	Heavy  bool        `json:"heavy"`
-	Uses   string      `json:"uses"`
+	// Class is the runner class and why (as `cicheck runners` gives it).
+	Class workflowgraph.JobClass `json:"class"`
+	Heavy bool                   `json:"heavy"`
+	Uses  string                 `json:"uses"`
 	// Callee holds the jobs of a resolved local reusable workflow.
 	Callee *graphWorkflow `json:"callee,omitempty"`
 }
@@ -161,7 +163,7 @@ func buildGraphWorkflow(file string, w *workflowgraph.Workflow, cl *workflowgrap
 	}
 	for _, id := range w.TopoOrder() {
 		j := w.Job(id)
-		gj := graphJob{ID: j.ID, Name: j.Name, Needs: graphNonNil(j.Needs), Gate: gateOf(w, j), GPU: cl.IsGPU(j), Heavy: cl.IsHeavy(j), Uses: j.Uses,
+		gj := graphJob{ID: j.ID, Name: j.Name, Needs: graphNonNil(j.Needs), Gate: gateOf(w, j), GPU: cl.IsGPU(j), Class: cl.Classify(j), Heavy: cl.IsHeavy(j), Uses: j.Uses,
 			Runner: graphRunner{Labels: graphNonNil(j.Runner.Labels), Group: j.Runner.Group, Symbolic: graphNonNil(j.Runner.Symbolic), InferredFrom: graphNonNil(j.Runner.InferredFrom)}}
 		if j.Callee != nil {
 			c := buildGraphWorkflow(j.Callee.Path, j.Callee, cl)
