@@ -69,6 +69,9 @@ type Heavy struct {
 	Jobs         []string `yaml:"jobs"`
 	// OptInLabel is the pull-request label that opts a PR into heavy jobs.
 	OptInLabel string `yaml:"opt-in-label"`
+	// SelfHosted counts every job on a runner labelled self-hosted as
+	// heavy (default true).
+	SelfHosted bool `yaml:"self-hosted"`
 }
 
 // RuleConfig overrides one rule.
@@ -94,7 +97,7 @@ var DefaultGPURunnerLabels = []string{"gpu", "*gpu", "nvidia", "cuda*", "h100", 
 func Default() *Config {
 	return &Config{
 		GPU:         GPU{RunnerLabels: slices.Clone(DefaultGPURunnerLabels), Jobs: []string{}, ExcludeLabels: []string{}},
-		Heavy:       Heavy{RunnerLabels: []string{}, Jobs: []string{}},
+		Heavy:       Heavy{RunnerLabels: []string{}, Jobs: []string{}, SelfHosted: true},
 		Rules:       map[string]RuleConfig{},
 		Ignore:      []string{},
 		Registry:    testregistry.DefaultConfig(),
@@ -147,7 +150,7 @@ func Parse(name string, b []byte) (*Config, error) {
 
 // Classifier builds the GPU/heavy classifier this configuration describes.
 func (c *Config) Classifier() *workflowgraph.Classifier {
-	return workflowgraph.NewClassifier(c.GPU.RunnerLabels, c.GPU.Jobs, c.Heavy.RunnerLabels, c.Heavy.Jobs).Exclude(c.GPU.ExcludeLabels...)
+	return workflowgraph.NewClassifier(c.GPU.RunnerLabels, c.GPU.Jobs, c.Heavy.RunnerLabels, c.Heavy.Jobs).Exclude(c.GPU.ExcludeLabels...).HeavySelfHosted(c.Heavy.SelfHosted)
 }
 
 // RuleEnabled reports whether rule id is enabled (default: yes).

@@ -20,6 +20,7 @@ type Classifier struct {
 	gpuLabels, heavyLabels []string
 	excluded               []string
 	gpuJobs, heavyJobs     map[string]bool
+	selfHostedHeavy        bool
 
 	// Runner labels repeat across a workflow's jobs (and rules ask about
 	// the same job several times), so each label's verdict is cached.
@@ -168,10 +169,27 @@ func isWordByte(b byte) bool {
 	return b == '_' || b == '-' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
-// IsHeavy reports whether j runs on a runner matching heavy.runner-labels.
+// HeavySelfHosted returns c with every job whose runs-on names
+// self-hosted counted as heavy (heavy.self-hosted): a repository without
+// .cicheck.yaml still hears about its scarce runners.
+func (c *Classifier) HeavySelfHosted(on bool) *Classifier {
+	c.selfHostedHeavy = on
+	return c
+}
+
+// IsHeavy reports whether j runs on a runner matching heavy.runner-labels,
+// is listed in heavy.jobs, or (with HeavySelfHosted) runs on a runner
+// labelled self-hosted.
 func (c *Classifier) IsHeavy(j *Job) bool {
 	if c == nil || j == nil {
 		return false
+	}
+	if c.selfHostedHeavy {
+		for _, l := range j.Runner.Labels {
+			if strings.EqualFold(l, "self-hosted") {
+				return true
+			}
+		}
 	}
 	return c.heavyJobs[j.ID] || c.match(c.heavyLabels, &c.heavyHit, j.Runner) != ""
 }

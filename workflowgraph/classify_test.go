@@ -102,3 +102,24 @@ jobs:
 		t.Error("MatchLabel: vocabulary, exclusion or hosted image wrong")
 	}
 }
+
+// TestHeavySelfHosted: with heavy.self-hosted, a job labelled self-hosted
+// is heavy; a GitHub-hosted one and a self-hosted one without it are not.
+func TestHeavySelfHosted(t *testing.T) {
+	w := load(t, map[string]string{"w.yml": `on: push
+jobs:
+  box: {runs-on: [self-hosted, build-box], steps: [{run: x}]}
+  hosted: {runs-on: ubuntu-latest, steps: [{run: x}]}
+  custom: {runs-on: build-box, steps: [{run: x}]}
+`}, "w.yml")
+	on := NewClassifier(nil, nil, nil, nil).HeavySelfHosted(true)
+	off := NewClassifier(nil, nil, nil, nil)
+	for id, want := range map[string]bool{"box": true, "hosted": false, "custom": false} {
+		if got := on.IsHeavy(w.Job(id)); got != want {
+			t.Errorf("%s: heavy %v, want %v", id, got, want)
+		}
+		if off.IsHeavy(w.Job(id)) {
+			t.Errorf("%s: heavy without heavy.self-hosted", id)
+		}
+	}
+}
