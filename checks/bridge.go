@@ -228,17 +228,6 @@ type needState struct {
 	outputs expr.Value // zero: unknown
 }
 
-// unknownNeeds is needs.<n> for each direct need of j with nothing known:
-// the part of condEnv that does not depend on what is known (needProbe
-// builds it once per job).
-func unknownNeeds(j *workflowgraph.Job) map[string]expr.Value {
-	m := make(map[string]expr.Value, len(j.Needs))
-	for _, n := range j.Needs {
-		m[n] = needValue(n, needState{})
-	}
-	return m
-}
-
 func needValue(n string, st needState) expr.Value {
 	res := expr.Unknown(n + " may or may not run")
 	if st.result != "" {

@@ -102,19 +102,20 @@ jobs:
 				}
 			}
 			add(exprRef{j.If.Expr, j.If.Line, j.If.Column}, true)
+			guarded := stepGuards(j)
 			for _, r := range jobExprs(j) {
-				add(r, false)
+				for _, xy := range outputReadsUnsafe(r.node, false) {
+					if guarded(r.line, xy[0]) {
+						r.node = nil // a guarded step: none of its reads of that need count
+					}
+				}
+				if r.node != nil {
+					add(r, false)
+				}
 			}
-			var probe *needProbe
 			for _, need := range order {
 				rd := reads[need]
-				if !g.skippable(need) || mentionsSkipped(j.If.Expr, need) {
-					continue
-				}
-				if probe == nil {
-					probe = newNeedProbe(j)
-				}
-				if !probe.runsWhenSkipped(need) {
+				if mentionsSkipped(j.If.Expr, need) || !g.runsWhileSkipped(j, need) {
 					continue
 				}
 				line, col := rd.line, rd.column
@@ -145,44 +146,157 @@ func outputList(need string, outs []string) string {
 	return strings.Join(parts, ", ")
 }
 
-// skippable reports whether need can be skipped: its condition is not
-// certainly true with nothing known, or some ancestor's failure or skip
-// skips it. A root job without if: never is.
-func (g *gateAnalysis) skippable(need string) bool {
-	j := g.w.Job(need)
-	if j == nil {
-		return false
-	}
-	if len(j.Needs) == 0 && (j.If == nil || j.If.AlwaysTrue) {
-		return false
-	}
-	if !g.usable() {
-		return true
+// runsWhileSkipped reports a silent scenario in which need is skipped and
+// j still runs: need's own if: is false, or an ancestor's own if: is false
+// and its skip skips need. (A skip caused by a failure leaves the run red:
+// not silent.) In each, j's condition is decided by simulate.Forced with
+// the skipped job forced and everything else unknown, so a sibling need
+// that the skip also skips, or an output of the skipped ancestor that j's
+// if: reads, is taken into account; and j cannot run when its if: repeats
+// every conjunct of the skipped job's if:.
+func (g *gateAnalysis) runsWhileSkipped(j *workflowgraph.Job, need string) bool {
+	x := g.w.Job(need)
+	if x == nil || !g.usable() {
+		return x != nil
 	}
 	f := g.forced()
+	runs := func(a *workflowgraph.Job) bool {
+		return ownCanBeFalse(a) && !impliedBy(j, a) && !f.Skipped(j.ID, a.ID, simulate.Skipped)
+	}
+	if runs(x) {
+		return true
+	}
 	for _, a := range g.w.Ancestors(need) {
-		for _, r := range []string{simulate.Failure, simulate.Skipped} {
-			if f.Skipped(need, a, r) {
+		if aj := g.w.Job(a); aj != nil && f.Skipped(need, a, simulate.Skipped) && runs(aj) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownCanBeFalse: a's own if: (not the implicit success()) can be false in
+// the project's own repository. A conjunct that compares github.repository
+// or github.repository_owner with a literal is taken as true: it skips the
+// job only in forks, where the project's pipeline is not what runs.
+func ownCanBeFalse(a *workflowgraph.Job) bool {
+	if a.If == nil || a.If.Expr == nil || a.If.AlwaysTrue {
+		return false
+	}
+	var rest []actionlint.ExprNode
+	for _, c := range conjuncts(a.If.Expr) {
+		if !repositoryCheck(c) {
+			rest = append(rest, c)
+		}
+	}
+	for _, c := range rest {
+		if probeExpr(a, c) != expr.Yes {
+			return true
+		}
+	}
+	return false
+}
+
+// repositoryCheck: n is github.repository[_owner] == 'literal'.
+func repositoryCheck(n actionlint.ExprNode) bool {
+	c, ok := n.(*actionlint.CompareOpNode)
+	if !ok || c.Kind != actionlint.CompareOpNodeKindEq {
+		return false
+	}
+	for _, pair := range [][2]actionlint.ExprNode{{c.Left, c.Right}, {c.Right, c.Left}} {
+		d, isDeref := pair[0].(*actionlint.ObjectDerefNode)
+		_, isStr := pair[1].(*actionlint.StringNode)
+		if isDeref && isStr {
+			if v, ok := d.Receiver.(*actionlint.VariableNode); ok && strings.EqualFold(v.Name, "github") &&
+				(strings.EqualFold(d.Property, "repository") || strings.EqualFold(d.Property, "repository_owner")) {
 				return true
 			}
 		}
 	}
-	// No ancestor can skip it: only its own condition can.
-	return j.If != nil && !j.If.AlwaysTrue && probeCond(j) != expr.Yes
+	return false
 }
 
-// probeCond is j's condition with nothing known and every need succeeded.
-func probeCond(j *workflowgraph.Job) expr.Tri {
-	if j.If == nil || j.If.Expr == nil {
-		return expr.Yes
+// impliedBy: j's if: has every top-level conjunct of a's if:, so a false
+// a's if: makes j's false too.
+func impliedBy(j, a *workflowgraph.Job) bool {
+	if j.If == nil || j.If.Expr == nil || a.If == nil || a.If.Expr == nil {
+		return false
 	}
+	have := map[string]bool{}
+	for _, c := range conjuncts(j.If.Expr) {
+		have[expr.Render(c)] = true
+	}
+	for _, c := range conjuncts(a.If.Expr) {
+		if !have[expr.Render(c)] {
+			return false
+		}
+	}
+	return true
+}
+
+func conjuncts(n actionlint.ExprNode) []actionlint.ExprNode {
+	if l, ok := n.(*actionlint.LogicalOpNode); ok && l.Kind == actionlint.LogicalOpNodeKindAnd {
+		return append(conjuncts(l.Left), conjuncts(l.Right)...)
+	}
+	return []actionlint.ExprNode{n}
+}
+
+// stepGuards returns whether a read of need on line is inside a step that
+// guards it: the step's if: tests needs.<need>, or its script tests the
+// value with -n or -z.
+func stepGuards(j *workflowgraph.Job) func(line int, need string) bool {
+	type span struct {
+		from, to int
+		text     string
+	}
+	var spans []span
+	if j.AST != nil {
+		for i, st := range j.AST.Steps {
+			if st == nil || st.Pos == nil {
+				continue
+			}
+			to := 1 << 30
+			if i+1 < len(j.AST.Steps) && j.AST.Steps[i+1] != nil && j.AST.Steps[i+1].Pos != nil {
+				to = j.AST.Steps[i+1].Pos.Line
+			}
+			var text string
+			if st.If != nil {
+				text += "if: " + strings.ToLower(st.If.Value) + "\n"
+			}
+			if run, ok := st.Exec.(*actionlint.ExecRun); ok && run.Run != nil {
+				text += strings.ToLower(run.Run.Value)
+			}
+			spans = append(spans, span{st.Pos.Line, to, text})
+		}
+	}
+	return func(line int, need string) bool {
+		ref := "needs." + need + "."
+		for _, s := range spans {
+			if line < s.from || line >= s.to {
+				continue
+			}
+			if i := strings.Index(s.text, "\n"); strings.HasPrefix(s.text, "if: ") && i > 0 && strings.Contains(s.text[:i], ref) {
+				return true
+			}
+			for _, t := range []string{`-n "${{ ` + ref, `-z "${{ ` + ref, `-n "${{` + ref, `-z "${{` + ref} {
+				if strings.Contains(s.text, t) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// probeExpr is n, a part of j's condition, with nothing known and every
+// need succeeded.
+func probeExpr(j *workflowgraph.Job, n actionlint.ExprNode) expr.Tri {
 	known := map[string]needState{}
 	for _, n := range j.Needs {
 		known[n] = needState{result: simulate.Success}
 	}
 	env := condEnv(j, known, false)
 	env.Success, env.Failure = expr.Bool(true), expr.Bool(false)
-	return expr.Eval(j.If.Expr, env).Truthy()
+	return expr.Eval(n, env).Truthy()
 }
 
 // mentionsSkipped reports a comparison of needs.<need>.result with
@@ -284,39 +398,4 @@ func children(n actionlint.ExprNode) []actionlint.ExprNode {
 		return []actionlint.ExprNode{n.Operand, n.Index}
 	}
 	return nil
-}
-
-// requiresSuccess: the condition is false whenever need x is skipped or
-// failed without outputs.
-// needProbe evaluates a job's condition with one direct need's result
-// given and everything else unknown (condEnv with one known need). It
-// keeps one environment per job and swaps that need's value in and out,
-// instead of copying every need's value for each (need, result).
-type needProbe struct {
-	j     *workflowgraph.Job
-	needs map[string]expr.Value
-	env   *expr.Env
-}
-
-func newNeedProbe(j *workflowgraph.Job) *needProbe {
-	needs := unknownNeeds(j)
-	return &needProbe{j: j, needs: needs, env: &expr.Env{Contexts: map[string]expr.Value{"needs": object(needs)}, Cancelled: expr.Bool(false)}}
-}
-
-// runsWhenSkipped: j's condition can be true when direct need x was
-// skipped (and so has no outputs). A condition that raises then is
-// if-eval-error's finding, not this rule's.
-func (p *needProbe) runsWhenSkipped(x string) bool {
-	saved := p.needs[x]
-	defer func() { p.needs[x] = saved }()
-	p.needs[x] = needValue(x, needState{result: simulate.Skipped, outputs: expr.Object(nil)})
-	// As condEnv: a skipped direct need makes success() false; the rest
-	// is unknown.
-	p.env.Success = expr.Bool(false)
-	p.env.Failure = expr.Unknown("other ancestors are not known")
-	v := expr.Eval(p.j.If.Expr, p.env)
-	if v.Kind == expr.KindError || v.Kind == expr.KindUnknown && v.MayErr != "" {
-		return false
-	}
-	return v.Truthy() != expr.No
 }
