@@ -241,8 +241,9 @@ func conjuncts(n actionlint.ExprNode) []actionlint.ExprNode {
 }
 
 // stepGuards returns whether a read of need on line is inside a step that
-// guards it: the step's if: tests needs.<need>, or its script tests the
-// value with -n or -z.
+// guards it: the step's if: tests needs.<need>, the step reads
+// needs.<need>.result (in its script, env: or with:, to branch on it), or
+// its script tests the value with -n or -z.
 func stepGuards(j *workflowgraph.Job) func(line int, need string) bool {
 	type span struct {
 		from, to int
@@ -262,8 +263,24 @@ func stepGuards(j *workflowgraph.Job) func(line int, need string) bool {
 			if st.If != nil {
 				text += "if: " + strings.ToLower(st.If.Value) + "\n"
 			}
-			if run, ok := st.Exec.(*actionlint.ExecRun); ok && run.Run != nil {
-				text += strings.ToLower(run.Run.Value)
+			switch ex := st.Exec.(type) {
+			case *actionlint.ExecRun:
+				if ex.Run != nil {
+					text += strings.ToLower(ex.Run.Value)
+				}
+			case *actionlint.ExecAction:
+				for _, in := range ex.Inputs {
+					if in != nil && in.Value != nil {
+						text += "\n" + strings.ToLower(in.Value.Value)
+					}
+				}
+			}
+			if st.Env != nil {
+				for _, v := range st.Env.Vars {
+					if v != nil && v.Value != nil {
+						text += "\n" + strings.ToLower(v.Value.Value)
+					}
+				}
 			}
 			spans = append(spans, span{st.Pos.Line, to, text})
 		}
@@ -275,6 +292,9 @@ func stepGuards(j *workflowgraph.Job) func(line int, need string) bool {
 				continue
 			}
 			if i := strings.Index(s.text, "\n"); strings.HasPrefix(s.text, "if: ") && i > 0 && strings.Contains(s.text[:i], ref) {
+				return true
+			}
+			if strings.Contains(s.text, ref+"result") {
 				return true
 			}
 			for _, t := range []string{`-n "${{ ` + ref, `-z "${{ ` + ref, `-n "${{` + ref, `-z "${{` + ref} {
