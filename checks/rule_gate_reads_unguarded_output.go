@@ -161,7 +161,7 @@ func (g *gateAnalysis) runsWhileSkipped(j *workflowgraph.Job, need string) bool 
 	}
 	f := g.forced()
 	runs := func(a *workflowgraph.Job) bool {
-		return ownCanBeFalse(a) && !impliedBy(j, a) && !f.Skipped(j.ID, a.ID, simulate.Skipped)
+		return ownCanBeFalse(a) && !impliedBy(j, a) && !samePlanner(j, a) && !f.Skipped(j.ID, a.ID, simulate.Skipped)
 	}
 	if runs(x) {
 		return true
@@ -172,6 +172,27 @@ func (g *gateAnalysis) runsWhileSkipped(j *workflowgraph.Job, need string) bool 
 		}
 	}
 	return false
+}
+
+// samePlanner: a's if: is decided by outputs of jobs whose outputs j's
+// if: also reads (a planner job's selection, say): how the two decisions
+// relate is the planner's logic, which cicheck cannot see, so a skip of a
+// with j running is not claimed.
+func samePlanner(j, a *workflowgraph.Job) bool {
+	if j.If == nil || j.If.Expr == nil || a.If == nil || a.If.Expr == nil {
+		return false
+	}
+	jr := map[string]bool{}
+	for _, xy := range outputReads(j.If.Expr) {
+		jr[xy[0]] = true
+	}
+	shared := false
+	for _, xy := range outputReads(a.If.Expr) {
+		if jr[xy[0]] {
+			shared = true
+		}
+	}
+	return shared
 }
 
 // ownCanBeFalse: a's own if: (not the implicit success()) can be false in
@@ -285,8 +306,34 @@ func stepGuards(j *workflowgraph.Job) func(line int, need string) bool {
 			spans = append(spans, span{st.Pos.Line, to, text})
 		}
 	}
+	// The job's own env: and with: (a reusable-workflow call) count for
+	// every read: a job that passes the need's result along handles it.
+	var jobText string
+	if j.AST != nil {
+		if j.AST.Env != nil {
+			for _, v := range j.AST.Env.Vars {
+				if v != nil && v.Value != nil {
+					jobText += "\n" + strings.ToLower(v.Value.Value)
+				}
+			}
+		}
+		if j.AST.WorkflowCall != nil {
+			for _, in := range j.AST.WorkflowCall.Inputs {
+				if in != nil && in.Value != nil {
+					jobText += "\n" + strings.ToLower(in.Value.Value)
+				}
+			}
+		}
+	}
+	allSteps := ""
+	for _, s := range spans {
+		allSteps += "\n" + s.text
+	}
 	return func(line int, need string) bool {
 		ref := "needs." + need + "."
+		if strings.Contains(jobText, ref+"result") || strings.Contains(allSteps, ref+"result") {
+			return true // the job branches on the need's result somewhere
+		}
 		for _, s := range spans {
 			if line < s.from || line >= s.to {
 				continue
