@@ -1,6 +1,10 @@
 package workflowgraph
 
-import "testing"
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
 
 // TestAccelerator: labels and groups seen on real fleets, and near misses
 // that only look like one (each would be an accelerator without the rule
@@ -75,6 +79,86 @@ func FuzzAccelerator(f *testing.F) {
 		}
 		if githubHosted(label) && kind != "" {
 			t.Fatalf("GitHub-hosted %q classified %s", label, kind)
+		}
+	})
+}
+
+// refVocabulary is the vocabulary as regular expressions, in the order
+// tokenKind tries it: the specification the plain-code matcher is checked
+// against (TestTokenKindMatchesReference, FuzzTokenKind).
+var refVocabulary = func() []struct {
+	kind string
+	re   *regexp.Regexp
+} {
+	count := func(body string) *regexp.Regexp {
+		return regexp.MustCompile(`^(?:\d+x)?(?:` + body + `)(?:x\d+)?$`)
+	}
+	return []struct {
+		kind string
+		re   *regexp.Regexp
+	}{
+		{AccelGPU, regexp.MustCompile(`^\d*gpus?\d*$`)},
+		{AccelNVIDIA, count(`nvidia|cuda\d*|dgx|a10g?|a30|a40|a100|a800|h20|h100|h200|h800|b100|b200|b300|gb10|gb200|gb300|gh200|l4|l20|l40s?|t4|v100|p100|rtx\w*|a[456]000|quadro\w*`)},
+		{AccelAMD, count(`rocm\d*|mi[1-4]\d{1,2}[a-z]*|gfx9\d{2}|gfx1\d{3}|radeon\w*|instinct`)},
+		{AccelIntel, count(`xpu|pvc|gaudi\d*|hpu|bmg|b5[78]0|a7[57]0`)},
+		{AccelNeuron, count(`trn\d|trainium\d*|inf[12]|inferentia\d*|neuron`)},
+		{AccelNPU, count(`npu|ascend\w*|910[bc]?`)},
+		{AccelNVIDIA, regexp.MustCompile(`^(?:1080|2080|3060|3070|3080|3090|4070|4080|4090|5070|5080|5090)(?:ti)?$`)},
+		{AccelTPU, regexp.MustCompile(`^(?:\d*x?tpu\w*|ct[4-7][a-z]*)$`)},
+		{AccelCloud, regexp.MustCompile(`^(?:g4dn|g4ad|g5|g5g|g6|g6e|g6f|gr6|p3|p3dn|p4d|p4de|p5|p5e|p5en|p6|a2|a3|a4|g2|n[cdv]\d+[a-z]*)$`)},
+	}
+}()
+
+func refTokenKind(t string) string {
+	for _, v := range refVocabulary {
+		if v.re.MatchString(t) {
+			return v.kind
+		}
+	}
+	return ""
+}
+
+// TestTokenKindMatchesReference: every vocabulary word, with counts,
+// digits and letters around it, is classified as the regular expressions
+// classify it.
+func TestTokenKindMatchesReference(t *testing.T) {
+	words := []string{"gpu", "gpus", "nvidia", "cuda", "cuda12", "dgx", "a10", "a10g", "a30", "a40", "a100", "a800", "h20",
+		"h100", "h200", "h800", "b100", "b200", "b300", "gb10", "gb200", "gb300", "gh200", "l4", "l20", "l40", "l40s", "t4",
+		"v100", "p100", "rtx", "rtxpro6000", "a4000", "a6000", "quadro", "rocm", "rocm6", "mi300x", "mi35x", "mi250", "mi3",
+		"mi5000", "gfx950", "gfx1100", "gfx90", "radeon", "instinct", "xpu", "pvc", "gaudi", "gaudi3", "hpu", "bmg", "b580",
+		"a770", "trn1", "trn", "trainium2", "inf2", "inf3", "inferentia", "neuron", "npu", "ascend", "ascend910", "910",
+		"910b", "910d", "3090", "3090ti", "4090", "1000", "tpu", "tpuv7x", "8tpu", "xtpu", "ct5lp", "ct6e", "ct8", "ct",
+		"g4dn", "g5", "g6e", "p4d", "p5en", "a2", "a3", "a4", "g2", "nc24ads", "nd96", "nv", "nc", "t4g", "c5", "ubuntu",
+		"x", "x8", "8x", "", "_", "a100_80g", "h100-80", "tpu_v5"}
+	var affixes = []string{"", "8x", "x8", "1", "s", "x", "0x"}
+	n := 0
+	for _, w := range words {
+		for _, pre := range affixes {
+			for _, suf := range affixes {
+				tok := pre + w + suf
+				if got, want := tokenKind(tok), refTokenKind(tok); got != want {
+					t.Errorf("tokenKind(%q) = %q, want %q", tok, got, want)
+				}
+				n++
+			}
+		}
+	}
+	if n < 4000 {
+		t.Fatalf("only %d tokens", n)
+	}
+}
+
+func FuzzTokenKind(f *testing.F) {
+	for _, s := range []string{"h100", "8xh100", "l20x8", "gpus", "mi300x", "gfx950", "tpuv7x", "nc24ads", "3090ti", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, tok string) {
+		tok = strings.ToLower(tok)
+		if strings.ContainsAny(tok, "-._/: \t") {
+			return // not a token: the tokenizer splits there
+		}
+		if got, want := tokenKind(tok), refTokenKind(tok); got != want {
+			t.Fatalf("tokenKind(%q) = %q, want %q", tok, got, want)
 		}
 	})
 }
