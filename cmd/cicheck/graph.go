@@ -50,14 +50,8 @@ func runGraph(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: %s)\n", *format, strings.Join(graphFormats, ", "))
 		return exitUsage
 	}
-	cfg, _, err := loadConfig(e, *cfgPath)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
-	}
-	targets, err := discover(e.wd, fl.Args(), func(string, ...any) {})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+	cfg, targets, ok := configAndTargets(e, *cfgPath, fl.Args())
+	if !ok {
 		return exitUsage
 	}
 	cl := cfg.Classifier()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -54,14 +55,8 @@ func runRunners(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: text, json)\n", *format)
 		return exitUsage
 	}
-	cfg, _, err := loadConfig(e, *cfgPath)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
-	}
-	targets, err := discover(e.wd, fl.Args(), func(string, ...any) {})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+	cfg, targets, ok := configAndTargets(e, *cfgPath, fl.Args())
+	if !ok {
 		return exitUsage
 	}
 	cl := cfg.Classifier()
@@ -141,4 +136,21 @@ func runnerKey(r workflowgraph.Runner) string {
 		return "(none)"
 	}
 	return strings.Join(parts, "; ")
+}
+
+// configAndTargets loads the configuration and finds the workflow files
+// named by paths (the repository's .github/workflows when none), printing
+// a one-line error and returning false on bad input.
+func configAndTargets(e *env, cfgPath string, paths []string) (*config.Config, []target, bool) {
+	cfg, _, err := loadConfig(e, cfgPath)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return nil, nil, false
+	}
+	targets, err := discover(e.wd, paths, func(string, ...any) {})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return nil, nil, false
+	}
+	return cfg, targets, true
 }
