@@ -23,6 +23,11 @@ var GPUGate = &Rule{
 		"- **warning**: the job has needs but no bridge today; an explicit gate keeps it so when a job is inserted " +
 		"upstream. `rules.gpu-gate.strict: false` drops these.\n" +
 		"- nothing for jobs without needs.\n\n" +
+		"A GPU job is one whose runner label or group names an accelerator as a whole token (`linux-a100-s2`, " +
+		"`aws-g6e-xlarge-plus`, `linux.rocm.gpu.gfx950.1`, `tpuv7x`, `8xh100`; never a GitHub-hosted image), matches " +
+		"`gpu.runner-labels`, is listed in `gpu.jobs`, whose symbolic `runs-on` can evaluate to such a label, or " +
+		"that asks for a GPU itself (container `--gpus`, a step running `nvidia-smi`); `cicheck runners` shows " +
+		"each runner's class and why.\n\n" +
 		"The fix keeps the job's intent, built from its direct needs: " +
 		"`if: ${{ !cancelled() && needs.D.result == 'success' }}`. A gate in a comment, a string literal " +
 		"`'always()'` or a step-level `if:` is not a gate.",
