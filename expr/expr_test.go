@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -335,4 +336,44 @@ func TestOneOf(t *testing.T) {
 			t.Errorf("%s = %v, want %v", r.src, got, r.want)
 		}
 	}
+}
+
+// TestParseNumberAsRunner: the runner's ExpressionUtility.ParseNumber
+// (actions/runner src/Sdk/DTExpressions2/Expressions2/Sdk/ExpressionUtility.cs),
+// case by case: lower-case 0x and 0o only, no 0b, 32-bit two's complement,
+// a decimal with sign, point and exponent, nothing else.
+func TestParseNumberAsRunner(t *testing.T) {
+	nan := math.NaN()
+	for _, c := range []struct {
+		in   string
+		want float64
+	}{
+		{"", 0}, {"  ", 0}, {" 12 ", 12}, {"+1", 1}, {"-1.5", -1.5}, {"1.", 1}, {".5", 0.5}, {"1e3", 1000},
+		{"1E-2", 0.01}, {"1e", nan}, {".", nan}, {"+", nan}, {"1_000", nan}, {"1,000", nan}, {"0x10", 16},
+		{"0X10", nan}, {"0o17", 15}, {"0O17", nan}, {"0b101", nan}, {"0x", nan}, {"0xg", nan}, {"0o8", nan},
+		{"0xffffffff", -1}, {"0x7fffffff", 2147483647}, {"0x100000000", nan}, {"0o37777777777", -1},
+		{"-0x10", nan}, {"Infinity", math.Inf(1)}, {"-Infinity", math.Inf(-1)}, {"1e999", math.Inf(1)},
+		{"abc", nan}, {"0x0000000f", 15}, {"010", 10},
+	} {
+		got := parseNumber(c.in)
+		if got != c.want && !(math.IsNaN(got) && math.IsNaN(c.want)) {
+			t.Errorf("parseNumber(%q) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+func FuzzParseNumber(f *testing.F) {
+	for _, s := range []string{"", "1", "-1.5e3", "0x1f", "0o17", "0b1", "Infinity", " 7 ", "1e999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, b := parseNumber(s), parseNumber(s)
+		if a != b && !(math.IsNaN(a) && math.IsNaN(b)) {
+			t.Fatalf("parseNumber(%q) not deterministic", s)
+		}
+		// Hex and octal are 32-bit integers: never beyond that range.
+		if t := strings.TrimSpace(s); (strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0o")) && !math.IsNaN(a) && (a > math.MaxInt32 || a < math.MinInt32) {
+			panic(fmt.Sprintf("parseNumber(%q) = %v out of 32 bits", s, a))
+		}
+	})
 }

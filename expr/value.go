@@ -313,10 +313,36 @@ func (v Value) toNumber() float64 {
 	return math.NaN()
 }
 
+// parseNumber is the runner's ExpressionUtility.ParseNumber
+// (actions/runner, src/Sdk/DTExpressions2/Expressions2/Sdk/ExpressionUtility.cs):
+// the trimmed string is 0 when empty; else a decimal with an optional
+// leading sign, point and exponent (Double.TryParse with AllowLeadingSign,
+// AllowDecimalPoint and AllowExponent); else "0x" (lower-case) and hex
+// digits, or "0o" and octal digits, read as a 32-bit integer (two's
+// complement: 0xffffffff is -1; more bits are NaN); else Infinity or
+// -Infinity; else NaN. There is no 0b, and 0X or 0O is NaN.
+// (.NET's Double.TryParse also reads its own infinity and NaN symbols;
+// "+Infinity" is taken as Infinity here, as it was before.)
 func parseNumber(s string) float64 {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0
+	}
+	if f, ok := parseDecimal(s); ok {
+		return f
+	}
+	for _, r := range []struct {
+		prefix string
+		base   int
+		digits string
+	}{{"0x", 16, "0123456789abcdefABCDEF"}, {"0o", 8, "01234567"}} {
+		if len(s) > 2 && strings.HasPrefix(s, r.prefix) && strings.Trim(s[2:], r.digits) == "" {
+			n, err := strconv.ParseUint(s[2:], r.base, 32)
+			if err != nil {
+				return math.NaN() // exceeds 32 bits
+			}
+			return float64(int32(uint32(n)))
+		}
 	}
 	switch s {
 	case "Infinity", "+Infinity":
@@ -324,38 +350,52 @@ func parseNumber(s string) float64 {
 	case "-Infinity":
 		return math.Inf(-1)
 	}
-	if len(s) > 2 && s[0] == '0' {
-		base := 0
-		switch s[1] {
-		case 'x', 'X':
-			base = 16
-		case 'o', 'O':
-			base = 8
-		case 'b', 'B':
-			base = 2
-		}
-		if base != 0 {
-			if strings.ContainsAny(s[2:], "_+-") {
-				return math.NaN()
-			}
-			n, err := strconv.ParseUint(s[2:], base, 64)
-			if err != nil {
-				return math.NaN()
-			}
-			return float64(n)
+	return math.NaN()
+}
+
+// parseDecimal accepts [+-] digits [. digits] [e [+-] digits], with at
+// least one digit before the exponent: what Double.TryParse takes with
+// AllowLeadingSign, AllowDecimalPoint and AllowExponent. A value too large
+// is infinite, as .NET Core returns it.
+func parseDecimal(s string) (float64, bool) {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i, digits = i+1, digits+1
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i, digits = i+1, digits+1
 		}
 	}
-	// Go accepts forms JavaScript does not (inf, nan, hex floats, '_').
-	for _, r := range s {
-		if !strings.ContainsRune("0123456789+-.eE", r) {
-			return math.NaN()
+	if digits == 0 {
+		return 0, false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
 		}
+		exp := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i, exp = i+1, exp+1
+		}
+		if exp == 0 {
+			return 0, false
+		}
+	}
+	if i != len(s) {
+		return 0, false
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return math.NaN()
+	if err != nil && !math.IsInf(f, 0) {
+		return 0, false
 	}
-	return f
+	return f, true
 }
 
 // coerce applies the runner's abstract-equality coercion: number vs string
