@@ -364,6 +364,14 @@ func Contexts(sc Scenario) map[string]expr.Value {
 		gh = gh.Set("event.pull_request.labels", expr.Array(labels...))
 	}
 	inputs := expr.OpenObject(nil)
+	switch strings.ToLower(sc.Event) {
+	case "", "workflow_dispatch", "workflow_call":
+	default:
+		// GitHub fills the inputs context only for workflow_dispatch and
+		// workflow_call: on any other event it is empty, so inputs.x is
+		// null (docs: "Contexts", inputs context), not unknown.
+		inputs = expr.Object(nil)
+	}
 	for _, k := range sortedKeys(sc.Inputs) {
 		v := sc.Inputs[k]
 		typ, declared := sc.InputTypes[strings.ToLower(k)]

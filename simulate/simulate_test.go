@@ -175,7 +175,10 @@ jobs:
 		{"labelled", Scenario{Event: "pull_request", Labels: []string{"Run-GPU"}}, "run unknown skip"},
 		{"unlabelled", Scenario{Event: "pull_request", Labels: []string{}, Inputs: map[string]string{"force": "false"}}, "skip unknown skip"},
 		{"dispatch", Scenario{Event: "workflow_dispatch", Inputs: map[string]string{"force": "true"}}, "run unknown skip"},
-		{"push", Scenario{Event: "push", Set: map[string]string{"github.ref": "refs/heads/main", "vars.enabled": "YES"}}, "unknown run run"},
+		// On push the inputs context is empty: inputs.force is null.
+		{"push", Scenario{Event: "push", Set: map[string]string{"github.ref": "refs/heads/main", "vars.enabled": "YES"}}, "skip run run"},
+		// With no event, inputs stay unknown.
+		{"no event", Scenario{Set: map[string]string{"github.ref": "refs/heads/main", "vars.enabled": "YES"}}, "unknown run unknown"},
 	}
 	for _, tt := range tests {
 		var got []string
@@ -184,6 +187,30 @@ jobs:
 		}
 		if g := strings.Join(got, " "); g != tt.want {
 			t.Errorf("%s: got %s, want %s", tt.name, g, tt.want)
+		}
+	}
+}
+
+// TestInputsEmptyOffDispatch: GitHub fills inputs only for
+// workflow_dispatch and workflow_call; on push `if: inputs.flag` skips and
+// `if: ${{ !inputs.flag }}` runs, on workflow_dispatch without the value
+// both are unknown.
+func TestInputsEmptyOffDispatch(t *testing.T) {
+	w := load(t, fstest.MapFS{"w.yml": {Data: []byte(`on:
+  push:
+  workflow_dispatch:
+    inputs: {flag: {type: boolean}}
+jobs:
+  on-flag: {if: inputs.flag, runs-on: x, steps: [{run: a}]}
+  off-flag: {if: "${{ !inputs.flag }}", runs-on: x, steps: [{run: a}]}
+`)}}, "w.yml")
+	for ev, want := range map[string]string{"push": "skip run", "workflow_dispatch": "unknown unknown", "schedule": "skip run"} {
+		var got []string
+		for _, v := range Run(w, Scenario{Event: ev}) {
+			got = append(got, v.Verdict)
+		}
+		if g := strings.Join(got, " "); g != want {
+			t.Errorf("%s: got %s, want %s", ev, g, want)
 		}
 	}
 }
