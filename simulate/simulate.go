@@ -15,6 +15,7 @@ package simulate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -115,6 +116,8 @@ type Sim struct {
 	needs   [][]int
 	conds   []*cond
 	invalid string
+	// refused lists why GitHub refuses the file, in file order: no job runs.
+	refused []workflowgraph.Refusal
 
 	forcedOnce sync.Once
 	forced     *Forced
@@ -153,19 +156,44 @@ func New(w *workflowgraph.Workflow) *Sim {
 	}
 	for _, j := range w.Jobs {
 		c := Condition(j)
-		if c.Err != nil && s.invalid == "" {
-			s.invalid = fmt.Sprintf("the if: of job %s does not parse (%v)", j.ID, c.Err)
+		if c.Err != nil {
+			s.refused = append(s.refused, workflowgraph.Refusal{Job: j.ID, Line: j.If.Line, Column: j.If.Column,
+				Reason: fmt.Sprintf("the if: of job %s does not parse (%v)", j.ID, c.Err)})
 		}
 		s.conds[s.pos[j.ID]] = effective(c)
-		if u := w.UnknownNeeds(j); len(u) > 0 && s.invalid == "" {
-			s.invalid = fmt.Sprintf("job %s needs %s, which does not exist", j.ID, u[0])
+		for k, n := range j.Needs {
+			if w.Job(n) == nil {
+				r := workflowgraph.Refusal{Job: j.ID, Line: j.Line, Column: j.Column, Reason: fmt.Sprintf("job %s needs %s, which does not exist", j.ID, n)}
+				if k < len(j.NeedsPos) {
+					r.Line, r.Column = j.NeedsPos[k].Line, j.NeedsPos[k].Column
+				}
+				s.refused = append(s.refused, r)
+				break
+			}
 		}
 	}
-	if len(w.Cycles) > 0 && s.invalid == "" {
-		s.invalid = "its needs form a cycle (" + strings.Join(w.Cycles[0], " → ") + ")"
+	if len(w.Cycles) > 0 {
+		first := w.Job(w.Cycles[0][0])
+		s.refused = append(s.refused, workflowgraph.Refusal{Job: first.ID, Line: first.Line, Column: first.Column,
+			Reason: "its needs form a cycle (" + strings.Join(w.Cycles[0], " → ") + ")"})
+	}
+	s.refused = append(s.refused, workflowgraph.Refusals(w)...)
+	sort.SliceStable(s.refused, func(a, b int) bool {
+		if s.refused[a].Line != s.refused[b].Line {
+			return s.refused[a].Line < s.refused[b].Line
+		}
+		return s.refused[a].Column < s.refused[b].Column
+	})
+	if len(s.refused) > 0 {
+		s.invalid = s.refused[0].Reason
 	}
 	return s
 }
+
+// Refused lists why GitHub refuses the workflow file as a whole (an if:
+// that does not parse, a need that does not exist, a needs cycle, and
+// workflowgraph.Refusals), in file order; when there is any, no job runs.
+func (s *Sim) Refused() []workflowgraph.Refusal { return slices.Clone(s.refused) }
 
 // Condition converts a job's parsed `if:` into an expr.Condition without
 // parsing it again.

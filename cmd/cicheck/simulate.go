@@ -35,12 +35,22 @@ flags:`
 type simulateDoc struct {
 	Version int           `json:"version"`
 	Jobs    []simulateJob `json:"jobs"`
+	// Refused lists why GitHub refuses the file; Jobs is then empty.
+	Refused []simulateRefusal `json:"refused,omitempty"`
 }
 
 type simulateJob struct {
 	ID      string `json:"id"`
 	Verdict string `json:"verdict"`
+	Result  string `json:"result"`
 	Reason  string `json:"reason"`
+}
+
+type simulateRefusal struct {
+	Job    string `json:"job"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	Reason string `json:"reason"`
 }
 
 func runSimulate(e *env, args []string) int {
@@ -193,11 +203,43 @@ func runSimulate(e *env, args []string) int {
 		sc.Outputs[j][strings.ToLower(name)] = v
 	}
 
-	vs := simulate.Run(w, sc)
+	sim := simulate.New(w)
+	refused := sim.Refused()
+	// actionlint's parse errors (unknown or misplaced keys, wrong types) are
+	// problems GitHub refuses the file for too: the same findings lint
+	// reports, not a second opinion.
+	for _, f := range fs {
+		refused = append(refused, workflowgraph.Refusal{Line: f.Line, Column: f.Column, Reason: f.Message})
+	}
+	sort.SliceStable(refused, func(a, b int) bool {
+		if refused[a].Line != refused[b].Line {
+			return refused[a].Line < refused[b].Line
+		}
+		return refused[a].Column < refused[b].Column
+	})
+	if len(refused) > 0 {
+		// GitHub refuses the file: no job runs, whatever the scenario.
+		if *format == "json" {
+			doc := simulateDoc{Version: 1, Jobs: []simulateJob{}}
+			for _, r := range refused {
+				doc.Refused = append(doc.Refused, simulateRefusal{Job: r.Job, Line: r.Line, Column: r.Column, Reason: r.Reason})
+			}
+			enc := json.NewEncoder(e.stdout)
+			enc.SetIndent("", "  ")
+			_ = enc.Encode(doc)
+			return exitFindings
+		}
+		fmt.Fprintf(e.stdout, "%s: workflow invalid: GitHub refuses the file, so no job runs\n", t.display)
+		for _, r := range refused {
+			fmt.Fprintf(e.stdout, "%s:%d:%d: %s\n", t.display, r.Line, r.Column, r.Reason)
+		}
+		return exitFindings
+	}
+	vs := sim.Run(sc)
 	if *format == "json" {
 		doc := simulateDoc{Version: 1, Jobs: make([]simulateJob, len(vs))}
 		for i, v := range vs {
-			doc.Jobs[i] = simulateJob{ID: v.ID, Verdict: v.Verdict, Reason: v.Reason}
+			doc.Jobs[i] = simulateJob{ID: v.ID, Verdict: v.Verdict, Result: v.Result, Reason: v.Reason}
 		}
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
