@@ -58,7 +58,8 @@ func runSimulate(e *env, args []string) int {
 	fl.SetOutput(e.stderr)
 	fail := fl.StringArray("fail", nil, "job whose body fails (repeatable)")
 	skip := fl.StringArray("skip", nil, "job that is skipped, whatever its if: says (repeatable)")
-	cancel := fl.Bool("cancel", false, "the run is cancelled before the jobs' if: are evaluated")
+	cancel := fl.StringArray("cancel", nil, "job whose body is cancelled, e.g. by a timeout (repeatable)")
+	cancelRun := fl.Bool("cancel-run", false, "the whole run is cancelled before the jobs' if: are evaluated")
 	event := fl.String("event", "", "github.event_name (unknown when not given)")
 	labels := fl.StringArray("label", nil, "pull request label (repeatable; labels are unknown when none is given)")
 	inputs := fl.StringArray("input", nil, "workflow input K=V (repeatable; typed by its declaration, else true/false are booleans)")
@@ -75,6 +76,13 @@ func runSimulate(e *env, args []string) int {
 	if *format != "text" && *format != "json" {
 		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: text, json)\n", *format)
 		return exitUsage
+	}
+	for _, id := range *cancel {
+		if fl.NArg() == 0 && (strings.HasSuffix(id, ".yml") || strings.HasSuffix(id, ".yaml")) {
+			// --cancel used to take no value and cancel the whole run.
+			fmt.Fprintln(e.stderr, "cicheck: --cancel names a job now; to cancel the whole run use --cancel-run")
+			return exitUsage
+		}
 	}
 	if fl.NArg() != 1 {
 		fmt.Fprintln(e.stderr, "cicheck: simulate takes exactly one WORKFLOW file (see cicheck simulate --help)")
@@ -102,7 +110,7 @@ func runSimulate(e *env, args []string) int {
 		return exitUsage
 	}
 
-	sc := simulate.Scenario{Event: *event, Cancelled: *cancel, Labels: *labels,
+	sc := simulate.Scenario{Event: *event, Cancelled: *cancelRun, Labels: *labels,
 		Outcomes: map[string]string{}, Results: map[string]string{}}
 	if len(*labels) == 0 {
 		sc.Labels = nil
@@ -125,6 +133,13 @@ func runSimulate(e *env, args []string) int {
 			return exitUsage
 		}
 		sc.Outcomes[j] = simulate.Failure
+	}
+	for _, id := range *cancel {
+		j, ok := jobID("cancel", id)
+		if !ok {
+			return exitUsage
+		}
+		sc.Outcomes[j] = simulate.Cancelled
 	}
 	for _, id := range *skip {
 		j, ok := jobID("skip", id)
