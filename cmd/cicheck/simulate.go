@@ -65,7 +65,9 @@ func runSimulate(e *env, args []string) int {
 	inputs := fl.StringArray("input", nil, "workflow input K=V (repeatable; typed by its declaration, else true/false are booleans)")
 	outputs := fl.StringArray("output", nil, "output of a job that runs, JOB.NAME=V (repeatable)")
 	sets := fl.StringArray("set", nil, "any other context value, e.g. github.ref=refs/heads/main or vars.RUN_GPU=true (repeatable)")
-	format := fl.String("format", "text", "output format: text, json")
+	format := fl.String("format", "text", "output format: text, json (and markdown with --each-failure)")
+	eachFailure := fl.Bool("each-failure", false, "fail each job alone and tabulate which GPU and heavy jobs are skipped or still run")
+	cfgPath := fl.String("config", "", "configuration file, for --each-failure's GPU and heavy jobs (default: .cicheck.yaml at the repository root)")
 	fl.Usage = func() {
 		fmt.Fprintln(e.stderr, simulateUsage)
 		fl.PrintDefaults()
@@ -73,8 +75,12 @@ func runSimulate(e *env, args []string) int {
 	if err := fl.Parse(args); err != nil {
 		return flagError(e, err)
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: text, json)\n", *format)
+	if *format != "text" && *format != "json" && !(*eachFailure && *format == "markdown") {
+		valid := "text, json"
+		if *eachFailure {
+			valid += ", markdown"
+		}
+		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: %s)\n", *format, valid)
 		return exitUsage
 	}
 	for _, id := range *cancel {
@@ -249,6 +255,17 @@ func runSimulate(e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "%s:%d:%d: %s\n", t.display, r.Line, r.Column, r.Reason)
 		}
 		return exitFindings
+	}
+	if *eachFailure {
+		cfg, _, err := loadConfig(e, *cfgPath)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+			return exitUsage
+		}
+		cl := cfg.Classifier()
+		watched := func(j *workflowgraph.Job) bool { return cl.IsGPU(j) || cl.IsHeavy(j) }
+		writeFaultMatrix(e.stdout, *format, faultMatrix(sim, w, sc, watched))
+		return exitOK
 	}
 	vs := sim.Run(sc)
 	if *format == "json" {

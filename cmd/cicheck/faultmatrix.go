@@ -1,0 +1,84 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/cicheck/cicheck/simulate"
+	"github.com/cicheck/cicheck/workflowgraph"
+)
+
+// faultRow is what one job's failure does to the accelerator and heavy
+// jobs, everything else as the scenario says.
+type faultRow struct {
+	Fails   string   `json:"fails"`
+	Skipped []string `json:"skipped"`
+	Run     []string `json:"run"`
+	Unknown []string `json:"unknown"`
+}
+
+// faultMatrix fails each job alone (on top of the scenario sc) and records
+// which watched jobs (accelerator or heavy) still run, are skipped (or
+// cancelled), or cannot be decided. The failing job itself is left out of
+// its row.
+func faultMatrix(sim *simulate.Sim, w *workflowgraph.Workflow, sc simulate.Scenario, watched func(*workflowgraph.Job) bool) []faultRow {
+	var rows []faultRow
+	for _, id := range w.TopoOrder() {
+		s := sc
+		s.Outcomes = map[string]string{}
+		for k, v := range sc.Outcomes {
+			s.Outcomes[k] = v
+		}
+		s.Outcomes[id] = simulate.Failure
+		s.VerdictsOnly = true
+		row := faultRow{Fails: id, Skipped: []string{}, Run: []string{}, Unknown: []string{}}
+		for _, v := range sim.Run(s) {
+			if v.ID == id || !watched(w.Job(v.ID)) {
+				continue
+			}
+			switch {
+			case v.Verdict == simulate.VerdictSkip:
+				row.Skipped = append(row.Skipped, v.ID)
+			case v.Verdict == simulate.VerdictRun:
+				row.Run = append(row.Run, v.ID)
+			default:
+				row.Unknown = append(row.Unknown, v.ID)
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func writeFaultMatrix(out io.Writer, format string, rows []faultRow) {
+	list := func(xs []string) string {
+		if len(xs) == 0 {
+			return "-"
+		}
+		return strings.Join(xs, ", ")
+	}
+	switch format {
+	case "json":
+		b, _ := json.MarshalIndent(struct {
+			Version  int        `json:"version"`
+			Failures []faultRow `json:"failures"`
+		}{1, rows}, "", "  ")
+		fmt.Fprintln(out, string(b))
+	case "markdown":
+		fmt.Fprintln(out, "| job that fails | GPU/heavy jobs skipped | still run | undecided |")
+		fmt.Fprintln(out, "|---|---|---|---|")
+		for _, r := range rows {
+			fmt.Fprintf(out, "| %s | %s | %s | %s |\n", r.Fails, list(r.Skipped), list(r.Run), list(r.Unknown))
+		}
+	default:
+		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "FAILS\tGPU/HEAVY SKIPPED\tSTILL RUN\tUNDECIDED")
+		for _, r := range rows {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Fails, list(r.Skipped), list(r.Run), list(r.Unknown))
+		}
+		_ = tw.Flush()
+	}
+}
