@@ -43,7 +43,11 @@ func (e *evaluator) call(n *actionlint.FuncCallNode) Value {
 	}
 	for _, a := range args {
 		if a.Kind == KindUnknown {
-			return unknownFrom(args...)
+			u := unknownFrom(args...)
+			if name == "fromjson" && a.MayBeEmpty && u.MayErr == "" {
+				u.MayErr = "fromJSON: empty input is not JSON, if " + whyOf(a)
+			}
+			return u
 		}
 	}
 	switch name {
@@ -295,4 +299,12 @@ func writeJSON(b *bytes.Buffer, v Value, indent string) {
 	default:
 		b.WriteString("null")
 	}
+}
+
+// whyOf is an unknown value's explanation, or a generic one.
+func whyOf(v Value) string {
+	if v.Why != "" {
+		return v.Why
+	}
+	return "its value is not known"
 }

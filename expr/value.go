@@ -95,6 +95,11 @@ type Value struct {
 	// Alts, on an unknown value, lists the known values it may stand for
 	// (OneOf): a comparison that gives the same answer for each is decided.
 	Alts []Value
+	// MayBeEmpty, on an unknown value, says it may be the empty string: an
+	// output of a job that failed, perhaps before setting it. fromJSON of
+	// such a value may raise, and evaluated in source order that error
+	// wins over whatever stands to its right (gha-job-status.md §6).
+	MayBeEmpty bool
 
 	filtered bool // array produced by `.*`: property access maps over it
 }

@@ -489,7 +489,13 @@ func (st *state) jobOutputs(j *workflowgraph.Job, result string) expr.Value {
 	// Value.Set copies the object on every call.)
 	fields := make(map[string]expr.Value, len(j.Outputs)+len(given))
 	for name := range j.Outputs {
-		fields[strings.ToLower(name)] = expr.Unknown("needs." + j.ID + ".outputs." + name + " is not given")
+		v := expr.Unknown("needs." + j.ID + ".outputs." + name + " is not given")
+		if result == Failure {
+			// It may have failed before setting it: the empty string.
+			v = expr.Unknown(j.ID + " failed, perhaps before setting needs." + j.ID + ".outputs." + name)
+			v.MayBeEmpty = true
+		}
+		fields[strings.ToLower(name)] = v
 	}
 	for name, v := range given {
 		name = strings.ToLower(name)

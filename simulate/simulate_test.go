@@ -430,3 +430,52 @@ jobs:
 		}
 	}
 }
+
+// TestSourceOrderRaises: GitHub evaluates && left to right; when the root
+// job failed (perhaps before writing its outputs), fromJSON of its output
+// may raise before success() is reached, so the job is not "false" but
+// may fail evaluating its if:, as lint's if-eval-error says. With the
+// output given, or success() first, the condition is false (near misses).
+func TestSourceOrderRaises(t *testing.T) {
+	w := load(t, fstest.MapFS{"w.yml": {Data: []byte(`on: push
+jobs:
+  pre-flight:
+    runs-on: x
+    outputs: {x: "${{ steps.s.outputs.x }}"}
+    steps: [{id: s, run: echo}]
+  late:
+    needs: pre-flight
+    if: "'' != '[]' && contains(fromJson(needs.pre-flight.outputs.x), 'y') && success()"
+    runs-on: x
+    steps: [{run: echo}]
+  early:
+    needs: pre-flight
+    if: "success() && contains(fromJson(needs.pre-flight.outputs.x), 'y')"
+    runs-on: x
+    steps: [{run: echo}]
+`)}}, "w.yml")
+	got := func(sc Scenario) string {
+		var out []string
+		for _, v := range Run(w, sc) {
+			out = append(out, v.Verdict)
+		}
+		return strings.Join(out, " ")
+	}
+	fail := map[string]string{"pre-flight": Failure}
+	if g := got(Scenario{Outcomes: fail}); g != "run unknown skip" {
+		t.Errorf("failed pre-flight: %s, want run unknown skip", g)
+	}
+	given := map[string]map[string]string{"pre-flight": {"x": `["y"]`}}
+	if g := got(Scenario{Outcomes: fail, Outputs: given}); g != "run skip skip" {
+		t.Errorf("failed pre-flight with its output given: %s, want run skip skip", g)
+	}
+	var reason string
+	for _, v := range Run(w, Scenario{Outcomes: fail}) {
+		if v.ID == "late" {
+			reason = v.Reason
+		}
+	}
+	if !strings.Contains(reason, "may raise") || !strings.Contains(reason, "fromJSON") {
+		t.Errorf("late: reason %q does not say the condition may raise in fromJSON", reason)
+	}
+}
