@@ -78,6 +78,9 @@ type Scenario struct {
 	// Set holds any other context fact by dotted path, e.g.
 	// "github.ref" or "vars.RUN_GPU".
 	Set map[string]string
+	// LegOutcomes gives matrix legs of a job their own outcome (job id →
+	// selections); the job's result is then aggregated from its legs.
+	LegOutcomes map[string][]LegOutcome
 	// VerdictsOnly skips finding the conjunct that made a condition false
 	// (a skip's Reason is then just "condition is false"): static checks
 	// that simulate many scenarios read only verdicts and results.
@@ -95,6 +98,9 @@ type Verdict struct {
 	// Reason explains the verdict, e.g. "implicit success() is false:
 	// stage-a-cpu failed (ancestor via docker-build)".
 	Reason string
+	// Legs holds the matrix legs of a job that runs when the scenario
+	// names some of them (Scenario.LegOutcomes).
+	Legs []LegVerdict
 }
 
 // Run simulates w under sc and returns one verdict per job, in dependency
@@ -231,12 +237,14 @@ func effective(c *expr.Condition) *cond {
 type state struct {
 	s        *Sim
 	sc       Scenario
-	outcomes map[string]string            // sc.Outcomes by lower-cased id
-	forced   map[string]string            // sc.Results by lower-cased id
-	given    map[string]map[string]string // sc.Outputs by lower-cased id
-	results  []string
-	decided  []bool
-	outputs  []expr.Value
+	outcomes map[string]string // sc.Outcomes by lower-cased id
+	forced   map[string]string // sc.Results by lower-cased id
+	// legOutcomes is sc.LegOutcomes by lower-cased id.
+	legOutcomes map[string][]LegOutcome
+	given       map[string]map[string]string // sc.Outputs by lower-cased id
+	results     []string
+	decided     []bool
+	outputs     []expr.Value
 	// need caches needs.<id> ({result, outputs}) once the job is decided:
 	// every dependent reads the same value.
 	need     []expr.Value
@@ -289,7 +297,7 @@ func (s *Sim) Run(sc Scenario) []Verdict {
 		sc.InputTypes = InputTypes(s.w)
 	}
 	n := len(s.order)
-	st := &state{s: s, sc: sc, outcomes: foldKeys(sc.Outcomes), forced: foldKeys(sc.Results), given: foldKeys(sc.Outputs),
+	st := &state{s: s, sc: sc, outcomes: foldKeys(sc.Outcomes), forced: foldKeys(sc.Results), given: foldKeys(sc.Outputs), legOutcomes: foldKeys(sc.LegOutcomes),
 		results: make([]string, n), decided: make([]bool, n), outputs: make([]expr.Value, n),
 		need: make([]expr.Value, n), haveNeed: make([]bool, n), cancelSkip: make([]bool, n), anc: make([]closure, n), ctx: Contexts(sc)}
 	out := make([]Verdict, 0, n)
@@ -673,6 +681,12 @@ func (st *state) job(i int) Verdict {
 		v.Verdict = VerdictRun
 		v.Reason = st.explainTrue(c)
 		v.Result = st.outcome(j.ID)
+		if named := st.legOutcomes[j.ID]; len(named) > 0 {
+			var why string
+			v.Result, why, v.Legs = st.legs(j, named, v.Result)
+			v.Reason += "; ends " + v.Result + ": " + why
+			return v
+		}
 		if v.Result == Failure && (j.ContinueOnError || j.ContinueOnErrorExpr != "") {
 			if j.ContinueOnError {
 				v.Result = Success

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -20,35 +22,56 @@ type faultRow struct {
 	Unknown []string `json:"unknown"`
 }
 
-// faultMatrix fails each job alone (on top of the scenario sc) and records
-// which watched jobs (accelerator or heavy) still run, are skipped (or
-// cancelled), or cannot be decided. The failing job itself is left out of
-// its row.
+// faultMatrix fails each job alone, and each leg of a static matrix alone
+// (on top of the scenario sc), and records which watched jobs (accelerator
+// or heavy) still run, are skipped, or cannot be decided. The failing job
+// itself is left out of its row.
 func faultMatrix(sim *simulate.Sim, w *workflowgraph.Workflow, sc simulate.Scenario, watched func(*workflowgraph.Job) bool) []faultRow {
 	var rows []faultRow
-	for _, id := range w.TopoOrder() {
-		s := sc
-		s.Outcomes = map[string]string{}
-		for k, v := range sc.Outcomes {
-			s.Outcomes[k] = v
-		}
-		s.Outcomes[id] = simulate.Failure
+	row := func(label, id string, s simulate.Scenario) {
 		s.VerdictsOnly = true
-		row := faultRow{Fails: id, Skipped: []string{}, Run: []string{}, Unknown: []string{}}
+		r := faultRow{Fails: label, Skipped: []string{}, Run: []string{}, Unknown: []string{}}
 		for _, v := range sim.Run(s) {
 			if v.ID == id || !watched(w.Job(v.ID)) {
 				continue
 			}
-			switch {
-			case v.Verdict == simulate.VerdictSkip:
-				row.Skipped = append(row.Skipped, v.ID)
-			case v.Verdict == simulate.VerdictRun:
-				row.Run = append(row.Run, v.ID)
+			switch v.Verdict {
+			case simulate.VerdictSkip:
+				r.Skipped = append(r.Skipped, v.ID)
+			case simulate.VerdictRun:
+				r.Run = append(r.Run, v.ID)
 			default:
-				row.Unknown = append(row.Unknown, v.ID)
+				r.Unknown = append(r.Unknown, v.ID)
 			}
 		}
-		rows = append(rows, row)
+		rows = append(rows, r)
+	}
+	for _, id := range w.TopoOrder() {
+		s := sc
+		s.Outcomes = maps.Clone(sc.Outcomes)
+		if s.Outcomes == nil {
+			s.Outcomes = map[string]string{}
+		}
+		s.Outcomes[id] = simulate.Failure
+		row(id, id, s)
+		// Each leg of a static matrix alone, too.
+		legs, static := workflowgraph.Legs(w.Job(id))
+		if !static || len(legs) < 2 {
+			continue
+		}
+		for _, l := range legs {
+			s := sc
+			s.LegOutcomes = maps.Clone(sc.LegOutcomes)
+			if s.LegOutcomes == nil {
+				s.LegOutcomes = map[string][]simulate.LegOutcome{}
+			}
+			sel := map[string]string{}
+			for i, k := range l.Keys {
+				sel[k] = l.Values[i]
+			}
+			s.LegOutcomes[id] = append(slices.Clone(s.LegOutcomes[id]), simulate.LegOutcome{Select: sel, Outcome: simulate.Failure})
+			row(id+"["+l.String()+"]", id, s)
+		}
 	}
 	return rows
 }

@@ -40,10 +40,18 @@ type simulateDoc struct {
 }
 
 type simulateJob struct {
-	ID      string `json:"id"`
-	Verdict string `json:"verdict"`
-	Result  string `json:"result"`
-	Reason  string `json:"reason"`
+	ID      string        `json:"id"`
+	Verdict string        `json:"verdict"`
+	Result  string        `json:"result"`
+	Reason  string        `json:"reason"`
+	Legs    []simulateLeg `json:"legs,omitempty"`
+}
+
+// simulateLeg is one matrix leg of a job whose legs the scenario names.
+type simulateLeg struct {
+	Leg    string `json:"leg"`
+	Result string `json:"result"`
+	Reason string `json:"reason"`
 }
 
 type simulateRefusal struct {
@@ -133,19 +141,55 @@ func runSimulate(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cicheck: --%s: %s has no job %q (jobs: %s)\n", flag, t.display, id, strings.Join(ids, ", "))
 		return "", false
 	}
-	for _, id := range *fail {
-		j, ok := jobID("fail", id)
+	// JOB or JOB[k=v,...]: a job, or the matrix legs with those values.
+	outcome := func(flag, arg, result string) bool {
+		id, sel, isLeg := strings.Cut(arg, "[")
+		j, ok := jobID(flag, id)
 		if !ok {
+			return false
+		}
+		if !isLeg {
+			sc.Outcomes[j] = result
+			return true
+		}
+		legSel, err := parseLegSelector(strings.TrimSuffix(sel, "]"))
+		if err == nil && !strings.HasSuffix(sel, "]") {
+			err = fmt.Errorf("missing ]")
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "cicheck: --%s %q: %v (want JOB[key=value,...])\n", flag, arg, err)
+			return false
+		}
+		legs, static := workflowgraph.Legs(w.Job(j))
+		if !static || len(legs) == 0 {
+			fmt.Fprintf(e.stderr, "cicheck: --%s %q: job %s has no static matrix, so its legs cannot be named\n", flag, arg, j)
+			return false
+		}
+		matched := false
+		var all []string
+		for _, l := range legs {
+			matched = matched || l.Matches(legSel)
+			all = append(all, l.String())
+		}
+		if !matched {
+			fmt.Fprintf(e.stderr, "cicheck: --%s %q: no leg of %s has those values (legs: %s)\n", flag, arg, j, strings.Join(all, "; "))
+			return false
+		}
+		if sc.LegOutcomes == nil {
+			sc.LegOutcomes = map[string][]simulate.LegOutcome{}
+		}
+		sc.LegOutcomes[j] = append(sc.LegOutcomes[j], simulate.LegOutcome{Select: legSel, Outcome: result})
+		return true
+	}
+	for _, id := range *fail {
+		if !outcome("fail", id, simulate.Failure) {
 			return exitUsage
 		}
-		sc.Outcomes[j] = simulate.Failure
 	}
 	for _, id := range *cancel {
-		j, ok := jobID("cancel", id)
-		if !ok {
+		if !outcome("cancel", id, simulate.Cancelled) {
 			return exitUsage
 		}
-		sc.Outcomes[j] = simulate.Cancelled
 	}
 	for _, id := range *skip {
 		j, ok := jobID("skip", id)
@@ -272,6 +316,9 @@ func runSimulate(e *env, args []string) int {
 		doc := simulateDoc{Version: 1, Jobs: make([]simulateJob, len(vs))}
 		for i, v := range vs {
 			doc.Jobs[i] = simulateJob{ID: v.ID, Verdict: v.Verdict, Result: v.Result, Reason: v.Reason}
+			for _, l := range v.Legs {
+				doc.Jobs[i].Legs = append(doc.Jobs[i].Legs, simulateLeg(l))
+			}
 		}
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
@@ -287,6 +334,27 @@ func runSimulate(e *env, args []string) int {
 	}
 	for _, v := range vs {
 		fmt.Fprintf(e.stdout, "%-*s  %s: %s\n", width, v.ID, v.Verdict, v.Reason)
+		for _, l := range v.Legs {
+			fmt.Fprintf(e.stdout, "%-*s    [%s] %s", width, "", l.Leg, l.Result)
+			if l.Reason != "" {
+				fmt.Fprintf(e.stdout, ": %s", l.Reason)
+			}
+			fmt.Fprintln(e.stdout)
+		}
 	}
 	return exitOK
+}
+
+// parseLegSelector reads k=v,k=v (keys case-insensitive, values as
+// written).
+func parseLegSelector(s string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, part := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("%q is not key=value", part)
+		}
+		out[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(v)
+	}
+	return out, nil
 }
