@@ -81,6 +81,9 @@ type Scenario struct {
 	// LegOutcomes gives matrix legs of a job their own outcome (job id →
 	// selections); the job's result is then aggregated from its legs.
 	LegOutcomes map[string][]LegOutcome
+	// calledFrom marks the scenario of a called workflow: its inputs are
+	// the caller's with: (given or unknown), whatever the event.
+	calledFrom bool
 	// VerdictsOnly skips finding the conjunct that made a condition false
 	// (a skip's Reason is then just "condition is false"): static checks
 	// that simulate many scenarios read only verdicts and results.
@@ -101,6 +104,9 @@ type Verdict struct {
 	// Legs holds the matrix legs of a job that runs when the scenario
 	// names some of them (Scenario.LegOutcomes).
 	Legs []LegVerdict
+	// Called holds the verdicts of the jobs of the local reusable workflow
+	// a caller job runs, when the scenario names one of them (CALLER/INNER).
+	Called []Verdict
 }
 
 // Run simulates w under sc and returns one verdict per job, in dependency
@@ -403,6 +409,9 @@ func Contexts(sc Scenario) map[string]expr.Value {
 	switch strings.ToLower(sc.Event) {
 	case "", "workflow_dispatch", "workflow_call":
 	default:
+		if sc.calledFrom {
+			break
+		}
 		// GitHub fills the inputs context only for workflow_dispatch and
 		// workflow_call: on any other event it is empty, so inputs.x is
 		// null (docs: "Contexts", inputs context), not unknown.
@@ -681,6 +690,14 @@ func (st *state) job(i int) Verdict {
 		v.Verdict = VerdictRun
 		v.Reason = st.explainTrue(c)
 		v.Result = st.outcome(j.ID)
+		if j.Callee != nil {
+			if inner, ok := innerScenario(st.sc, j); ok {
+				var why string
+				v.Result, why, v.Called = called(j, inner)
+				v.Reason += "; ends " + v.Result + ": " + why
+				return v
+			}
+		}
 		if named := st.legOutcomes[j.ID]; len(named) > 0 {
 			var why string
 			v.Result, why, v.Legs = st.legs(j, named, v.Result)

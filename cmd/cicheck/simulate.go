@@ -45,6 +45,8 @@ type simulateJob struct {
 	Result  string        `json:"result"`
 	Reason  string        `json:"reason"`
 	Legs    []simulateLeg `json:"legs,omitempty"`
+	// Called lists the called workflow's jobs when the scenario names one.
+	Called []simulateJob `json:"called,omitempty"`
 }
 
 // simulateLeg is one matrix leg of a job whose legs the scenario names.
@@ -141,8 +143,39 @@ func runSimulate(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cicheck: --%s: %s has no job %q (jobs: %s)\n", flag, t.display, id, strings.Join(ids, ", "))
 		return "", false
 	}
+	// CALLER/INNER: a job of the local reusable workflow CALLER calls.
+	innerID := func(flag, arg string) (string, bool) {
+		caller, inner, _ := strings.Cut(arg, "/")
+		c, ok := jobID(flag, caller)
+		if !ok {
+			return "", false
+		}
+		cj := w.Job(c)
+		if cj.Callee == nil {
+			fmt.Fprintf(e.stderr, "cicheck: --%s %q: job %s does not call a local reusable workflow cicheck can read\n", flag, arg, c)
+			return "", false
+		}
+		ij := cj.Callee.Job(inner)
+		if ij == nil {
+			var ids []string
+			for _, j := range cj.Callee.Jobs {
+				ids = append(ids, j.ID)
+			}
+			sort.Strings(ids)
+			fmt.Fprintf(e.stderr, "cicheck: --%s %q: %s has no job %q (jobs: %s)\n", flag, arg, cj.Uses, inner, strings.Join(ids, ", "))
+			return "", false
+		}
+		return c + "/" + ij.ID, true
+	}
 	// JOB or JOB[k=v,...]: a job, or the matrix legs with those values.
 	outcome := func(flag, arg, result string) bool {
+		if strings.Contains(arg, "/") && !strings.Contains(arg, "[") {
+			id, ok := innerID(flag, arg)
+			if ok {
+				sc.Outcomes[id] = result
+			}
+			return ok
+		}
 		id, sel, isLeg := strings.Cut(arg, "[")
 		j, ok := jobID(flag, id)
 		if !ok {
@@ -192,6 +225,14 @@ func runSimulate(e *env, args []string) int {
 		}
 	}
 	for _, id := range *skip {
+		if strings.Contains(id, "/") {
+			inner, ok := innerID("skip", id)
+			if !ok {
+				return exitUsage
+			}
+			sc.Results[inner] = simulate.Skipped
+			continue
+		}
 		j, ok := jobID("skip", id)
 		if !ok {
 			return exitUsage
@@ -319,6 +360,9 @@ func runSimulate(e *env, args []string) int {
 			for _, l := range v.Legs {
 				doc.Jobs[i].Legs = append(doc.Jobs[i].Legs, simulateLeg(l))
 			}
+			for _, c := range v.Called {
+				doc.Jobs[i].Called = append(doc.Jobs[i].Called, simulateJob{ID: c.ID, Verdict: c.Verdict, Result: c.Result, Reason: c.Reason})
+			}
 		}
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
@@ -334,6 +378,9 @@ func runSimulate(e *env, args []string) int {
 	}
 	for _, v := range vs {
 		fmt.Fprintf(e.stdout, "%-*s  %s: %s\n", width, v.ID, v.Verdict, v.Reason)
+		for _, c := range v.Called {
+			fmt.Fprintf(e.stdout, "%-*s    %s/%s  %s: %s\n", width, "", v.ID, c.ID, c.Verdict, c.Reason)
+		}
 		for _, l := range v.Legs {
 			fmt.Fprintf(e.stdout, "%-*s    [%s] %s", width, "", l.Leg, l.Result)
 			if l.Reason != "" {

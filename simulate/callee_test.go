@@ -1,0 +1,68 @@
+package simulate
+
+import (
+	"testing"
+	"testing/fstest"
+)
+
+// TestCalledWorkflow: a job inside a local reusable workflow is named
+// CALLER/INNER; the caller's result is aggregated from the called jobs
+// (a failure fails it and skips its dependents); the called workflow sees
+// the caller's with: values as inputs even on push; when every called job
+// is skipped the caller's result is unknown (undocumented).
+func TestCalledWorkflow(t *testing.T) {
+	fsys := fstest.MapFS{
+		".github/workflows/ci.yml": {Data: []byte(`on: push
+jobs:
+  gpu:
+    uses: ./.github/workflows/suite.yml
+    with: {suite: e2e}
+  after:
+    needs: gpu
+    runs-on: x
+    steps: [{run: echo}]
+`)},
+		".github/workflows/suite.yml": {Data: []byte(`on:
+  workflow_call:
+    inputs: {suite: {type: string}}
+jobs:
+  test:
+    if: inputs.suite == 'e2e'
+    runs-on: [self-hosted, h100]
+    steps: [{run: pytest}]
+  lint:
+    runs-on: x
+    steps: [{run: lint}]
+`)},
+	}
+	w := load(t, fsys, ".github/workflows/ci.yml")
+	find := func(vs []Verdict, id string) Verdict {
+		for _, v := range vs {
+			if v.ID == id {
+				return v
+			}
+		}
+		t.Fatalf("no verdict for %s", id)
+		return Verdict{}
+	}
+	vs := Run(w, Scenario{Event: "push", Outcomes: map[string]string{"gpu/test": Failure}})
+	if g := find(vs, "gpu"); g.Result != Failure || len(g.Called) != 2 || find(g.Called, "test").Result != Failure {
+		t.Errorf("gpu: %s %+v", g.Result, g.Called)
+	}
+	if a := find(vs, "after"); a.Verdict != VerdictSkip {
+		t.Errorf("after: %s, want skip", a.Verdict)
+	}
+	// The with: value reaches the called workflow's if: on push.
+	vs = Run(w, Scenario{Event: "push", Outcomes: map[string]string{"gpu/lint": Success}})
+	if g := find(vs, "gpu"); g.Result != Success || find(g.Called, "test").Verdict != VerdictRun {
+		t.Errorf("gpu with suite=e2e: %s, test %s", g.Result, find(g.Called, "test").Verdict)
+	}
+	vs = Run(w, Scenario{Event: "push", Results: map[string]string{"gpu/test": Skipped, "gpu/lint": Skipped}})
+	if g := find(vs, "gpu"); g.Result != Unknown {
+		t.Errorf("every called job skipped: %s, want unknown", g.Result)
+	}
+	// Not naming a called job keeps the caller a black box, as before.
+	if g := find(Run(w, Scenario{Event: "push"}), "gpu"); g.Called != nil || g.Result != Success {
+		t.Errorf("unnamed: %s %+v", g.Result, g.Called)
+	}
+}
