@@ -377,3 +377,33 @@ func FuzzParseNumber(f *testing.F) {
 		}
 	})
 }
+
+// TestCase: case() as the runner's Functions/Case.cs evaluates it.
+func TestCase(t *testing.T) {
+	env := &Env{Contexts: map[string]Value{"github": OpenObject(map[string]Value{"ref": String("refs/heads/main")})}}
+	for src, want := range map[string]string{
+		"case(github.ref == 'refs/heads/main', 'prod', 'dev')":               "prod",
+		"case(github.ref == 'refs/heads/x', 'prod', 'dev')":                  "dev",
+		"case(false, fromJSON(''), true, 'second', 'default')":               "second",
+		"case(github.ref == 'refs/heads/main', 'a', fromJSON(''), 'b', 'c')": "a",
+		"case('yes', 'a', 'b')":                                              "error",
+		"case(true, 'a')":                                                    "error",
+		"case(github.event_name == 'push', 'a', 'b')":                        "unknown",
+	} {
+		n, err := Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		v := Eval(n, env)
+		got := v.Text()
+		switch v.Kind {
+		case KindError:
+			got = "error"
+		case KindUnknown:
+			got = "unknown"
+		}
+		if got != want {
+			t.Errorf("%s = %s (%+v), want %s", src, got, v, want)
+		}
+	}
+}

@@ -22,6 +22,8 @@ func (e *evaluator) call(n *actionlint.FuncCallNode) Value {
 	switch name {
 	case "always":
 		return Bool(true)
+	case "case":
+		return e.caseOf(n)
 	case "cancelled":
 		return status(e.env.Cancelled, "cancelled()")
 	case "success", "failure":
@@ -307,4 +309,34 @@ func whyOf(v Value) string {
 		return v.Why
 	}
 	return "its value is not known"
+}
+
+// caseOf is case(pred1, val1, ..., default) as the runner evaluates it
+// (actions/runner Functions/Case.cs): an even number of arguments raises;
+// predicates are evaluated in order and must be booleans (else it raises);
+// the value after the first true one is the result, only it is evaluated;
+// with none true, the last argument. An unknown predicate leaves the
+// result unknown.
+func (e *evaluator) caseOf(n *actionlint.FuncCallNode) Value {
+	if len(n.Args)%2 == 0 {
+		return Errorf("case requires an odd number of arguments")
+	}
+	for i := 0; i+1 < len(n.Args); i += 2 {
+		p := e.eval(n.Args[i])
+		switch {
+		case p.Kind == KindError:
+			return p
+		case p.Kind == KindUnknown:
+			u := unknownFrom(p)
+			if u.Why == "" {
+				u.Why = "a case() predicate is not known"
+			}
+			return u
+		case p.Kind != KindBool:
+			return Errorf("case predicate must evaluate to a boolean value")
+		case p.Bool:
+			return e.eval(n.Args[i+1])
+		}
+	}
+	return e.eval(n.Args[len(n.Args)-1])
 }
