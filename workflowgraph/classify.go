@@ -323,9 +323,15 @@ func (c *Classifier) labelReason(l string) (why, kind string, ok bool) {
 		return "matches gpu.runner-labels " + quote(p), "", true
 	}
 	if kind, token := Accelerator(l); kind != "" {
-		return "token " + quote(token) + " names a " + kind + " accelerator", kind, true
+		return "token " + quote(token) + " names " + kindPhrase[kind], kind, true
 	}
 	return "", "", false
+}
+
+// kindPhrase is how a reason names an accelerator kind.
+var kindPhrase = map[string]string{
+	AccelNVIDIA: "an NVIDIA GPU", AccelAMD: "an AMD GPU", AccelTPU: "a TPU", AccelIntel: "an Intel accelerator",
+	AccelNeuron: "an AWS Neuron accelerator", AccelNPU: "an NPU", AccelGPU: "a GPU", AccelCloud: "a cloud GPU instance family",
 }
 
 func matchingPattern(patterns []string, l string) string {

@@ -86,9 +86,9 @@ jobs:
 		}
 	}
 	for id, want := range map[string]JobClass{
-		"token":      {Class: ClassAccelerator, Kind: AccelNVIDIA, Reason: `label "linux-a100-s2": token "a100" names a nvidia accelerator`},
-		"group":      {Class: ClassAccelerator, Kind: AccelCloud, Reason: `group "aws-g6e-xlarge-plus": token "g6e" names a cloud-gpu accelerator`},
-		"by-name":    {Class: ClassAccelerator, Kind: AccelNVIDIA, Weak: true, Reason: `runs-on may be "gb200_runner" (from the name of vars.gb200_runner): token "gb200" names a nvidia accelerator`},
+		"token":      {Class: ClassAccelerator, Kind: AccelNVIDIA, Reason: `label "linux-a100-s2": token "a100" names an NVIDIA GPU`},
+		"group":      {Class: ClassAccelerator, Kind: AccelCloud, Reason: `group "aws-g6e-xlarge-plus": token "g6e" names a cloud GPU instance family`},
+		"by-name":    {Class: ClassAccelerator, Kind: AccelNVIDIA, Weak: true, Reason: `runs-on may be "gb200_runner" (from the name of vars.gb200_runner): token "gb200" names an NVIDIA GPU`},
 		"smi":        {Class: ClassAccelerator, Reason: "a step runs nvidia-smi"},
 		"setup":      {Class: ClassGitHubHosted, Reason: "GitHub-hosted image ubuntu-latest"},
 		"cuda-image": {Class: ClassSelfHosted, Reason: "not a GitHub-hosted image and no accelerator named"},
