@@ -55,19 +55,22 @@ func (e *evaluator) eval(n actionlint.ExprNode) Value {
 	case *actionlint.ArrayDerefNode:
 		return e.star(e.eval(n.Receiver))
 	case *actionlint.IndexAccessNode:
-		idx := e.eval(n.Index) // the runner evaluates the index first
+		// The runner evaluates the left side first and the index only when
+		// the left side is a collection (Operators/Index.cs).
+		recv := e.eval(n.Operand)
+		switch recv.Kind {
+		case KindError, KindUnknown:
+			return recv
+		case KindArray, KindObject:
+		default:
+			return Null()
+		}
+		idx := e.eval(n.Index)
 		if idx.Kind == KindError {
 			return idx
 		}
-		recv := e.eval(n.Operand)
-		if recv.Kind == KindError {
-			return recv
-		}
 		if !idx.Known() {
 			return unknownFrom(idx, recv)
-		}
-		if idx.Kind == KindString {
-			return e.deref(n, recv, idx.Str)
 		}
 		return index(n, recv, idx)
 	case *actionlint.NotOpNode:
@@ -278,39 +281,51 @@ func (e *evaluator) star(recv Value) Value {
 	return out
 }
 
-// index is a[i] with a non-string index.
+// index is a[i] as the runner's Operators/Index.cs evaluates it: an object
+// takes the index as a string (a primitive index, converted), an array as
+// an integer (the index converted to a number, floored; NaN, negative or
+// beyond Int32 is no index), a filtered array applies the string index to
+// each nested object and the integer index to each nested array.
 func index(n actionlint.ExprNode, recv, idx Value) Value {
+	str, hasStr := "", idx.primitive()
+	if hasStr {
+		str = idx.Text()
+	}
+	i, hasInt := -1, false
+	if f := idx.toNumber(); !math.IsNaN(f) && f >= 0 && math.Floor(f) <= math.MaxInt32 {
+		i, hasInt = int(math.Floor(f)), true
+	}
 	switch recv.Kind {
-	case KindUnknown, KindError:
-		return recv
 	case KindObject:
-		if !idx.primitive() {
+		if !hasStr {
 			return Null()
 		}
-		v := recv.Get(idx.Text())
+		v := recv.Get(str)
 		if v.Kind == KindUnknown && v.Why == "" {
 			v.Why = Render(n) + " is not given"
 		}
 		return v
 	case KindArray:
-		if idx.Kind != KindNumber {
-			return Null()
-		}
-		f := idx.Num
-		if math.IsNaN(f) || f < 0 || math.IsInf(f, 0) {
-			return Null()
-		}
-		i := int(math.Floor(f))
 		if recv.filtered {
 			out := Value{Kind: KindArray, Elems: []Value{}, filtered: true}
 			for _, el := range recv.Elems {
-				if el.Kind == KindArray && i < len(el.Elems) {
+				switch {
+				case el.Kind == KindUnknown:
+					return el
+				case el.Kind == KindObject && hasStr:
+					if el.Open {
+						return Unknown(Render(n) + " is not given")
+					}
+					if v, ok := el.Fields[strings.ToLower(str)]; ok {
+						out.Elems = append(out.Elems, v)
+					}
+				case el.Kind == KindArray && hasInt && i < len(el.Elems):
 					out.Elems = append(out.Elems, el.Elems[i])
 				}
 			}
 			return out
 		}
-		if i < len(recv.Elems) {
+		if hasInt && i < len(recv.Elems) {
 			return recv.Elems[i]
 		}
 	}

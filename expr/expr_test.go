@@ -407,3 +407,61 @@ func TestCase(t *testing.T) {
 		}
 	}
 }
+
+// TestRunnerIndexAndCollections pins behaviour read off the runner's code
+// (Operators/Index.cs, Functions/FromJson.cs, Contains.cs, Join.cs,
+// ToJson.cs): array indexes converted to numbers and capped at Int32, the
+// index not evaluated on a non-collection, string indexes on objects,
+// unknown elements keeping collection functions undecided, fromJSON key
+// collisions resolved by document order, numeric overflow infinite.
+func TestRunnerIndexAndCollections(t *testing.T) {
+	env := &Env{Contexts: map[string]Value{
+		"needs": Object(map[string]Value{"a": Object(map[string]Value{"result": Unknown("a may or may not run")})}),
+		"arr":   Array(String("x"), Unknown("not given")),
+	}}
+	for src, want := range map[string]string{
+		"fromJSON('[1]')[1e19]":               "null",
+		"fromJSON('[[1,2],[3,4]]').*[9.3e18]": "[]",
+		"fromJSON('[\"a\",\"b\"]')['1']":      "b",
+		"fromJSON('[\"a\",\"b\"]')[true]":     "b",
+		"fromJSON('[\"a\",\"b\"]')[1.9]":      "b",
+		"fromJSON('[\"a\",\"b\"]')[-1]":       "null",
+		"fromJSON('{\"1\": \"x\"}')[1]":       "x",
+		"fromJSON('[[1,2],[3,4]]').*['1']":    "[2, 4]",
+		"fromJSON('[{\"1\": \"x\"}]').*[1]":   "[x]",
+		"fromJSON('null')[fromJSON('')]":      "null",
+		"contains(toJSON(needs), 'failure')":  "unknown",
+		"join(arr)":                           "unknown",
+		"contains(arr, 'y')":                  "unknown",
+		"contains(arr, 'x')":                  "true",
+		"fromJSON('{\"a\": 1, \"A\": 2}').a":  "2",
+		"fromJSON('1e400') > 0":               "true",
+		"fromJSON('{')":                       "error",
+	} {
+		n, err := Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		v := Eval(n, env)
+		var got string
+		switch v.Kind {
+		case KindError:
+			got = "error"
+		case KindUnknown:
+			got = "unknown"
+		case KindNull:
+			got = "null"
+		case KindArray:
+			parts := make([]string, len(v.Elems))
+			for i, el := range v.Elems {
+				parts[i] = el.Text()
+			}
+			got = "[" + strings.Join(parts, ", ") + "]"
+		default:
+			got = v.Text()
+		}
+		if got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+}

@@ -3,6 +3,8 @@ package expr
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -57,7 +59,17 @@ func (e *evaluator) call(n *actionlint.FuncCallNode) Value {
 		if len(args) != 2 {
 			return arity(name)
 		}
-		return Bool(contains(args[0], args[1]))
+		if contains(args[0], args[1]) {
+			return Bool(true)
+		}
+		// Not found among the known elements: an unknown one may match.
+		if u, ok := nestedUnknown(args[0]); ok && args[0].Kind == KindArray {
+			return u
+		}
+		if u, ok := nestedUnknown(args[1]); ok {
+			return u
+		}
+		return Bool(false)
 	case "startswith", "endswith":
 		if len(args) != 2 {
 			return arity(name)
@@ -79,10 +91,16 @@ func (e *evaluator) call(n *actionlint.FuncCallNode) Value {
 		if len(args) < 1 || len(args) > 2 {
 			return arity(name)
 		}
+		if u, ok := nestedUnknown(args[0]); ok {
+			return u
+		}
 		return join(args)
 	case "tojson":
 		if len(args) != 1 {
 			return arity(name)
+		}
+		if u, ok := nestedUnknown(args[0]); ok {
+			return u
 		}
 		var b bytes.Buffer
 		writeJSON(&b, args[0], "")
@@ -202,14 +220,91 @@ func format(fs string, args []Value) Value {
 func FromJSON(s string) Value {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
-	var x any
-	if err := dec.Decode(&x); err != nil {
+	v, err := decodeValue(dec)
+	if err != nil {
 		return Errorf("fromJSON: " + jsonMsg(s, err))
 	}
 	if _, err := dec.Token(); err == nil {
 		return Errorf("fromJSON: trailing data after JSON value")
 	}
-	return fromAny(x)
+	return v
+}
+
+// decodeValue reads one JSON value in document order, so that of two keys
+// that differ only in case the later value wins, deterministically, as the
+// runner's case-insensitive dictionary keeps it.
+func decodeValue(dec *json.Decoder) (Value, error) {
+	return decodeValueAt(dec, 0)
+}
+
+func decodeValueAt(dec *json.Decoder, depth int) (Value, error) {
+	t, err := dec.Token()
+	if err != nil {
+		if depth > 0 && errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF // the document stopped inside a value
+		}
+		return Value{}, err
+	}
+	// A closing delimiter read on its own is the end of an open value.
+	next := func() error {
+		_, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	switch t := t.(type) {
+	case json.Delim:
+		switch t {
+		case '[':
+			var elems []Value
+			for dec.More() {
+				v, err := decodeValueAt(dec, depth+1)
+				if err != nil {
+					return Value{}, err
+				}
+				elems = append(elems, v)
+			}
+			if err := next(); err != nil {
+				return Value{}, err
+			}
+			return Array(elems...), nil
+		case '{':
+			fields := map[string]Value{}
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					if errors.Is(err, io.EOF) {
+						err = io.ErrUnexpectedEOF
+					}
+					return Value{}, err
+				}
+				key, _ := k.(string)
+				v, err := decodeValueAt(dec, depth+1)
+				if err != nil {
+					return Value{}, err
+				}
+				fields[strings.ToLower(key)] = v
+			}
+			if err := next(); err != nil {
+				return Value{}, err
+			}
+			return Object(fields), nil
+		}
+	case nil:
+		return Null(), nil
+	case bool:
+		return Bool(t), nil
+	case json.Number:
+		f, err := strconv.ParseFloat(string(t), 64)
+		if err != nil && !math.IsInf(f, 0) {
+			return Number(math.NaN()), nil
+		}
+		return Number(f), nil // too large: infinite, as .NET reads it
+	case string:
+		return String(t), nil
+	}
+	return Null(), nil
 }
 
 func jsonMsg(s string, err error) string {
@@ -217,36 +312,6 @@ func jsonMsg(s string, err error) string {
 		return "empty input is not JSON"
 	}
 	return err.Error()
-}
-
-func fromAny(x any) Value {
-	switch x := x.(type) {
-	case nil:
-		return Null()
-	case bool:
-		return Bool(x)
-	case json.Number:
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err != nil {
-			return Number(math.NaN())
-		}
-		return Number(f)
-	case string:
-		return String(x)
-	case []any:
-		out := make([]Value, len(x))
-		for i, el := range x {
-			out[i] = fromAny(el)
-		}
-		return Array(out...)
-	case map[string]any:
-		m := make(map[string]Value, len(x))
-		for k, el := range x {
-			m[k] = fromAny(el)
-		}
-		return Object(m)
-	}
-	return Null()
 }
 
 // writeJSON renders v like toJSON: two-space indentation, keys sorted for
@@ -339,4 +404,30 @@ func (e *evaluator) caseOf(n *actionlint.FuncCallNode) Value {
 		}
 	}
 	return e.eval(n.Args[len(n.Args)-1])
+}
+
+// nestedUnknown finds an unknown value inside an array or object (or an
+// object not every property of which is known): functions that read the
+// whole value (toJSON, join, contains) cannot decide then.
+func nestedUnknown(v Value) (Value, bool) {
+	switch v.Kind {
+	case KindUnknown:
+		return v, true
+	case KindArray:
+		for _, el := range v.Elems {
+			if u, ok := nestedUnknown(el); ok {
+				return u, true
+			}
+		}
+	case KindObject:
+		if v.Open {
+			return Unknown("not every property of an object is given"), true
+		}
+		for _, k := range sortedKeys(v.Fields) {
+			if u, ok := nestedUnknown(v.Fields[k]); ok {
+				return u, true
+			}
+		}
+	}
+	return Value{}, false
 }
