@@ -465,3 +465,40 @@ func TestRunnerIndexAndCollections(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatAsRunner: format() as Functions/Format.cs evaluates it: the
+// format string first, then only the arguments it uses.
+func TestFormatAsRunner(t *testing.T) {
+	env := &Env{Contexts: map[string]Value{"vars": OpenObject(nil)}}
+	for src, want := range map[string]string{
+		"format('{0}-{1}-{0}', 'a', 'b')":  "a-b-a",
+		"format('{{{0}}}', 'x')":           "{x}",
+		"format('x', fromJSON(''))":        "x",
+		"format('static', vars.X)":         "static",
+		"format('{1}', fromJSON(''), 'b')": "b",
+		"format('{0}', fromJSON(''))":      "error",
+		"format('{0:N2}', 1)":              "error",
+		"format('{0 }', 'a')":              "error",
+		"format('{0abc}', 1)":              "error",
+		"format('{1}', 'a')":               "error",
+		"format('{256}', 'a')":             "error",
+		"format('}', 'a')":                 "error",
+		"format('{0}', vars.X)":            "unknown",
+	} {
+		n, err := Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		v := Eval(n, env)
+		got := v.Text()
+		switch v.Kind {
+		case KindError:
+			got = "error"
+		case KindUnknown:
+			got = "unknown"
+		}
+		if got != want {
+			t.Errorf("%s = %s (%s), want %s", src, got, v.Why, want)
+		}
+	}
+}

@@ -26,6 +26,11 @@ func (e *evaluator) call(n *actionlint.FuncCallNode) Value {
 		return Bool(true)
 	case "case":
 		return e.caseOf(n)
+	case "format":
+		if len(n.Args) < 1 {
+			return arity(name)
+		}
+		return e.formatOf(n)
 	case "cancelled":
 		return status(e.env.Cancelled, "cancelled()")
 	case "success", "failure":
@@ -82,11 +87,6 @@ func (e *evaluator) call(n *actionlint.FuncCallNode) Value {
 			return Bool(strings.HasPrefix(s, p))
 		}
 		return Bool(strings.HasSuffix(s, p))
-	case "format":
-		if len(args) < 1 {
-			return arity(name)
-		}
-		return format(args[0].Text(), args[1:])
 	case "join":
 		if len(args) < 1 || len(args) > 2 {
 			return arity(name)
@@ -162,57 +162,92 @@ func join(args []Value) Value {
 	return String(strings.Join(parts, sep))
 }
 
-// format implements format('{0} {{x}}', a): {N} substitutes, doubled braces
-// escape, anything else raises as on the runner.
-func format(fs string, args []Value) Value {
-	var b strings.Builder
-	i := 0
-	for i < len(fs) {
-		lb := strings.IndexByte(fs[i:], '{')
-		rb := strings.IndexByte(fs[i:], '}')
-		if lb >= 0 {
-			lb += i
-		}
-		if rb >= 0 {
-			rb += i
-		}
+// formatOf is format('{0} {{x}}', a...) as the runner's Functions/Format.cs
+// evaluates it: the format string is read first (a placeholder is digits
+// up to 255 then '}' or ':'; a format specifier, or an index beyond the
+// arguments, or a lone brace raises); then only the arguments it uses are
+// evaluated, in the order they appear, each once.
+func (e *evaluator) formatOf(n *actionlint.FuncCallNode) Value {
+	fv := e.eval(n.Args[0])
+	if fv.Kind == KindError || fv.Kind == KindUnknown {
+		return fv
+	}
+	fs := fv.Text()
+	type segment struct {
+		text string
+		arg  int // -1: text
+	}
+	var segs []segment
+	invalid := Errorf("the format string is invalid: " + fs)
+	for i := 0; i < len(fs); {
+		lb, rb := indexFrom(fs, '{', i), indexFrom(fs, '}', i)
 		switch {
 		case lb >= 0 && (rb < 0 || rb > lb):
 			if lb+1 < len(fs) && fs[lb+1] == '{' {
-				b.WriteString(fs[i : lb+1])
+				segs = append(segs, segment{fs[i : lb+1], -1})
 				i = lb + 2
 				continue
 			}
-			if rb > lb+1 {
-				j := lb + 1
-				for j < len(fs) && fs[j] >= '0' && fs[j] <= '9' {
-					j++
-				}
-				if j > lb+1 {
-					n, err := strconv.Atoi(fs[lb+1 : j])
-					if err != nil || n >= len(args) {
-						return Errorf("the format string references more arguments than were supplied: " + fs)
-					}
-					b.WriteString(fs[i:lb])
-					b.WriteString(args[n].Text())
-					i = rb + 1
-					continue
-				}
+			j := lb + 1
+			for j < len(fs) && fs[j] >= '0' && fs[j] <= '9' {
+				j++
 			}
-			return Errorf("the format string is invalid: " + fs)
+			idx, err := strconv.Atoi(fs[lb+1 : j])
+			if j == lb+1 || err != nil || idx > 255 || rb <= lb+1 {
+				return invalid
+			}
+			switch {
+			case j < len(fs) && fs[j] == '}':
+			case j < len(fs) && fs[j] == ':':
+				// A format specifier: .NET raises for every value an
+				// expression can produce.
+				return Errorf("the format specifiers of " + fs + " are not valid for its argument")
+			default:
+				return invalid
+			}
+			if idx > len(n.Args)-2 {
+				return Errorf("the format string references more arguments than were supplied: " + fs)
+			}
+			segs = append(segs, segment{fs[i:lb], -1}, segment{"", idx})
+			i = j + 1
 		case rb >= 0:
 			if rb+1 < len(fs) && fs[rb+1] == '}' {
-				b.WriteString(fs[i : rb+1])
+				segs = append(segs, segment{fs[i : rb+1], -1})
 				i = rb + 2
 				continue
 			}
-			return Errorf("the format string is invalid: " + fs)
+			return invalid
 		default:
-			b.WriteString(fs[i:])
+			segs = append(segs, segment{fs[i:], -1})
 			i = len(fs)
 		}
 	}
+	args := map[int]Value{}
+	var b strings.Builder
+	for _, s := range segs {
+		if s.arg < 0 {
+			b.WriteString(s.text)
+			continue
+		}
+		v, ok := args[s.arg]
+		if !ok {
+			v = e.eval(n.Args[s.arg+1])
+			args[s.arg] = v
+		}
+		switch v.Kind {
+		case KindError, KindUnknown:
+			return v
+		}
+		b.WriteString(v.Text())
+	}
 	return String(b.String())
+}
+
+func indexFrom(s string, c byte, from int) int {
+	if i := strings.IndexByte(s[from:], c); i >= 0 {
+		return from + i
+	}
+	return -1
 }
 
 // FromJSON parses s as fromJSON does: an error value when s is not JSON
