@@ -45,6 +45,9 @@ func (e *evaluator) eval(n actionlint.ExprNode) Value {
 	case *actionlint.StringNode:
 		return String(n.Value)
 	case *actionlint.VariableNode:
+		if f, ok := NumberKeyword(n); ok {
+			return Number(f)
+		}
 		v, ok := e.env.Contexts[strings.ToLower(n.Name)]
 		if !ok {
 			return Unknown(n.Name + " is not given")
@@ -330,4 +333,19 @@ func index(n actionlint.ExprNode, recv, idx Value) Value {
 		}
 	}
 	return Null()
+}
+
+// NumberKeyword reports NaN and Infinity, which the runner's lexer reads as
+// number literals (case-sensitive, Tokens/LexicalAnalyzer.cs) and
+// actionlint's parser as variables.
+func NumberKeyword(n *actionlint.VariableNode) (float64, bool) {
+	if t := n.Token(); t != nil {
+		switch t.Value {
+		case "NaN":
+			return math.NaN(), true
+		case "Infinity":
+			return math.Inf(1), true
+		}
+	}
+	return 0, false
 }

@@ -502,3 +502,28 @@ func TestFormatAsRunner(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberKeywords: NaN and Infinity are number literals for the runner
+// (case-sensitive); nan is a context name.
+func TestNumberKeywords(t *testing.T) {
+	env := &Env{Contexts: map[string]Value{}}
+	for src, want := range map[string]string{
+		"NaN == NaN":              "false",
+		"Infinity > 1e308":        "true",
+		"format('{0}', Infinity)": "Infinity",
+		"nan":                     "unknown",
+	} {
+		n, err := Parse(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		v := Eval(n, env)
+		got := v.Text()
+		if v.Kind == KindUnknown {
+			got = "unknown"
+		}
+		if got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+}

@@ -40,6 +40,9 @@ func Refusals(w *Workflow) []Refusal {
 				}
 				switch n := n.(type) {
 				case *actionlint.VariableNode:
+					if t := n.Token(); t != nil && (t.Value == "NaN" || t.Value == "Infinity") {
+						return // number literals for the runner
+					}
 					if !jobIfContexts[strings.ToLower(n.Name)] {
 						bad = fmt.Sprintf("the if: of job %s reads the %s context, which a job-level if: does not have", j.ID, strings.ToLower(n.Name))
 					}

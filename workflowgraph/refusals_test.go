@@ -12,7 +12,7 @@ func TestRefusals(t *testing.T) {
 	w := load(t, map[string]string{"w.yml": `on: push
 jobs:
   ok:
-    if: github.ref == 'refs/heads/main' && vars.X == '1' && inputs.y && always()
+    if: github.ref == 'refs/heads/main' && vars.X == '1' && inputs.y && always() && NaN != Infinity
     runs-on: x
     steps:
       - if: matrix.a && env.B && secrets.C && hashFiles('x')
