@@ -527,3 +527,20 @@ func TestNumberKeywords(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberToString: numbers become strings with .NET's "G15", the
+// runner's ExpressionConstants.NumberFormat.
+func TestNumberToString(t *testing.T) {
+	for in, want := range map[float64]string{
+		1e15: "1E+15", 0.00001: "1E-05", 123.456789012345678: "123.456789012346", 1234567890123456: "1.23456789012346E+15",
+		1.5e300: "1.5E+300", 100: "100", 0.1: "0.1", 1e14: "100000000000000", 0.0001: "0.0001", -2.5: "-2.5",
+		math.Inf(1): "Infinity", math.Inf(-1): "-Infinity",
+	} {
+		if got := formatNumber(in); got != want {
+			t.Errorf("formatNumber(%v) = %s, want %s", in, got, want)
+		}
+	}
+	if formatNumber(math.NaN()) != "NaN" {
+		t.Error("NaN")
+	}
+}

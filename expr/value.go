@@ -273,6 +273,7 @@ func (v Value) String() string {
 	return v.Text()
 }
 
+// formatNumber converts a number to a string as the runner does.
 func formatNumber(f float64) string {
 	switch {
 	case math.IsNaN(f):
@@ -282,18 +283,13 @@ func formatNumber(f float64) string {
 	case math.IsInf(f, -1):
 		return "-Infinity"
 	case f == 0:
-		return "0"
+		return "0" // -0 too: the newer runner engine writes 0
 	}
-	// At most 15 significant decimals, trailing zeros dropped, like the runner.
-	s := strconv.FormatFloat(f, 'f', 15, 64)
-	g, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		g = f
-	}
-	if math.Abs(g) >= 1e21 {
-		return strconv.FormatFloat(g, 'g', -1, 64)
-	}
-	return strconv.FormatFloat(g, 'f', -1, 64)
+	// The runner converts numbers with .NET's "G15" (ExpressionConstants.
+	// NumberFormat): 15 significant digits, scientific notation when the
+	// exponent is below -5 or at least 15, as 1E+15 and 1E-05. Go's 'g'
+	// with precision 15 picks the same form; only the E's case differs.
+	return strings.Replace(strconv.FormatFloat(f, 'g', 15, 64), "e", "E", 1)
 }
 
 // ParseNumber converts text to a number as GitHub's loose coercion does
