@@ -544,3 +544,14 @@ func TestNumberToString(t *testing.T) {
 		t.Error("NaN")
 	}
 }
+
+func TestToJSONEscaping(t *testing.T) {
+	n, _ := Parse("toJSON('a<b>&c')")
+	if got := Eval(n, &Env{}).Text(); got != `"a<b>&c"` {
+		t.Errorf("toJSON('a<b>&c') = %s", got)
+	}
+	n, _ = Parse("contains(toJSON(fromJSON('[\"run & test\"]')), 'run & test')")
+	if got := Eval(n, &Env{}).Text(); got != "true" {
+		t.Errorf("contains over toJSON with & = %s", got)
+	}
+}

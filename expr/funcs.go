@@ -376,7 +376,7 @@ func writeJSON(b *bytes.Buffer, v Value, indent string) {
 		b.WriteString("{\n")
 		keys := sortedKeys(v.Fields)
 		for i, k := range keys {
-			q, _ := json.Marshal(k)
+			q := jsonString(k)
 			b.WriteString(indent + "  ")
 			b.Write(q)
 			b.WriteString(": ")
@@ -388,7 +388,7 @@ func writeJSON(b *bytes.Buffer, v Value, indent string) {
 		}
 		b.WriteString(indent + "}")
 	case KindString:
-		q, _ := json.Marshal(v.Str)
+		q := jsonString(v.Str)
 		b.Write(q)
 	case KindNumber:
 		if math.IsNaN(v.Num) || math.IsInf(v.Num, 0) {
@@ -465,4 +465,14 @@ func nestedUnknown(v Value) (Value, bool) {
 		}
 	}
 	return Value{}, false
+}
+
+// jsonString quotes s as toJSON does: Newtonsoft's default escaping, which
+// leaves <, > and & as they are (encoding/json would write \u003c).
+func jsonString(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
