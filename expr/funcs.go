@@ -132,7 +132,8 @@ func contains(search, item Value) bool {
 		if !item.primitive() {
 			return false
 		}
-		return strings.Contains(strings.ToLower(search.Text()), strings.ToLower(item.Text()))
+		// OrdinalIgnoreCase compares upper-case forms, as equality does.
+		return strings.Contains(upper(search.Text()), upper(item.Text()))
 	}
 	if search.Kind == KindArray {
 		for _, el := range search.Elems {
