@@ -21,15 +21,23 @@ jobs:
     needs: gpu
     runs-on: x
     steps: [{run: echo}]
+  publish:
+    needs: gpu
+    if: needs.gpu.outputs.verdict == 'pass'
+    runs-on: x
+    steps: [{run: echo}]
 `)},
 		".github/workflows/suite.yml": {Data: []byte(`on:
   workflow_call:
     inputs: {suite: {type: string}}
+    outputs:
+      verdict: {value: "${{ jobs.test.outputs.verdict }}"}
 jobs:
   test:
     if: inputs.suite == 'e2e'
     runs-on: [self-hosted, h100]
-    steps: [{run: pytest}]
+    outputs: {verdict: "${{ steps.s.outputs.verdict }}"}
+    steps: [{id: s, run: pytest}]
   lint:
     runs-on: x
     steps: [{run: lint}]
@@ -60,6 +68,16 @@ jobs:
 	vs = Run(w, Scenario{Event: "push", Results: map[string]string{"gpu/test": Skipped, "gpu/lint": Skipped}})
 	if g := find(vs, "gpu"); g.Result != Unknown {
 		t.Errorf("every called job skipped: %s, want unknown", g.Result)
+	}
+	// The caller's output comes from the called job's, through
+	// on.workflow_call.outputs.
+	vs = Run(w, Scenario{Event: "push", Outputs: map[string]map[string]string{"gpu/test": {"verdict": "pass"}}, Outcomes: map[string]string{"gpu/lint": Success}})
+	if p := find(vs, "publish"); p.Verdict != VerdictRun {
+		t.Errorf("publish with the called job's verdict=pass: %s (%s)", p.Verdict, p.Reason)
+	}
+	vs = Run(w, Scenario{Event: "push", Outputs: map[string]map[string]string{"gpu/test": {"verdict": "fail"}}, Outcomes: map[string]string{"gpu/lint": Success}})
+	if p := find(vs, "publish"); p.Verdict != VerdictSkip {
+		t.Errorf("publish with verdict=fail: %s (%s)", p.Verdict, p.Reason)
 	}
 	// Not naming a called job keeps the caller a black box, as before.
 	if g := find(Run(w, Scenario{Event: "push"}), "gpu"); g.Called != nil || g.Result != Success {

@@ -247,6 +247,9 @@ type state struct {
 	forced   map[string]string // sc.Results by lower-cased id
 	// legOutcomes is sc.LegOutcomes by lower-cased id.
 	legOutcomes map[string][]LegOutcome
+	// calledOut holds a caller's outputs mapped from its called jobs, by
+	// position, when the scenario simulated them.
+	calledOut map[int]map[string]expr.Value
 	given       map[string]map[string]string // sc.Outputs by lower-cased id
 	results     []string
 	decided     []bool
@@ -321,6 +324,19 @@ func (s *Sim) Run(sc Scenario) []Verdict {
 		}
 		st.results[i], st.decided[i] = v.Result, true
 		st.outputs[i] = st.jobOutputs(s.jobs[i], v.Result)
+		if m, ok := st.calledOut[i]; ok && st.outputs[i].Kind == expr.KindObject && v.Result != Skipped && v.Result != Cancelled {
+			// The called workflow's outputs, unless the scenario gives one.
+			fields := make(map[string]expr.Value, len(m))
+			for k, x := range m {
+				fields[k] = x
+			}
+			for k, x := range st.outputs[i].Fields {
+				if _, given := st.given[s.jobs[i].ID][k]; given {
+					fields[k] = x
+				}
+			}
+			st.outputs[i] = object(fields)
+		}
 		out = append(out, v)
 	}
 	return out
@@ -694,6 +710,12 @@ func (st *state) job(i int) Verdict {
 			if inner, ok := innerScenario(st.sc, j); ok {
 				var why string
 				v.Result, why, v.Called = called(j, inner)
+				if out := callerOutputs(j, inner, v.Called); out != nil {
+					if st.calledOut == nil {
+						st.calledOut = map[int]map[string]expr.Value{}
+					}
+					st.calledOut[i] = out
+				}
 				v.Reason += "; ends " + v.Result + ": " + why
 				return v
 			}

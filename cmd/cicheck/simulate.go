@@ -277,13 +277,18 @@ func runSimulate(e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "cicheck: --output %q: want JOB.NAME=VALUE\n", s)
 			return exitUsage
 		}
-		j, ok := jobID("output", id)
-		if !ok {
+		var j string
+		if strings.Contains(id, "/") {
+			// CALLER/INNER.NAME: an output of a job of a called workflow.
+			if j, ok = innerID("output", id); !ok {
+				return exitUsage
+			}
+		} else if j, ok = jobID("output", id); !ok {
 			return exitUsage
 		}
 		// An undeclared output is never set (dependents read null); a
 		// caller's outputs come from the called workflow, so any name goes.
-		if job := w.Job(j); job.Uses == "" {
+		if job := w.Job(j); job != nil && job.Uses == "" {
 			declared := make([]string, 0, len(job.Outputs))
 			found := false
 			for o := range job.Outputs {
