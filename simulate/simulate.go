@@ -250,10 +250,10 @@ type state struct {
 	// calledOut holds a caller's outputs mapped from its called jobs, by
 	// position, when the scenario simulated them.
 	calledOut map[int]map[string]expr.Value
-	given       map[string]map[string]string // sc.Outputs by lower-cased id
-	results     []string
-	decided     []bool
-	outputs     []expr.Value
+	given     map[string]map[string]string // sc.Outputs by lower-cased id
+	results   []string
+	decided   []bool
+	outputs   []expr.Value
 	// need caches needs.<id> ({result, outputs}) once the job is decided:
 	// every dependent reads the same value.
 	need     []expr.Value
