@@ -97,7 +97,9 @@ func FindSteps(wf *actionlint.Workflow, src []byte, file string, fsys fs.FS, cfg
 				}
 			}
 			if in := ex.Inputs["predicate-quantifier"]; in != nil && in.Value != nil {
-				s.QuantifierRaw, s.QuantifierPos = in.Value.Value, strPos(file, in.Value)
+				// @actions/core's getInput trims every input (main.ts reads
+				// them all through it).
+				s.QuantifierRaw, s.QuantifierPos = strings.TrimSpace(in.Value.Value), strPos(file, in.Value)
 			}
 			s.Quantifier, s.QuantVerdict = s.Model.Quantifier(s.QuantifierRaw)
 			if actionlint.ContainsExpression(s.QuantifierRaw) {
@@ -119,7 +121,7 @@ func FindSteps(wf *actionlint.Workflow, src []byte, file string, fsys fs.FS, cfg
 				continue
 			}
 			s.FiltersPos = strPos(file, in.Value)
-			v := in.Value.Value
+			v := strings.TrimSpace(in.Value.Value) // getInput trims; isPathInput sees the trimmed text
 			switch {
 			case actionlint.ContainsExpression(v):
 				s.Dynamic = true

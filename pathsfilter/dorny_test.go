@@ -1,6 +1,7 @@
 package pathsfilter
 
 import (
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -96,5 +97,73 @@ func TestFindSteps(t *testing.T) {
 	r := s.Evaluate([]ChangedFile{{"docs/a.md", "modified"}})
 	if r.Outputs["docs"].Value != "true" || r.Outputs["changes"].Value != `["docs"]` {
 		t.Errorf("outputs = %v", r.Outputs)
+	}
+}
+
+// TestInputsTrimmed: dorny reads every input through @actions/core's
+// getInput, which trims it (src/main.ts): ' every' is every, and a filters
+// block of one line without ':' is a path (isPathInput on the trimmed
+// text), not a filter list.
+func TestInputsTrimmed(t *testing.T) {
+	src := `on: push
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: dorny/paths-filter@v3.0.2
+        id: f
+        with:
+          predicate-quantifier: ' every'
+          filters: |
+            src: ['src/**', '!src/gen/**']
+      - uses: dorny/paths-filter@v3.0.2
+        id: g
+        with:
+          filters: |
+            - 'x'
+`
+	wf, errs := actionlint.Parse([]byte(src))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	steps := FindSteps(wf, []byte(src), "ci.yml", fstest.MapFS{}, DefaultConfig())
+	if len(steps) != 2 {
+		t.Fatalf("steps = %d", len(steps))
+	}
+	if s := steps[0]; s.Quantifier != QuantEvery || s.QuantVerdict != QuantOK {
+		t.Errorf("' every': quantifier %v, verdict %v", s.Quantifier, s.QuantVerdict)
+	}
+	r := steps[0].Evaluate([]ChangedFile{{"src/gen/x.go", "modified"}})
+	if r.Outputs["src"].Value != "false" {
+		t.Errorf("every with an excluded file: src = %v", r.Outputs["src"].Value)
+	}
+	if s := steps[1]; s.FilterFile != "- 'x'" || s.Err == nil {
+		t.Errorf("one-line filters: file %q, err %v; want a path that does not exist", s.FilterFile, s.Err)
+	}
+}
+
+// TestNestedListInStatusList: an anchored list reused inside a status list
+// is flattened, as picomatch recurses into arrays; a map inside it still
+// crashes the step (near miss).
+func TestNestedListInStatusList(t *testing.T) {
+	f, err := ParseFilters([]byte("l: &l ['src/**']\nb: [{added: [*l, 'docs/**']}]\n"), Origin{File: "f.yml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := f.Evaluate([]ChangedFile{{"src/x", "added"}}, QuantSome)
+	found := false
+	for _, fr := range r {
+		if fr.Name == "b" {
+			found = true
+			if len(fr.Files) != 1 {
+				t.Errorf("b matched %d files, want 1", len(fr.Files))
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no result for filter b: %+v", r)
+	}
+	if _, err := ParseFilters([]byte("b: [{added: [{x: y}]}]\n"), Origin{File: "f.yml"}); err == nil || !strings.Contains(err.Error(), "TypeError") {
+		t.Errorf("a map in a status list: %v, want the TypeError", err)
 	}
 }

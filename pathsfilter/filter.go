@@ -355,16 +355,33 @@ func (p *parser) value(n *yaml.Node, depth int) ([]Rule, error) {
 				}
 				r.Patterns = []Pattern{pt}
 			case v.Kind == yaml.SequenceNode:
+				// filter.ts hands the list to picomatch, which recurses into
+				// nested arrays (`if (Array.isArray(glob)) … glob.map(…)`): an
+				// anchored list reused inside a status list is flattened.
 				r.List = true
-				for _, c := range v.Content {
-					if cc := deref(c); cc.Kind != yaml.ScalarNode || jsType(cc) != "string" {
-						return nil, &Error{p.pos(c), "TypeError: Expected pattern to be a non-empty string (the step crashes)"}
+				var walk func(seq *yaml.Node) error
+				walk = func(seq *yaml.Node) error {
+					for _, c := range seq.Content {
+						cc := deref(c)
+						if cc.Kind == yaml.SequenceNode {
+							if err := walk(cc); err != nil {
+								return err
+							}
+							continue
+						}
+						if cc.Kind != yaml.ScalarNode || jsType(cc) != "string" {
+							return &Error{p.pos(c), "TypeError: Expected pattern to be a non-empty string (the step crashes)"}
+						}
+						pt, err := p.pattern(c)
+						if err != nil {
+							return err
+						}
+						r.Patterns = append(r.Patterns, pt)
 					}
-					pt, err := p.pattern(c)
-					if err != nil {
-						return nil, err
-					}
-					r.Patterns = append(r.Patterns, pt)
+					return nil
+				}
+				if err := walk(v); err != nil {
+					return nil, err
 				}
 			default:
 				return nil, bad()
