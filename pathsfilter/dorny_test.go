@@ -167,3 +167,20 @@ func TestNestedListInStatusList(t *testing.T) {
 		t.Errorf("a map in a status list: %v, want the TypeError", err)
 	}
 }
+
+// TestEqualityShortcut: picomatch tests input === glob before anything
+// else, so a file literally named like a brace pattern matches it; the
+// filter index must not pre-select it away.
+func TestEqualityShortcut(t *testing.T) {
+	f, err := ParseFilters([]byte("ci: '{a,b}/x.md'\nex: '@(a|b)/y.md'\n"), Origin{File: "f.yml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, fr := range f.Evaluate([]ChangedFile{{"{a,b}/x.md", "modified"}, {"@(a|b)/y.md", "modified"}, {"a/x.md", "modified"}}, QuantSome) {
+		got[fr.Name] = len(fr.Files)
+	}
+	if got["ci"] != 2 || got["ex"] != 1 {
+		t.Errorf("matches %v, want ci: 2 ({a,b}/x.md itself and a/x.md), ex: 1", got)
+	}
+}

@@ -74,7 +74,7 @@ func patternHeads(p string) []string {
 		if literalHead("x"+p[end+1:]) == "" {
 			return nil
 		}
-		return literalAlts(strings.Split(body, "|"))
+		return withRawHead(p, end, literalAlts(strings.Split(body, "|")))
 	case strings.HasPrefix(p, "{"):
 		end := strings.IndexByte(p, '}')
 		if end < 0 || !strings.HasPrefix(p[end+1:], "/") {
@@ -88,9 +88,19 @@ func patternHeads(p string) []string {
 		if len(alts) < 2 { // `{a}` is literal text in picomatch
 			return nil
 		}
-		return literalAlts(alts)
+		return withRawHead(p, end, literalAlts(alts))
 	}
 	return nil
+}
+
+// withRawHead adds the group as written (`{a,b}`) to its alternatives:
+// picomatch first tests `input === glob`, so the path `{a,b}/x.md` matches
+// the pattern `{a,b}/x.md` itself, under that first segment.
+func withRawHead(p string, end int, alts []string) []string {
+	if alts == nil {
+		return nil
+	}
+	return append(alts, p[:end+1])
 }
 
 // literalAlts returns the alternatives when each is a conservative
