@@ -2,6 +2,7 @@ package pathsfilter
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -116,7 +117,7 @@ func FindSteps(wf *actionlint.Workflow, src []byte, file string, fsys fs.FS, cfg
 			}
 			in := ex.Inputs["filters"]
 			if in == nil || in.Value == nil {
-				s.Err = &Error{s.Pos, "dorny/paths-filter step has no `filters` input"}
+				s.Err = &Error{Pos: s.Pos, Msg: "dorny/paths-filter step has no `filters` input"}
 				out = append(out, s)
 				continue
 			}
@@ -127,12 +128,14 @@ func FindSteps(wf *actionlint.Workflow, src []byte, file string, fsys fs.FS, cfg
 				s.Dynamic = true
 			case IsFilterPath(v):
 				s.FilterFile = path.Clean(path.Join(s.Inputs["working-directory"], strings.TrimSpace(v)))
-				s.Filters, s.Err = readFilterFile(fsys, s.FilterFile, s.FiltersPos)
+				s.Filters, s.Err = readFilterFile(fsys, s.FilterFile, s.FiltersPos, s.Model.jsYAML())
 			default:
 				if lines == nil {
 					lines = bytes.Split(src, []byte("\n"))
 				}
-				s.Filters, s.Err = ParseFilters([]byte(v), inlineOrigin(file, in.Value, lines))
+				o := inlineOrigin(file, in.Value, lines)
+				o.JSYAML = s.Model.jsYAML()
+				s.Filters, s.Err = ParseFilters([]byte(v), o)
 			}
 			out = append(out, s)
 		}
@@ -140,22 +143,22 @@ func FindSteps(wf *actionlint.Workflow, src []byte, file string, fsys fs.FS, cfg
 	return out
 }
 
-func readFilterFile(fsys fs.FS, name string, at Pos) (*Filters, error) {
+func readFilterFile(fsys fs.FS, name string, at Pos, jsYAML int) (*Filters, error) {
 	if fsys == nil {
-		return nil, &Error{at, fmt.Sprintf("Configuration file '%s' not found", name)}
+		return nil, &Error{Pos: at, Msg: fmt.Sprintf("Configuration file '%s' not found", name)}
 	}
 	st, err := fs.Stat(fsys, name)
 	if err != nil {
-		return nil, &Error{at, fmt.Sprintf("Configuration file '%s' not found", name)}
+		return nil, &Error{Pos: at, Msg: fmt.Sprintf("Configuration file '%s' not found", name)}
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &Error{at, fmt.Sprintf("'%s' is not a file.", name)}
+		return nil, &Error{Pos: at, Msg: fmt.Sprintf("'%s' is not a file.", name)}
 	}
 	b, err := fs.ReadFile(fsys, name)
 	if err != nil {
-		return nil, &Error{at, fmt.Sprintf("Configuration file '%s' cannot be read: %v", name, err)}
+		return nil, &Error{Pos: at, Msg: fmt.Sprintf("Configuration file '%s' cannot be read: %v", name, err)}
 	}
-	return ParseFilters(b, Origin{File: name})
+	return ParseFilters(b, Origin{File: name, JSYAML: jsYAML})
 }
 
 // inlineOrigin maps positions inside an inline `filters:` value back to the
@@ -260,6 +263,11 @@ func (s *Step) Evaluate(files []ChangedFile) StepResult {
 		r.Unknown, r.Reason = true, "the filters input is an expression"
 		return r
 	case s.Err != nil:
+		var e *Error
+		if errors.As(s.Err, &e) && e.Unmodelled {
+			r.Unknown, r.Reason = true, e.Msg
+			return r
+		}
 		r.Failed, r.FailReason = true, s.Err.Error()
 		return r
 	case !s.Model.Modelled:

@@ -846,7 +846,7 @@ func (a *Analysis) invalid() []finding.Finding {
 			continue // reported by file-needs-checkout or unknowable without the tree
 		}
 		var e *Error
-		if !errors.As(s.Err, &e) {
+		if !errors.As(s.Err, &e) || e.Unmodelled {
 			continue
 		}
 		msg := e.Msg

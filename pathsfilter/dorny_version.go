@@ -164,3 +164,12 @@ func splitUses(uses string) (ref string, ok bool) {
 	}
 	return uses[at+1:], true
 }
+
+// jsYAML is the js-yaml major version the release loads filters with:
+// 3.14 up to v2.11.1, 4.1 from v3.0.0 (each tag's package-lock.json).
+func (m Model) jsYAML() int {
+	if m.Version.Major < 3 {
+		return 3
+	}
+	return 4
+}

@@ -2,7 +2,9 @@ package pathsfilter
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,6 +26,9 @@ func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.
 type Error struct {
 	Pos Pos
 	Msg string
+	// Unmodelled: the text is valid but uses a construct cicheck does not
+	// reproduce; the step's outcome is unknown, not a failure.
+	Unmodelled bool
 }
 
 func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
@@ -39,6 +44,16 @@ type Origin struct {
 	// line after Line, indented by Indent columns.
 	Block  bool
 	Indent int
+	// JSYAML is the js-yaml major version the release loads filters with
+	// (3 for dorny/paths-filter v2, 4 from v3); 0 means 4.
+	JSYAML int
+}
+
+func (o Origin) jsYAML() int {
+	if o.JSYAML == 3 {
+		return 3
+	}
+	return 4
 }
 
 // at maps a 1-based position inside the text to the file.
@@ -125,20 +140,36 @@ func ParseFilters(src []byte, o Origin) (*Filters, error) {
 	if len(src) == 0 {
 		return out, nil
 	}
+	src, err := yamlDirectives(src, o)
+	if err != nil {
+		return nil, err
+	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	if err := dec.Decode(&doc); err != nil {
 		line, msg := yamlErrLine(err)
 		if msg == "EOF" {
 			// Only comments or blanks: js-yaml returns undefined.
-			return nil, &Error{o.at(1, 1), invalidFormat + "Root element is not an object."}
+			return nil, &Error{Pos: o.at(1, 1), Msg: invalidFormat + "Root element is not an object."}
 		}
-		return nil, &Error{o.at(line, 1), "invalid filter YAML: " + msg}
+		return nil, &Error{Pos: o.at(line, 1), Msg: "invalid filter YAML: " + msg}
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
+		// js-yaml's load reads exactly one document.
+		line := 1
+		if err == nil {
+			line = next.Line
+		}
+		return nil, &Error{Pos: o.at(line, 1), Msg: "invalid filter YAML: expected a single document in the stream, but found more"}
 	}
 	if len(doc.Content) == 0 {
-		return nil, &Error{o.at(1, 1), invalidFormat + "Root element is not an object."}
+		return nil, &Error{Pos: o.at(1, 1), Msg: invalidFormat + "Root element is not an object."}
 	}
 	p := &parser{o: o}
+	if err := p.checkTags(doc.Content[0], 0); err != nil {
+		return nil, err
+	}
 	root := deref(doc.Content[0])
 	var named []*Filter
 	switch root.Kind {
@@ -147,9 +178,9 @@ func ParseFilters(src []byte, o Origin) (*Filters, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, kv := range pairs {
-			f := &Filter{Name: kv[0].Value, Pos: p.pos(kv[0])}
-			rules, err := p.value(kv[1], 0)
+		for _, e := range pairs {
+			f := &Filter{Name: e.name, Pos: p.pos(e.k)}
+			rules, err := p.value(e.v, 0)
 			if err != nil {
 				return nil, err
 			}
@@ -170,10 +201,15 @@ func ParseFilters(src []byte, o Origin) (*Filters, error) {
 			named = append(named, f)
 		}
 	default:
-		if root.ShortTag() == "!!null" {
-			return nil, &Error{p.pos(root), "TypeError: Cannot convert undefined or null to object (the step crashes)"}
+		switch jsReadScalar(root, o.jsYAML()).kind {
+		case jsNull:
+			return nil, &Error{Pos: p.pos(root), Msg: "TypeError: Cannot convert undefined or null to object (the step crashes)"}
+		case jsDate:
+			return out, nil // typeof Date is 'object' and it has no own keys
+		case jsUnmodelled:
+			return nil, p.unmodelled(root, "a tagged root value")
 		}
-		return nil, &Error{p.pos(root), invalidFormat + "Root element is not an object."}
+		return nil, &Error{Pos: p.pos(root), Msg: invalidFormat + "Root element is not an object."}
 	}
 	out.List = jsKeyOrder(named)
 	return out, nil
@@ -226,85 +262,163 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// pairs returns a mapping's key/value pairs with merge keys (`<<`) applied
-// and duplicates rejected, as js-yaml does.
-func (p *parser) pairs(m *yaml.Node) ([][2]*yaml.Node, error) {
-	var out [][2]*yaml.Node
-	seen := map[string]bool{}
-	var merged [][2]*yaml.Node
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := deref(m.Content[i]), m.Content[i+1]
-		if k.Kind != yaml.ScalarNode {
-			return nil, &Error{p.pos(m.Content[i]), "invalid filter YAML: a mapping key must be a scalar"}
+// kv is one entry of a loaded mapping: its key as JavaScript names it
+// (String(key)) and the nodes.
+type kv struct {
+	name string
+	k, v *yaml.Node
+}
+
+// keyName is String(key) for a mapping key as js-yaml loads it: numbers,
+// booleans, nulls and dates converted, a sequence joined with commas, a
+// mapping "[object Object]".
+func (p *parser) keyName(n *yaml.Node) (string, error) {
+	at := n
+	n = deref(n)
+	if err := p.tagCheck(at, n); err != nil {
+		return "", err
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		sc := jsReadScalar(n, p.o.jsYAML())
+		if sc.kind == jsUnmodelled {
+			return "", p.unmodelled(at, "a mapping key with an explicit tag")
 		}
-		if k.ShortTag() == "!!merge" {
+		return sc.str, nil
+	case yaml.SequenceNode:
+		parts := make([]string, len(n.Content))
+		for i, c := range n.Content {
+			c = deref(c)
+			if c.Kind != yaml.ScalarNode {
+				return "", p.unmodelled(at, "a collection inside a mapping key")
+			}
+			sc := jsReadScalar(c, p.o.jsYAML())
+			switch sc.kind {
+			case jsUnmodelled, jsBadTag:
+				return "", p.unmodelled(at, "a tagged value inside a mapping key")
+			case jsNull:
+				sc.str = "" // Array.prototype.join writes null as nothing
+			}
+			parts[i] = sc.str
+		}
+		return strings.Join(parts, ","), nil
+	}
+	return "[object Object]", nil
+}
+
+func (p *parser) unmodelled(n *yaml.Node, what string) error {
+	return &Error{Pos: p.pos(n), Msg: "cicheck does not model " + what + " in filter YAML", Unmodelled: true}
+}
+
+// tagCheck fails as js-yaml's load does on a tag its schema does not know,
+// and stops on collection tags cicheck does not construct (!!set, !!omap).
+func (p *parser) tagCheck(at, n *yaml.Node) error {
+	tag, ok := explicitTag(n)
+	if !ok {
+		return nil
+	}
+	if !jsKnownTags[tag] && !(strings.HasPrefix(tag, "!!js/") && p.o.jsYAML() == 3) {
+		return &Error{Pos: p.pos(at), Msg: "invalid filter YAML: unknown tag " + n.Tag}
+	}
+	switch {
+	case n.Kind == yaml.ScalarNode:
+		return nil // jsReadScalar decides
+	case tag == "!!seq" && n.Kind == yaml.SequenceNode, tag == "!!map" && n.Kind == yaml.MappingNode:
+		return nil
+	}
+	return p.unmodelled(at, "the tag "+tag)
+}
+
+// pairs returns a mapping's entries as js-yaml's storeMappingPair builds
+// the object: merge keys (`<<`) insert the source's keys at their place
+// unless already present, an explicit key may override a merged one, and
+// any other repeated key is an error.
+func (p *parser) pairs(m *yaml.Node) ([]kv, error) {
+	var out []kv
+	index := map[string]int{}
+	overridable := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		kn, v := m.Content[i], m.Content[i+1]
+		k := deref(kn)
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" && k.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) == 0 {
 			src := deref(v)
-			var maps []*yaml.Node
+			var srcs []*yaml.Node
 			switch src.Kind {
 			case yaml.MappingNode:
-				maps = []*yaml.Node{src}
+				srcs = []*yaml.Node{src}
 			case yaml.SequenceNode:
 				for _, s := range src.Content {
-					maps = append(maps, deref(s))
+					srcs = append(srcs, deref(s))
 				}
+			default:
+				return nil, &Error{Pos: p.pos(v), Msg: "invalid filter YAML: cannot merge mappings; the provided source object is unacceptable"}
 			}
-			for _, mm := range maps {
-				if mm.Kind != yaml.MappingNode {
-					return nil, &Error{p.pos(v), "invalid filter YAML: cannot merge mappings; the provided source object is unacceptable"}
+			for _, sn := range srcs {
+				var entries []kv
+				switch sn.Kind {
+				case yaml.MappingNode:
+					sub, err := p.pairs(sn)
+					if err != nil {
+						return nil, err
+					}
+					entries = sub
+				case yaml.SequenceNode:
+					// An array is an object too: its indexes are its keys.
+					for j, c := range sn.Content {
+						entries = append(entries, kv{strconv.Itoa(j), c, c})
+					}
+				default:
+					return nil, &Error{Pos: p.pos(v), Msg: "invalid filter YAML: cannot merge mappings; the provided source object is unacceptable"}
 				}
-				sub, err := p.pairs(mm)
-				if err != nil {
-					return nil, err
+				for _, e := range entries {
+					if _, dup := index[e.name]; !dup {
+						index[e.name] = len(out)
+						overridable[e.name] = true
+						out = append(out, e)
+					}
 				}
-				merged = append(merged, sub...)
 			}
 			continue
 		}
-		if seen[k.Value] {
-			return nil, &Error{p.pos(m.Content[i]), fmt.Sprintf("invalid filter YAML: duplicated mapping key %q", k.Value)}
+		name, err := p.keyName(kn)
+		if err != nil {
+			return nil, err
 		}
-		seen[k.Value] = true
-		out = append(out, [2]*yaml.Node{k, v})
-	}
-	// Merged keys never override explicit ones.
-	for _, kv := range merged {
-		if !seen[kv[0].Value] {
-			seen[kv[0].Value] = true
-			out = append(out, kv)
+		if j, dup := index[name]; dup {
+			if !overridable[name] {
+				return nil, &Error{Pos: p.pos(kn), Msg: fmt.Sprintf("invalid filter YAML: duplicated mapping key %q", name)}
+			}
+			out[j].v = v // the merged key keeps its place, the value changes
+			continue
 		}
+		index[name] = len(out)
+		out = append(out, kv{name, kn, v})
 	}
 	return out, nil
 }
 
-func jsType(n *yaml.Node) string {
+// jsType is typeof for a loaded node.
+func (p *parser) jsType(n *yaml.Node) string {
 	n = deref(n)
-	switch n.Kind {
-	case yaml.ScalarNode:
-		switch n.ShortTag() {
-		case "!!int", "!!float":
-			return "number"
-		case "!!bool":
-			return "boolean"
-		case "!!null":
-			return "object"
-		}
-		return "string"
+	if n.Kind == yaml.ScalarNode {
+		return jsReadScalar(n, p.o.jsYAML()).kind.typeOf()
 	}
 	return "object"
 }
 
-func jsString(n *yaml.Node) string {
+// jsString is String(value) for a loaded node.
+func (p *parser) jsString(n *yaml.Node) string {
 	n = deref(n)
 	switch n.Kind {
 	case yaml.ScalarNode:
-		if n.ShortTag() == "!!null" {
-			return "null"
-		}
-		return n.Value
+		return jsReadScalar(n, p.o.jsYAML()).str
 	case yaml.SequenceNode:
 		parts := make([]string, len(n.Content))
 		for i, c := range n.Content {
-			parts[i] = jsString(c)
+			if c = deref(c); c.Kind == yaml.ScalarNode && jsReadScalar(c, p.o.jsYAML()).kind == jsNull {
+				continue
+			}
+			parts[i] = p.jsString(c)
 		}
 		return strings.Join(parts, ",")
 	}
@@ -314,7 +428,7 @@ func jsString(n *yaml.Node) string {
 // value parses one filter item (spec §2 table).
 func (p *parser) value(n *yaml.Node, depth int) ([]Rule, error) {
 	if depth > 64 {
-		return nil, &Error{p.pos(n), "invalid filter YAML: nesting too deep"}
+		return nil, &Error{Pos: p.pos(n), Msg: "invalid filter YAML: nesting too deep"}
 	}
 	at := n
 	n = deref(n)
@@ -335,21 +449,21 @@ func (p *parser) value(n *yaml.Node, depth int) ([]Rule, error) {
 			return nil, err
 		}
 		var rules []Rule
-		for _, kv := range pairs {
-			k, v := kv[0], deref(kv[1])
-			r := Rule{Status: []string{}, StatusPos: p.pos(k)}
-			for _, s := range strings.Split(k.Value, "|") {
+		for _, e := range pairs {
+			v := deref(e.v)
+			r := Rule{Status: []string{}, StatusPos: p.pos(e.k)}
+			for _, s := range strings.Split(e.name, "|") {
 				if s = strings.ToLower(strings.TrimSpace(s)); s != "" {
 					r.Status = append(r.Status, s)
 				}
 			}
 			bad := func() error {
-				return &Error{p.pos(kv[1]), fmt.Sprintf("%sExpected [key:string]= pattern:string | string[], but [%s:string]= %s:%s found.",
-					invalidFormat, k.Value, jsString(v), jsType(v))}
+				return &Error{Pos: p.pos(e.v), Msg: fmt.Sprintf("%sExpected [key:string]= pattern:string | string[], but [%s:string]= %s:%s found.",
+					invalidFormat, e.name, p.jsString(v), p.jsType(v))}
 			}
 			switch {
-			case v.Kind == yaml.ScalarNode && jsType(v) == "string":
-				pt, err := p.pattern(kv[1])
+			case v.Kind == yaml.ScalarNode && p.jsType(v) == "string":
+				pt, err := p.pattern(e.v)
 				if err != nil {
 					return nil, err
 				}
@@ -359,18 +473,24 @@ func (p *parser) value(n *yaml.Node, depth int) ([]Rule, error) {
 				// nested arrays (`if (Array.isArray(glob)) … glob.map(…)`): an
 				// anchored list reused inside a status list is flattened.
 				r.List = true
-				var walk func(seq *yaml.Node) error
-				walk = func(seq *yaml.Node) error {
+				var walk func(seq *yaml.Node, depth int) error
+				walk = func(seq *yaml.Node, depth int) error {
+					if depth > 64 {
+						return &Error{Pos: p.pos(seq), Msg: "invalid filter YAML: nesting too deep"}
+					}
 					for _, c := range seq.Content {
 						cc := deref(c)
 						if cc.Kind == yaml.SequenceNode {
-							if err := walk(cc); err != nil {
+							if err := walk(cc, depth+1); err != nil {
 								return err
 							}
 							continue
 						}
-						if cc.Kind != yaml.ScalarNode || jsType(cc) != "string" {
-							return &Error{p.pos(c), "TypeError: Expected pattern to be a non-empty string (the step crashes)"}
+						if cc.Kind == yaml.ScalarNode && jsReadScalar(cc, p.o.jsYAML()).kind == jsUnmodelled {
+							return p.unmodelled(c, "a tagged pattern")
+						}
+						if cc.Kind != yaml.ScalarNode || p.jsType(cc) != "string" {
+							return &Error{Pos: p.pos(c), Msg: "TypeError: Expected pattern to be a non-empty string (the step crashes)"}
 						}
 						pt, err := p.pattern(c)
 						if err != nil {
@@ -380,9 +500,11 @@ func (p *parser) value(n *yaml.Node, depth int) ([]Rule, error) {
 					}
 					return nil
 				}
-				if err := walk(v); err != nil {
+				if err := walk(v, depth); err != nil {
 					return nil, err
 				}
+			case v.Kind == yaml.ScalarNode && jsReadScalar(v, p.o.jsYAML()).kind == jsUnmodelled:
+				return nil, p.unmodelled(e.v, "a tagged pattern")
 			default:
 				return nil, bad()
 			}
@@ -390,18 +512,72 @@ func (p *parser) value(n *yaml.Node, depth int) ([]Rule, error) {
 		}
 		return rules, nil
 	}
-	switch jsType(n) {
-	case "string":
+	sc := jsReadScalar(n, p.o.jsYAML())
+	switch sc.kind {
+	case jsStr:
 		pt, err := p.pattern(at)
 		if err != nil {
 			return nil, err
 		}
 		return []Rule{{Patterns: []Pattern{pt}}}, nil
-	case "object": // null
-		return nil, &Error{p.pos(at), "TypeError: Cannot convert undefined or null to object (the step crashes)"}
+	case jsNull:
+		return nil, &Error{Pos: p.pos(at), Msg: "TypeError: Cannot convert undefined or null to object (the step crashes)"}
+	case jsDate:
+		// typeof a Date is 'object' and Object.entries(date) is empty: the
+		// item adds no rule.
+		return nil, nil
+	case jsUnmodelled:
+		return nil, p.unmodelled(at, "a tagged filter item")
 	default:
-		return nil, &Error{p.pos(at), fmt.Sprintf("%sUnexpected element type '%s'.", invalidFormat, jsType(n))}
+		return nil, &Error{Pos: p.pos(at), Msg: fmt.Sprintf("%sUnexpected element type '%s'.", invalidFormat, sc.kind.typeOf())}
 	}
+}
+
+// checkTags fails as js-yaml's load does when any node carries a tag its
+// schema does not know, used or not.
+func (p *parser) checkTags(n *yaml.Node, depth int) error {
+	if n == nil || n.Kind == yaml.AliasNode || depth > 10000 {
+		return nil
+	}
+	if tag, ok := explicitTag(n); ok && !jsKnownTags[tag] && !(strings.HasPrefix(tag, "!!js/") && p.o.jsYAML() == 3) {
+		return &Error{Pos: p.pos(n), Msg: "invalid filter YAML: unknown tag " + n.Tag}
+	}
+	for _, c := range n.Content {
+		if err := p.checkTags(c, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// yamlDirectives handles `%YAML` lines, which js-yaml accepts for any 1.x
+// version and yaml.v3 only for 1.1: the line is blanked (keeping line
+// numbers) after js-yaml's own check.
+func yamlDirectives(src []byte, o Origin) ([]byte, error) {
+	if !bytes.Contains(src, []byte("%YAML")) {
+		return src, nil
+	}
+	lines := bytes.Split(src, []byte("\n"))
+	changed := false
+	for i, l := range lines {
+		if !bytes.HasPrefix(l, []byte("%YAML")) {
+			continue
+		}
+		f := strings.Fields(string(l))
+		if len(f) < 2 || f[0] != "%YAML" {
+			continue
+		}
+		major, _, _ := strings.Cut(f[1], ".")
+		if major != "1" {
+			return nil, &Error{Pos: o.at(i+1, 1), Msg: "invalid filter YAML: unacceptable YAML version of the document"}
+		}
+		lines[i] = []byte("#")
+		changed = true
+	}
+	if !changed {
+		return src, nil
+	}
+	return bytes.Join(lines, []byte("\n")), nil
 }
 
 func (p *parser) pattern(at *yaml.Node) (Pattern, error) {
@@ -411,7 +587,7 @@ func (p *parser) pattern(at *yaml.Node) (Pattern, error) {
 		pos.Col++ // point at the pattern text, not the quote
 	}
 	if n.Value == "" {
-		return Pattern{}, &Error{pos, "TypeError: Expected pattern to be a non-empty string (the step crashes)"}
+		return Pattern{}, &Error{Pos: pos, Msg: "TypeError: Expected pattern to be a non-empty string (the step crashes)"}
 	}
 	pt := Pattern{Text: n.Value, Pos: pos, Negated: IsNegated(n.Value)}
 	pt.setGlob()

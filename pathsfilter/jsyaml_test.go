@@ -1,0 +1,118 @@
+package pathsfilter
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestJSNumberString(t *testing.T) {
+	cases := []struct {
+		f    float64
+		want string
+	}{
+		{1000, "1000"}, {1, "1"}, {0.5, "0.5"}, {15, "15"}, {-1, "-1"}, {1e21, "1e+21"}, {1e20, "100000000000000000000"},
+		{1.5e-7, "1.5e-7"}, {0.000001, "0.000001"}, {123.456, "123.456"}, {math.Inf(1), "Infinity"},
+		{math.Inf(-1), "-Infinity"}, {math.NaN(), "NaN"}, {math.Copysign(0, -1), "0"}, {4294967295, "4294967295"},
+		{1.5e25, "1.5e+25"},
+	}
+	for _, c := range cases {
+		if got := jsNumberString(c.f); got != c.want {
+			t.Errorf("jsNumberString(%v) = %q, want %q", c.f, got, c.want)
+		}
+	}
+}
+
+// TestFilterNamesAsJSYAML: a filter's name is String(key) as the release's
+// js-yaml loads the key; a quoted key is the near miss that stays text.
+func TestFilterNamesAsJSYAML(t *testing.T) {
+	cases := []struct {
+		key    string
+		v3, v4 string
+	}{
+		{"1e3", "1000", "1000"}, {"1.0", "1", "1"}, {".5", "0.5", "0.5"}, {"0o17", "0o17", "15"}, {"+1", "1", "1"},
+		{"010", "8", "10"}, {"0x1F", "31", "31"}, {"0b11", "3", "3"}, {"1_000", "1000", "1000"}, {"1:30", "90", "1:30"},
+		{"~", "null", "null"}, {"True", "true", "true"}, {"yes", "yes", "yes"}, {".inf", "Infinity", "Infinity"},
+		{"2001-12-14", "Fri Dec 14 2001 00:00:00 GMT+0000 (Coordinated Universal Time)", "Fri Dec 14 2001 00:00:00 GMT+0000 (Coordinated Universal Time)"},
+		{"'1e3'", "1e3", "1e3"}, {`"010"`, "010", "010"}, {"? [x, ~, 1.0]\n", "x,,1", "x,,1"}, {"? {a: b}\n", "[object Object]", "[object Object]"},
+	}
+	for _, c := range cases {
+		for _, v := range []struct {
+			major int
+			want  string
+		}{{3, c.v3}, {4, c.v4}} {
+			fs, err := ParseFilters([]byte(c.key+": 'src/**'\n"), Origin{File: "f.yml", JSYAML: v.major})
+			if err != nil {
+				t.Errorf("js-yaml %d, key %q: %v", v.major, c.key, err)
+				continue
+			}
+			if got := fs.List[0].Name; got != v.want {
+				t.Errorf("js-yaml %d, key %q: name %q, want %q", v.major, c.key, got, v.want)
+			}
+		}
+	}
+}
+
+func TestJSYAMLDocumentRules(t *testing.T) {
+	cases := []struct {
+		name, src string
+		major     int
+		// want: "" parses; "unmodelled"; otherwise a substring of the error.
+		want  string
+		names string
+	}{
+		{"10 and 010 collide in js-yaml 4", "10: a\n010: b\n", 4, "duplicated mapping key", ""},
+		{"but not in js-yaml 3 (010 is octal 8)", "10: a\n010: b\n", 3, "", "8,10"},
+		{"a second document", "a: x\n---\nb: y\n", 4, "expected a single document", ""},
+		{"a leading --- is one document", "---\na: x\n", 4, "", "a"},
+		{"%YAML 1.2 accepted", "%YAML 1.2\n---\na: x\n", 4, "", "a"},
+		{"%YAML 2.0 rejected", "%YAML 2.0\n---\na: x\n", 4, "unacceptable YAML version", ""},
+		{"an unknown tag fails the load", "a: !foo x\n", 4, "unknown tag", ""},
+		{"even where unused", "a: x\nb: &q !foo y\n", 4, "unknown tag", ""},
+		{"!!binary is not modelled", "a: !!binary aGk=\n", 4, "unmodelled", ""},
+		{"!!str is a string", "a: !!str 12\n", 4, "", "a"},
+		{"a merge inserts keys at its place", "m: &m {x: 'a'}\n<<: *m\nb: 'b'\n", 4, "", "m,x,b"},
+		{"an explicit key overrides a merged one", "<<: {x: 'a'}\nx: 'b'\n", 4, "", "x"},
+		{"a merged key never overrides", "x: 'b'\n<<: {x: 'a'}\n", 4, "", "x"},
+		{"merging a list of lists adds index keys", "<<: [[a], [b, c]]\n", 4, "", "0,1"},
+		{"merging a scalar fails", "s: &s x\n<<: *s\n", 4, "cannot merge mappings", ""},
+		{"a timestamp item adds no rule", "d: 2001-12-14\n", 4, "", "d"},
+	}
+	for _, c := range cases {
+		fs, err := ParseFilters([]byte(c.src), Origin{File: "f.yml", JSYAML: c.major})
+		var e *Error
+		switch {
+		case c.want == "unmodelled":
+			if !errors.As(err, &e) || !e.Unmodelled {
+				t.Errorf("%s: err %v, want an unmodelled construct", c.name, err)
+			}
+		case c.want != "":
+			if err == nil || !strings.Contains(err.Error(), c.want) || (errors.As(err, &e) && e.Unmodelled) {
+				t.Errorf("%s: err %v, want %q", c.name, err, c.want)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		default:
+			var names []string
+			for _, f := range fs.List {
+				names = append(names, f.Name)
+			}
+			if got := strings.Join(names, ","); got != c.names {
+				t.Errorf("%s: filters %q, want %q", c.name, got, c.names)
+			}
+		}
+	}
+	// A Date item has no rules: false under some, vacuously true under every.
+	fs, err := ParseFilters([]byte("d: 2001-12-14\n"), Origin{File: "f.yml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := []ChangedFile{{"a.txt", StatusModified}}
+	if r := fs.Evaluate(files, QuantSome); r[0].Match != False {
+		t.Errorf("some: %v", r[0].Match)
+	}
+	if r := fs.Evaluate(files, QuantEvery); r[0].Match != True {
+		t.Errorf("every: %v", r[0].Match)
+	}
+}
