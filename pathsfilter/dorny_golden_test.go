@@ -95,7 +95,7 @@ func replayGolden(c goldenCase, version string) (verdictClass, string) {
 	if len(want.Match) != len(r.Results) {
 		return diverge, fmt.Sprintf("dorny has %d filters, cicheck %d", len(want.Match), len(r.Results))
 	}
-	class := agree
+	class, unknownWhy := agree, ""
 	for i, raw := range want.Match {
 		var pair [2]json.RawMessage
 		var name string
@@ -108,7 +108,9 @@ func replayGolden(c goldenCase, version string) (verdictClass, string) {
 			return diverge, fmt.Sprintf("filter %d: dorny names it %q, cicheck %q", i, name, got.Name)
 		}
 		if got.Match == Unknown {
-			class = undecided
+			if class == agree {
+				class, unknownWhy = undecided, got.Reason
+			}
 			continue
 		}
 		if (got.Match == True) != (len(matched) > 0) {
@@ -118,7 +120,7 @@ func replayGolden(c goldenCase, version string) (verdictClass, string) {
 			return diverge, fmt.Sprintf("filter %q: dorny files %q, cicheck %q", name, matched, got.Files)
 		}
 	}
-	return class, ""
+	return class, unknownWhy
 }
 
 // TestDornyGolden replays dorny/paths-filter's own filter.ts verdicts
@@ -136,6 +138,7 @@ func TestDornyGolden(t *testing.T) {
 	counts := map[string]*[3]int{}
 	var diverged []string
 	reasons := map[string]string{}
+	unknownWhy := map[string]int{}
 	for sc.Scan() {
 		var c goldenCase
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
@@ -152,6 +155,9 @@ func TestDornyGolden(t *testing.T) {
 				counts[v] = &[3]int{}
 			}
 			counts[v][class]++
+			if class == undecided {
+				unknownWhy[why]++
+			}
 			if class == diverge {
 				key := fmt.Sprintf("%s %d", v, c.ID)
 				diverged = append(diverged, key)
@@ -168,6 +174,9 @@ func TestDornyGolden(t *testing.T) {
 		n := c[0] + c[1] + c[2]
 		total += n
 		t.Logf("%s: %d cases, agree %d (%.1f%%), unknown %d, diverge %d", v, n, c[agree], 100*float64(c[agree])/float64(n), c[undecided], c[diverge])
+	}
+	for _, why := range sortedKeys(unknownWhy) {
+		t.Logf("unknown x%d: %s", unknownWhy[why], why)
 	}
 	if total < 12000 {
 		t.Errorf("only %d golden cases; the issue asks for at least 12,000", total)
