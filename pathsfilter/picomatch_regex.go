@@ -43,6 +43,7 @@ const (
 	reBegin
 	reEnd
 	reLook
+	reBoundary // \b; neg: \B
 	reConcat
 	reAlt
 	reRepeat
@@ -52,7 +53,7 @@ type reNode struct {
 	kind     reKind
 	r        rune
 	cls      *runeClass
-	neg      bool // reLook: negative lookahead
+	neg      bool // reLook: negative lookahead; reBoundary: \B
 	min, max int  // reRepeat; max < 0 means unbounded
 	subs     []*reNode
 }
@@ -124,6 +125,30 @@ type reParser struct {
 	src    []rune
 	pos    int
 	groups int
+	// captures counts every capturing group of the pattern, before and
+	// after the parse position: a decimal escape above it is not a
+	// backreference but an Annex B octal or identity escape.
+	captures int
+	backref  bool // a backreference was read
+}
+
+// countCaptures counts the capturing groups of a regex source: '(' not
+// escaped, not inside a class and not followed by '?'.
+func countCaptures(src []rune) int {
+	n, inClass := 0, false
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '\\':
+			i++
+		case inClass:
+			inClass = c != ']'
+		case c == '[':
+			inClass = true
+		case c == '(' && (i+1 >= len(src) || src[i+1] != '?'):
+			n++
+		}
+	}
+	return n
 }
 
 // parseJSRegex parses src as V8 would without flags. It returns errJSSyntax
@@ -131,12 +156,16 @@ type reParser struct {
 // engine does not implement.
 func parseJSRegex(src string) (*reNode, error) {
 	p := &reParser{src: []rune(src)}
+	p.captures = countCaptures(p.src)
 	n, err := p.disjunction(0)
 	if err != nil {
 		return nil, err
 	}
 	if p.pos < len(p.src) { // a stray ')'
 		return nil, errJSSyntax
+	}
+	if p.backref {
+		return nil, errUnsupportedRegex{"(backreference)"}
 	}
 	return n, nil
 }
@@ -338,7 +367,20 @@ func (p *reParser) atomEscape() (*reNode, bool, error) {
 	c := p.src[p.pos]
 	switch c {
 	case 'b', 'B':
-		return nil, false, errUnsupportedRegex{`\` + string(c)}
+		// picomatch copies a backslash before a letter into the regex
+		// source, where \b is a word boundary.
+		p.pos++
+		return &reNode{kind: reBoundary, neg: c == 'B'}, false, nil
+	case '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		if n := p.decimalAt(p.pos); n <= p.captures {
+			// Unsupported, but only once the whole source is known to be
+			// valid: V8 reports a syntax error first.
+			for p.more() && p.src[p.pos] >= '0' && p.src[p.pos] <= '9' {
+				p.pos++
+			}
+			p.backref = true
+			return &reNode{kind: reEmpty}, true, nil
+		}
 	}
 	r, cls, err := p.escapeValue(false)
 	if err != nil {
@@ -388,14 +430,35 @@ func (p *reParser) escapeValue(inClass bool) (rune, *runeClass, error) {
 			return '\b', nil, nil
 		}
 	case 'c':
-		return 0, nil, errUnsupportedRegex{`\c`}
-	case '0':
-		if d := p.peekAt(0); d >= '0' && d <= '9' {
-			return 0, nil, errUnsupportedRegex{"(octal escape)"}
+		// Annex B: \c and a letter is a control character (inside a class
+		// also a digit or '_'); otherwise the backslash is literal and the
+		// 'c' is read again as itself.
+		d := p.peekAt(0)
+		if d >= 'a' && d <= 'z' || d >= 'A' && d <= 'Z' || inClass && (d >= '0' && d <= '9' || d == '_') {
+			p.pos++
+			return d % 32, nil, nil
 		}
-		return 0, nil, nil
-	case '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		return 0, nil, errUnsupportedRegex{"(backreference or octal escape)"}
+		p.pos--
+		return '\\', nil, nil
+	case '8', '9':
+		return c, nil, nil // Annex B identity escape (not a backreference: atomEscape checked)
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		// Annex B LegacyOctalEscapeSequence: up to three octal digits, at
+		// most \377.
+		v := c - '0'
+		limit := 2
+		if c >= '4' {
+			limit = 1
+		}
+		for i := 0; i < limit; i++ {
+			d := p.peekAt(0)
+			if d < '0' || d > '7' {
+				break
+			}
+			v = v*8 + d - '0'
+			p.pos++
+		}
+		return v, nil, nil
 	case 'x':
 		if v, ok := p.hex(2); ok {
 			return v, nil, nil
@@ -408,6 +471,17 @@ func (p *reParser) escapeValue(inClass bool) (rune, *runeClass, error) {
 		return 'u', nil, nil
 	}
 	return c, nil, nil // identity escape
+}
+
+// decimalAt reads the decimal number starting at i (capped to stay small).
+func (p *reParser) decimalAt(i int) int {
+	n := 0
+	for ; i < len(p.src) && p.src[i] >= '0' && p.src[i] <= '9'; i++ {
+		if n < 1<<20 {
+			n = n*10 + int(p.src[i]-'0')
+		}
+	}
+	return n
 }
 
 func (p *reParser) hex(n int) (rune, bool) {
@@ -529,6 +603,8 @@ const (
 	opEnd
 	opLook
 	opNotLook
+	opBoundary
+	opNotBoundary
 	opMatch
 )
 
@@ -610,6 +686,13 @@ func (c *reCompiled) emit(p *reProg, n *reNode) error {
 		return err
 	case reEnd:
 		_, err := c.add(p, inst{op: opEnd})
+		return err
+	case reBoundary:
+		op := opBoundary
+		if n.neg {
+			op = opNotBoundary
+		}
+		_, err := c.add(p, inst{op: op})
 		return err
 	case reLook:
 		sub, err := c.compileProg(n.subs[0])
@@ -756,6 +839,19 @@ func (r *reRun) prepare(pi int) {
 	}
 }
 
+// atBoundary is \b: a word character on exactly one side of pos (the
+// ASCII [A-Za-z0-9_] of a regex without the u flag).
+func (r *reRun) atBoundary(pos int) bool {
+	word := func(i int) bool {
+		if i < 0 || i >= len(r.in) {
+			return false
+		}
+		c := r.in[i]
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+	}
+	return word(pos-1) != word(pos)
+}
+
 func (r *reRun) look(pi, pos int) bool {
 	if !r.used[pi] {
 		r.prepare(pi)
@@ -827,6 +923,9 @@ func (r *reRun) run(pi, start int) bool {
 			case opEnd:
 				ok = pos == len(r.in)
 				pc++
+			case opBoundary, opNotBoundary:
+				ok = r.atBoundary(pos) == (in.op == opBoundary)
+				pc++
 			case opLook:
 				ok = r.look(in.x, pos)
 				pc++
@@ -865,7 +964,7 @@ func anchoredLiteralPrefix(src string) string {
 			}
 			b = append(b, byte(n.r))
 			return true
-		case reBegin, reLook, reEmpty:
+		case reBegin, reLook, reBoundary, reEmpty:
 			return true
 		case reConcat:
 			for _, s := range n.subs {
@@ -907,7 +1006,7 @@ func anchoredLiteralSuffix(src string) (suffix string, optSlash bool) {
 			}
 			rev = append(rev, byte(n.r))
 			return true
-		case reLook, reEmpty, reEnd:
+		case reLook, reBoundary, reEmpty, reEnd:
 			return true
 		case reConcat:
 			for i := len(n.subs) - 1; i >= 0; i-- {
@@ -957,7 +1056,7 @@ func longestRequiredLiteral(src string) string {
 				return
 			}
 			cur = append(cur, byte(n.r))
-		case reLook, reEmpty:
+		case reLook, reBoundary, reEmpty:
 		case reConcat:
 			for _, s := range n.subs {
 				walk(s)

@@ -85,6 +85,8 @@ const patterns = [
 
 // Paths: what git prints, plus the shapes picomatch treats specially.
 const paths = [
+  'a\\b', 'a b', 'sr\\c/a+b.txt', 'src/c/a+b.txt', '\x01', 'src/\x01.js', '\x00', '\x008', '8', '9x',
+  '\x01x', '\xff', '\x27', ' ', 'aa', 'abab', 'src/x', 'x src', 'c/d', '\\', 'b',
   'a', 'b', 'c', 'ab', 'a.js', 'b.js', '.js', 'a.md', '.md', 'README.md', 'readme.md', 'README',
   'LICENSE', 'src', 'src/a.js', 'src/a.ts', 'src/x/a.js', 'src/x/y/b.tsx', 'src/ui.tsx', 'root.tsx',
   'src/a.d.ts', 'types/a.d.ts', 'lib/x.ts', 'docs', 'docs/a', 'docs/a.md', 'docs/x/y.md',
@@ -116,7 +118,12 @@ const rand = n => {
   return seed % n;
 };
 const pieces = ['a', 'b', '/', '*', '**', '?', '.', '!', '(', ')', '|', '[', ']', '{', '}', ',', '..',
-  '@(', '!(', '+(', '*(', '?(', '\\', '^', '$', '-', '+', '[!', '[^', '[[:digit:]]', 'x', '.md', 'src/'];
+  '@(', '!(', '+(', '*(', '?(', '\\', '^', '$', '-', '+', '[!', '[^', '[[:digit:]]', 'x', '.md', 'src/',
+  // a backslash before a letter or digit stays in the regex source, where
+  // Annex B gives it meaning: \b \B boundaries, \c controls, octal escapes
+  'a\\b', 'a\\bb', '\\bsrc/**', 'x\\Bsrc', '\\B', 'sr\\c/a+b.txt', '\\cA', '\\ca*', '[\\c1]', '[\\c_]*',
+  'src/\\1.js', '\\0', '\\01x', '\\08', '\\8', '\\9*', '\\377', '\\400', '\\47', '[\\1]', '[\\8]',
+  '@(a)\\1', '@(a)\\2', '+(a|b)\\1*', '**/\\b*', '\\b**', '!sr\\c/a+b.txt'];
 const randomPatterns = [];
 const seen = new Set(patterns);
 while (randomPatterns.length < 400) {
