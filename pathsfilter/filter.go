@@ -136,6 +136,12 @@ const invalidFormat = "Invalid filter YAML format: "
 // and merge keys resolved, lists flattened at any depth, status keys split
 // on `|`. Errors carry the position in o.File.
 func ParseFilters(src []byte, o Origin) (*Filters, error) {
+	return parseFilters(src, o, false)
+}
+
+// parseFilters is ParseFilters; rewritten says src is already the
+// quoteFlowQuestions rewrite, which is tried once.
+func parseFilters(src []byte, o Origin, rewritten bool) (*Filters, error) {
 	out := &Filters{}
 	if len(src) == 0 {
 		return out, nil
@@ -148,6 +154,16 @@ func ParseFilters(src []byte, o Origin) (*Filters, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	if err := dec.Decode(&doc); err != nil {
 		line, msg := yamlErrLine(err)
+		if strings.HasPrefix(msg, "did not find expected ','") && !rewritten {
+			fixed, changed, followed := quoteFlowQuestions(src)
+			switch {
+			case changed:
+				return parseFilters(fixed, o, true)
+			case followed:
+				// No '?' in a flow plain scalar: yaml.v3's error stands.
+				return nil, &Error{Pos: o.at(line, 1), Msg: "invalid filter YAML: " + msg}
+			}
+		}
 		if msg == "EOF" {
 			// Only comments or blanks: js-yaml returns undefined.
 			return nil, &Error{Pos: o.at(1, 1), Msg: invalidFormat + "Root element is not an object."}
@@ -284,7 +300,7 @@ func (p *parser) keyName(n *yaml.Node) (string, error) {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		sc := jsReadScalar(n, p.o.jsYAML())
-		if sc.kind == jsUnmodelled {
+		if sc.kind == jsUnmodelled || sc.kind == jsBinary {
 			return "", p.unmodelled(at, "a mapping key with an explicit tag")
 		}
 		return sc.str, nil
@@ -297,7 +313,7 @@ func (p *parser) keyName(n *yaml.Node) (string, error) {
 			}
 			sc := jsReadScalar(c, p.o.jsYAML())
 			switch sc.kind {
-			case jsUnmodelled, jsBadTag:
+			case jsUnmodelled, jsBadTag, jsBinary:
 				return "", p.unmodelled(at, "a tagged value inside a mapping key")
 			case jsNull:
 				sc.str = "" // Array.prototype.join writes null as nothing
@@ -328,8 +344,21 @@ func (p *parser) tagCheck(at, n *yaml.Node) error {
 		return nil // jsReadScalar decides
 	case tag == "!!seq" && n.Kind == yaml.SequenceNode, tag == "!!map" && n.Kind == yaml.MappingNode:
 		return nil
+	case tag == "!!set" && n.Kind == yaml.MappingNode && p.allNull(n):
+		// js-yaml constructs a set as the plain object (values all null).
+		return nil
 	}
 	return p.unmodelled(at, "the tag "+tag)
+}
+
+func (p *parser) allNull(m *yaml.Node) bool {
+	for i := 1; i < len(m.Content); i += 2 {
+		v := deref(m.Content[i])
+		if v.Kind != yaml.ScalarNode || jsReadScalar(v, p.o.jsYAML()).kind != jsNull {
+			return false
+		}
+	}
+	return true
 }
 
 // pairs returns a mapping's entries as js-yaml's storeMappingPair builds
@@ -435,6 +464,11 @@ func (p *parser) value(n *yaml.Node, depth int) ([]Rule, error) {
 	}
 	at := n
 	n = deref(n)
+	if n.Kind != yaml.ScalarNode {
+		if err := p.tagCheck(at, n); err != nil {
+			return nil, err
+		}
+	}
 	switch n.Kind {
 	case yaml.SequenceNode:
 		var rules []Rule
@@ -529,6 +563,15 @@ func (p *parser) value(n *yaml.Node, depth int) ([]Rule, error) {
 		// typeof a Date is 'object' and Object.entries(date) is empty: the
 		// item adds no rule.
 		return nil, nil
+	case jsBinary:
+		switch sc.str {
+		case "bad":
+			return nil, &Error{Pos: p.pos(at), Msg: "invalid filter YAML: cannot resolve a node with !<tag:yaml.org,2002:binary> explicit tag"}
+		case "":
+			return nil, nil // an empty byte array has no entries
+		}
+		// Its entries are index -> byte number: not a pattern.
+		return nil, &Error{Pos: p.pos(at), Msg: invalidFormat + "Expected [key:string]= pattern:string | string[], but [0:string]= (a byte):number found."}
 	case jsUnmodelled:
 		return nil, p.unmodelled(at, "a tagged filter item")
 	default:

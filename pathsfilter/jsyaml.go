@@ -26,6 +26,9 @@ const (
 	jsBool
 	jsNumber
 	jsDate
+	// jsBinary: a !!binary scalar, a Uint8Array (js-yaml 4) or Buffer (3);
+	// str is "" when it decodes to no bytes, "bad" when it does not resolve.
+	jsBinary
 	// jsUnmodelled: an explicit tag whose construction cicheck does not
 	// reproduce (!!binary, !!int on a quoted scalar, ...).
 	jsUnmodelled
@@ -74,8 +77,11 @@ func jsReadScalar(n *yaml.Node, v int) jsScalar {
 		if !jsKnownTags[tag] {
 			return jsScalar{kind: jsBadTag, str: tag}
 		}
-		if tag == "!!str" {
+		switch tag {
+		case "!!str":
 			return jsScalar{kind: jsStr, str: n.Value}
+		case "!!binary":
+			return jsScalar{kind: jsBinary, str: jsBinaryShape(n.Value)}
 		}
 		return jsScalar{kind: jsUnmodelled, str: tag}
 	}
@@ -364,4 +370,32 @@ func jsNumberString(f float64) string {
 		return digits + "e" + sign + strconv.Itoa(ex)
 	}
 	return digits[:1] + "." + digits[1:] + "e" + sign + strconv.Itoa(ex)
+}
+
+// jsBinaryShape ports resolveYamlBinary and the length of
+// constructYamlBinary: "bad" when js-yaml cannot resolve the text, "" when
+// it decodes to no bytes, "bytes" otherwise.
+func jsBinaryShape(d string) string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n\r"
+	bits, data := 0, 0
+	for i := 0; i < len(d); i++ {
+		code := strings.IndexByte(alphabet, d[i])
+		switch {
+		case code > 64:
+			continue // CR, LF
+		case code < 0:
+			return "bad"
+		}
+		bits += 6
+		if d[i] != '=' {
+			data++
+		}
+	}
+	if bits%8 != 0 {
+		return "bad"
+	}
+	if data/4*3+max(data%4-1, 0) == 0 {
+		return ""
+	}
+	return "bytes"
 }
