@@ -344,11 +344,76 @@ func (p *parser) tagCheck(at, n *yaml.Node) error {
 		return nil // jsReadScalar decides
 	case tag == "!!seq" && n.Kind == yaml.SequenceNode, tag == "!!map" && n.Kind == yaml.MappingNode:
 		return nil
-	case tag == "!!set" && n.Kind == yaml.MappingNode && p.allNull(n):
-		// js-yaml constructs a set as the plain object (values all null).
-		return nil
+	case tag == "!!set" && n.Kind == yaml.MappingNode:
+		// js-yaml constructs a set as the plain object; its values must
+		// all be null.
+		if p.allNull(n) {
+			return nil
+		}
+	case tag == "!!omap" && n.Kind == yaml.SequenceNode:
+		// An omap is the plain array when every entry is a one-key
+		// mapping and no key repeats.
+		if p.validOmap(n) {
+			return nil
+		}
+	case tag == "!!pairs" && n.Kind == yaml.SequenceNode:
+		if p.pairsAsSeq(n) != nil {
+			return nil
+		}
+	}
+	if tag == "!!set" || tag == "!!omap" || tag == "!!pairs" || tag == "!!seq" || tag == "!!map" {
+		return &Error{Pos: p.pos(at), Msg: "invalid filter YAML: cannot resolve a node with !<tag:yaml.org,2002:" + strings.TrimPrefix(tag, "!!") + "> explicit tag"}
 	}
 	return p.unmodelled(at, "the tag "+tag)
+}
+
+// pairsAsSeq is constructYamlPairs: [{k: v}, ...] becomes [[k, v], ...],
+// the key as its string. nil when an entry is not a one-key mapping.
+func (p *parser) pairsAsSeq(seq *yaml.Node) *yaml.Node {
+	out := &yaml.Node{Kind: yaml.SequenceNode, Line: seq.Line, Column: seq.Column}
+	for _, c := range seq.Content {
+		c = deref(c)
+		if c.Kind != yaml.MappingNode || len(c.Content) != 2 {
+			return nil
+		}
+		name, err := p.keyName(c.Content[0])
+		if err != nil {
+			return nil
+		}
+		k := &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.SingleQuotedStyle, Tag: "!!str", Value: name, Line: c.Content[0].Line, Column: c.Content[0].Column}
+		out.Content = append(out.Content, &yaml.Node{Kind: yaml.SequenceNode, Line: c.Line, Column: c.Column, Content: []*yaml.Node{k, c.Content[1]}})
+	}
+	return out
+}
+
+// asPairs returns the constructed form of a valid !!pairs node, else n.
+func (p *parser) asPairs(n *yaml.Node) *yaml.Node {
+	if tag, ok := explicitTag(n); ok && tag == "!!pairs" && n.Kind == yaml.SequenceNode {
+		if s := p.pairsAsSeq(n); s != nil {
+			return s
+		}
+	}
+	return n
+}
+
+func (p *parser) validOmap(seq *yaml.Node) bool {
+	seen := map[string]bool{}
+	for _, c := range seq.Content {
+		c = deref(c)
+		if c.Kind != yaml.MappingNode || len(c.Content) != 2 {
+			return false
+		}
+		k := deref(c.Content[0])
+		if k.Kind != yaml.ScalarNode {
+			return false
+		}
+		name := jsReadScalar(k, p.o.jsYAML()).str
+		if seen[name] {
+			return false
+		}
+		seen[name] = true
+	}
+	return true
 }
 
 func (p *parser) allNull(m *yaml.Node) bool {
@@ -468,6 +533,7 @@ func (p *parser) value(n *yaml.Node, depth int) ([]Rule, error) {
 		if err := p.tagCheck(at, n); err != nil {
 			return nil, err
 		}
+		n = p.asPairs(n)
 	}
 	switch n.Kind {
 	case yaml.SequenceNode:
@@ -487,7 +553,7 @@ func (p *parser) value(n *yaml.Node, depth int) ([]Rule, error) {
 		}
 		var rules []Rule
 		for _, e := range pairs {
-			v := deref(e.v)
+			v := p.asPairs(deref(e.v))
 			r := Rule{Status: []string{}, StatusPos: p.pos(e.k)}
 			for _, s := range strings.Split(e.name, "|") {
 				if s = strings.ToLower(strings.TrimSpace(s)); s != "" {
@@ -516,7 +582,7 @@ func (p *parser) value(n *yaml.Node, depth int) ([]Rule, error) {
 						return &Error{Pos: p.pos(seq), Msg: "invalid filter YAML: nesting too deep"}
 					}
 					for _, c := range seq.Content {
-						cc := deref(c)
+						cc := p.asPairs(deref(c))
 						if cc.Kind == yaml.SequenceNode {
 							if err := walk(cc, depth+1); err != nil {
 								return err
@@ -565,8 +631,6 @@ func (p *parser) value(n *yaml.Node, depth int) ([]Rule, error) {
 		return nil, nil
 	case jsBinary:
 		switch sc.str {
-		case "bad":
-			return nil, &Error{Pos: p.pos(at), Msg: "invalid filter YAML: cannot resolve a node with !<tag:yaml.org,2002:binary> explicit tag"}
 		case "":
 			return nil, nil // an empty byte array has no entries
 		}
@@ -587,6 +651,11 @@ func (p *parser) checkTags(n *yaml.Node, depth int) error {
 	}
 	if tag, ok := explicitTag(n); ok && !jsKnownTags[tag] && !(strings.HasPrefix(tag, "!!js/") && p.o.jsYAML() == 3) {
 		return &Error{Pos: p.pos(n), Msg: "invalid filter YAML: unknown tag " + n.Tag}
+	}
+	if n.Kind == yaml.ScalarNode {
+		if sc := jsReadScalar(n, p.o.jsYAML()); sc.kind == jsBadResolve {
+			return &Error{Pos: p.pos(n), Msg: "invalid filter YAML: cannot resolve a node with !<tag:yaml.org,2002:" + strings.TrimPrefix(sc.str, "!!") + "> explicit tag"}
+		}
 	}
 	for _, c := range n.Content {
 		if err := p.checkTags(c, depth+1); err != nil {

@@ -29,6 +29,9 @@ const (
 	// jsBinary: a !!binary scalar, a Uint8Array (js-yaml 4) or Buffer (3);
 	// str is "" when it decodes to no bytes, "bad" when it does not resolve.
 	jsBinary
+	// jsBadResolve: an explicit core tag whose resolver rejects the text;
+	// js-yaml's load throws.
+	jsBadResolve
 	// jsUnmodelled: an explicit tag whose construction cicheck does not
 	// reproduce (!!binary, !!int on a quoted scalar, ...).
 	jsUnmodelled
@@ -77,18 +80,52 @@ func jsReadScalar(n *yaml.Node, v int) jsScalar {
 		if !jsKnownTags[tag] {
 			return jsScalar{kind: jsBadTag, str: tag}
 		}
+		d := n.Value
+		bad := jsScalar{kind: jsBadResolve, str: tag}
 		switch tag {
 		case "!!str":
-			return jsScalar{kind: jsStr, str: n.Value}
+			return jsScalar{kind: jsStr, str: d}
 		case "!!binary":
-			return jsScalar{kind: jsBinary, str: jsBinaryShape(n.Value)}
+			if shape := jsBinaryShape(d); shape != "bad" {
+				return jsScalar{kind: jsBinary, str: shape}
+			}
+			return bad
+		case "!!int":
+			if jsResolveInt(d, v) {
+				return jsScalar{jsNumber, jsNumberString(jsConstructInt(d, v))}
+			}
+			return bad
+		case "!!float":
+			if jsResolveFloat(d, v) {
+				return jsScalar{jsNumber, jsNumberString(jsConstructFloat(d, v))}
+			}
+			return bad
+		case "!!null":
+			if sc := jsImplicitScalar(d, v); sc.kind == jsNull {
+				return sc
+			}
+			return bad
+		case "!!bool":
+			if sc := jsImplicitScalar(d, v); sc.kind == jsBool {
+				return sc
+			}
+			return bad
+		case "!!timestamp":
+			if sc := jsImplicitScalar(d, v); sc.kind == jsDate {
+				return sc
+			}
+			return bad
 		}
 		return jsScalar{kind: jsUnmodelled, str: tag}
 	}
 	if n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		return jsScalar{kind: jsStr, str: n.Value}
 	}
-	d := n.Value
+	return jsImplicitScalar(n.Value, v)
+}
+
+// jsImplicitScalar resolves a plain scalar through js-yaml's implicit types.
+func jsImplicitScalar(d string, v int) jsScalar {
 	switch d {
 	case "", "~", "null", "Null", "NULL":
 		return jsScalar{jsNull, "null"}
@@ -377,7 +414,7 @@ func jsNumberString(f float64) string {
 // it decodes to no bytes, "bytes" otherwise.
 func jsBinaryShape(d string) string {
 	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n\r"
-	bits, data := 0, 0
+	bits, n := 0, 0
 	for i := 0; i < len(d); i++ {
 		code := strings.IndexByte(alphabet, d[i])
 		switch {
@@ -388,13 +425,16 @@ func jsBinaryShape(d string) string {
 		}
 		bits += 6
 		if d[i] != '=' {
-			data++
+			n++
 		}
 	}
 	if bits%8 != 0 {
 		return "bad"
 	}
-	if data/4*3+max(data%4-1, 0) == 0 {
+	// constructYamlBinary pushes 3 bytes per 4 characters before the
+	// last group, then 3, 2, 1 or 0 for a last group of 4, 3, 2 or 1: an
+	// empty text yields 3 zero bytes; only a lone character yields none.
+	if n == 1 {
 		return ""
 	}
 	return "bytes"
