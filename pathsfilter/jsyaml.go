@@ -110,6 +110,8 @@ func jsReadScalar(n *yaml.Node, v int) jsScalar {
 				return sc
 			}
 			return bad
+		case "!!seq", "!!map", "!!set", "!!omap", "!!pairs":
+			return bad // a collection tag on a scalar: unacceptable node kind
 		case "!!timestamp":
 			if sc := jsImplicitScalar(d, v); sc.kind == jsDate {
 				return sc

@@ -70,7 +70,9 @@ func TestJSYAMLDocumentRules(t *testing.T) {
 		{"%YAML 2.0 rejected", "%YAML 2.0\n---\na: x\n", 4, "unacceptable YAML version", ""},
 		{"an unknown tag fails the load", "a: !foo x\n", 4, "unknown tag", ""},
 		{"even where unused", "a: x\nb: &q !foo y\n", 4, "unknown tag", ""},
-		{"!!pairs is not modelled", "a: !!pairs [x: y]\n", 4, "unmodelled", ""},
+		{"!!merge on a value is not modelled", "a: !!merge x\n", 4, "unmodelled", ""},
+		{"!!pairs becomes [[key, value]]", "a: !!pairs [x: y]\n", 4, "", "a"},
+		{"a collection tag on a scalar fails", "a: !!set x\n", 4, "cannot resolve", ""},
 		{"!!set is a mapping with null values", "a: !!set {x: null}\n", 4, "null:object found", ""},
 		{"!!str is a string", "a: !!str 12\n", 4, "", "a"},
 		{"a merge inserts keys at its place", "m: &m {x: 'a'}\n<<: *m\nb: 'b'\n", 4, "", "m,x,b"},
@@ -165,7 +167,8 @@ func TestBinaryItems(t *testing.T) {
 	cases := []struct{ src, want string }{
 		{"a: !!binary aGk=\n", "Expected [key:string]"},
 		{"a: !!binary a\n", "cannot resolve"},
-		{"a: !!binary ''\n", ""},
+		{"a: !!binary ''\n", "Expected [key:string]"}, // three zero bytes
+		{"a: !!binary a===\n", ""},
 	}
 	for _, c := range cases {
 		_, err := ParseFilters([]byte(c.src), Origin{File: "f.yml"})
