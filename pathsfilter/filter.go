@@ -336,7 +336,7 @@ func (p *parser) tagCheck(at, n *yaml.Node) error {
 	if !ok {
 		return nil
 	}
-	if !jsKnownTags[tag] && !(strings.HasPrefix(tag, "!!js/") && p.o.jsYAML() == 3) {
+	if !jsKnownTags[tag] {
 		return &Error{Pos: p.pos(at), Msg: "invalid filter YAML: unknown tag " + n.Tag}
 	}
 	switch {
@@ -649,7 +649,7 @@ func (p *parser) checkTags(n *yaml.Node, depth int) error {
 	if n == nil || n.Kind == yaml.AliasNode || depth > 10000 {
 		return nil
 	}
-	if tag, ok := explicitTag(n); ok && !jsKnownTags[tag] && !(strings.HasPrefix(tag, "!!js/") && p.o.jsYAML() == 3) {
+	if tag, ok := explicitTag(n); ok && !jsKnownTags[tag] {
 		return &Error{Pos: p.pos(n), Msg: "invalid filter YAML: unknown tag " + n.Tag}
 	}
 	if n.Kind == yaml.ScalarNode {

@@ -56,8 +56,8 @@ func (k jsKind) typeOf() string {
 	return "object"
 }
 
-// jsKnownTags are the tags js-yaml's default schema constructs (v3's
-// `load` uses DEFAULT_FULL_SCHEMA, which adds the !!js/ types).
+// jsKnownTags are the tags js-yaml's default schema constructs. Releases
+// on js-yaml 3 call safeLoad, so its !!js/ types are unknown tags there too.
 var jsKnownTags = map[string]bool{
 	"!!str": true, "!!seq": true, "!!map": true, "!!null": true, "!!bool": true, "!!int": true,
 	"!!float": true, "!!timestamp": true, "!!merge": true, "!!binary": true, "!!omap": true,
@@ -74,9 +74,6 @@ func explicitTag(n *yaml.Node) (string, bool) {
 // scalar reads a scalar node as js-yaml major version v loads it.
 func jsReadScalar(n *yaml.Node, v int) jsScalar {
 	if tag, ok := explicitTag(n); ok {
-		if strings.HasPrefix(tag, "!!js/") && v == 3 {
-			return jsScalar{kind: jsUnmodelled}
-		}
 		if !jsKnownTags[tag] {
 			return jsScalar{kind: jsBadTag, str: tag}
 		}

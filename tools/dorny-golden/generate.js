@@ -32,8 +32,12 @@ const CASES = 3020;
 // default seed; another seed gives a held-out set for a one-off measure.
 const repo = process.argv[2];
 if (!repo) throw new Error('usage: node generate.js <dorny/paths-filter clone or git dir> [seed out.jsonl]');
-const SEED = Number(process.argv[3] || 20261201);
-const outFile = process.argv[4] || path.join(__dirname, '..', '..', 'pathsfilter', 'testdata', 'dorny-golden.jsonl');
+// node generate.js REPO --real LIST OUT: held-out cases from real workflows
+// instead (LIST names workflow files, one per line): each dorny step's own
+// filters and quantifier, with changed files synthesised from its patterns.
+const REAL = process.argv[3] === '--real' ? process.argv[4] : null;
+const SEED = REAL ? 7 : Number(process.argv[3] || 20261201);
+const outFile = (REAL ? process.argv[5] : process.argv[4]) || path.join(__dirname, '..', '..', 'pathsfilter', 'testdata', 'dorny-golden.jsonl');
 const gitDir = fs.existsSync(path.join(repo, '.git')) ? path.join(repo, '.git') : repo;
 const show = (tag, file) => execFileSync('git', ['--git-dir', gitDir, 'show', `${tag}:${file}`], {encoding: 'utf8'});
 
@@ -186,7 +190,7 @@ function value(ind, anchors) {
       }
     }
     case 5: return ` ${pick(['2001-12-14', '12', '1.5', 'true', 'null', '~', '!!str 12', '!foo x', '!!binary aGk=', '{}', '[]', '[[a, b]]', '{added: 1}', "''",
-      '!!binary ""', '!!binary a', '!!set {x: null}', '!!set {x: y}', '!!pairs [a: b]', '!!omap [a: b]', '2001-12-14 10:00:00', '!!int 12', '[src/?.js,\n    x]'])}`;
+      '!!binary ""', '!!binary a', '!!set {x: null}', '!!set {x: y}', '!!pairs [a: b]', '!!omap [a: b]', '2001-12-14 10:00:00', '!!int 12', '[src/?.js,\n    x]', '!!js/regexp /a/', '!!js/undefined ""'])}`;
     case 6: return `\n${sp}- [${q(patternItem())}, [${q(patternItem())}]]`;
     case 7: return ` {${pick(STATUS_KEYS)}: ${q(patternItem())}}`;
     default: return `\n${sp}- ${q(patternItem())}`;
@@ -242,10 +246,65 @@ function changes() {
 
 const QUANTS = ['', '', '', '', 'some', 'every', 'every', 'every', ' every', 'every ', '', 'some', 'EVERY', 'some-with-excludes'];
 
+// realCases reads every dorny/paths-filter step of the listed workflows.
+function realCases() {
+  const yaml = deps['js-yaml@4.1.0'];
+  const steps = [];
+  for (const file of fs.readFileSync(REAL, 'utf8').split('\n').filter(Boolean).sort()) {
+    let doc;
+    try {
+      doc = yaml.load(fs.readFileSync(file, 'utf8'));
+    } catch (e) {
+      continue;
+    }
+    for (const job of Object.values((doc && doc.jobs) || {})) {
+      for (const st of (job && job.steps) || []) {
+        if (!st || typeof st.uses !== 'string' || !st.uses.startsWith('dorny/paths-filter@')) continue;
+        const w = st.with || {};
+        if (typeof w.filters !== 'string' || w.filters.includes('${{')) continue;
+        let filters = w.filters;
+        const t = filters.trim();
+        if (!(t.includes('\n') || t.includes(':'))) {
+          // A filter file: its text, read from the checkout beside .github/.
+          const root = path.dirname(path.dirname(path.dirname(file)));
+          try {
+            filters = fs.readFileSync(path.join(root, w['working-directory'] || '', t), 'utf8');
+          } catch (e) {
+            continue;
+          }
+        }
+        steps.push({filters, q: typeof w['predicate-quantifier'] === 'string' ? w['predicate-quantifier'] : ''});
+      }
+    }
+  }
+  // Paths a pattern would match, and near misses, from its own text.
+  const fromPattern = p => {
+    let s = p.replace(/^!+/, '').replace(/\{([^{}]*)\}/g, (_, a) => a.split(',')[rnd(a.split(',').length)]);
+    s = s.replace(/\*\*/g, pick(['a/b', 'x', '.hidden/y'])).replace(/\*/g, pick(['x', 'file.md', ''])).replace(/\?/g, 'q');
+    s = s.replace(/[@!+]\(([^()]*)\)/g, (_, a) => a.split('|')[0]).replace(/\[[^\]]*\]/g, 'a').replace(/^\.\//, '');
+    return s.replace(/\/+$/, '') || 'README.md';
+  };
+  const out = [];
+  for (const st of steps) {
+    const pats = (st.filters.match(/['"]?[^\s'":#]*[*/.][^\s'":#]*['"]?/g) || []).map(x => x.replace(/^['"]|['"]$/g, ''));
+    for (let k = 0; k < 20; k++) {
+      const ch = [];
+      for (let i = 0, n = 1 + rnd(6); i < n; i++) {
+        const base = pats.length && rnd(4) ? fromPattern(pick(pats)) : pick(PATHS);
+        ch.push([pick(STATUSES), rnd(6) ? base : base + pick(['.bak', '/x', '~'])]);
+      }
+      out.push({filters: st.filters, q: st.q, changes: ch});
+    }
+  }
+  return out;
+}
+
 const releases = VERSIONS.map(loadRelease);
 const out = [];
-for (let id = 0; id < CASES; id++) {
-  const c = {id, filters: filtersText(), q: pick(QUANTS), changes: changes()};
+const inputs = REAL ? realCases() : null;
+const total = REAL ? inputs.length : CASES;
+for (let id = 0; id < total; id++) {
+  const c = REAL ? {id, ...inputs[id]} : {id, filters: filtersText(), q: pick(QUANTS), changes: changes()};
   c.out = {};
   for (const rel of releases) c.out[rel.tag] = run(rel, c);
   out.push(JSON.stringify(c));
@@ -255,5 +314,5 @@ const summary = {};
 for (const rel of releases) {
   summary[rel.tag] = {yaml: rel.yamlKey, quantifier: rel.hasQuantifier};
 }
-console.log(`${CASES} cases x ${VERSIONS.length} releases -> ${path.relative(process.cwd(), outFile)}`);
+console.log(`${total} cases x ${VERSIONS.length} releases -> ${path.relative(process.cwd(), outFile)}`);
 console.log(JSON.stringify(summary));
