@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -154,6 +155,11 @@ func parseFilters(src []byte, o Origin, rewritten bool) (*Filters, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	if err := dec.Decode(&doc); err != nil {
 		line, msg := yamlErrLine(err)
+		if o.jsYAML() == 3 && strings.HasPrefix(msg, "found character that cannot start any token") && !rewritten {
+			if fixed, ok := jsYAML3Indentation(src); ok {
+				return parseFilters(fixed, o, true)
+			}
+		}
 		if strings.HasPrefix(msg, "did not find expected ','") && !rewritten {
 			fixed, changed, followed := quoteFlowQuestions(src)
 			switch {
@@ -809,6 +815,45 @@ func scannerDisagreement(src []byte, msg string, jsYAML int) string {
 	}
 	return ""
 }
+
+// jsYAML3Indentation rewrites indentation as js-yaml 3 reads it: a line's
+// indent is the count of spaces before its first other character, and a
+// tab there ends the count, the rest of the blanks being skipped as
+// separation (js-yaml 4 rejects such tabs, libyaml too). ok is false when
+// no line has a tab in its indentation, or the text has a block scalar,
+// whose lines are content, or a compact mapping after a tab.
+func jsYAML3Indentation(src []byte) (out []byte, ok bool) {
+	lines := bytes.Split(src, []byte("\n"))
+	changed := false
+	for i, l := range lines {
+		if blockScalarHead.Match(l) {
+			return nil, false
+		}
+		sp := 0
+		for sp < len(l) && l[sp] == ' ' {
+			sp++
+		}
+		if sp < len(l) && l[sp] == '\t' {
+			end := sp
+			for end < len(l) && (l[end] == ' ' || l[end] == '\t') {
+				end++
+			}
+			if rest := l[end:]; bytes.HasPrefix(rest, []byte("- ")) && (bytes.Contains(rest, []byte(": ")) || bytes.HasSuffix(rest, []byte(":"))) || bytes.HasPrefix(rest, []byte("? ")) {
+				// js-yaml 3 indents a compact mapping by its column, where
+				// the tab counts: not followed here.
+				return nil, false
+			}
+			lines[i] = append(l[:sp:sp], l[end:]...)
+			changed = true
+		}
+	}
+	if !changed {
+		return nil, false
+	}
+	return bytes.Join(lines, []byte("\n")), true
+}
+
+var blockScalarHead = regexp.MustCompile(`(^|[\s:-])[|>][-+0-9]*\s*(#.*)?$`)
 
 // questionInFlow reports a '?' after a '[' or '{' on some line.
 func questionInFlow(src []byte) bool {
