@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -175,13 +176,13 @@ func TestDornyGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	total := 0
-	for _, v := range sortedKeys(counts) {
+	for _, v := range slices.Sorted(maps.Keys(counts)) {
 		c := counts[v]
 		n := c[0] + c[1] + c[2]
 		total += n
 		t.Logf("%s: %d cases, agree %d (%.1f%%), unknown %d, diverge %d", v, n, c[agree], 100*float64(c[agree])/float64(n), c[undecided], c[diverge])
 	}
-	for _, why := range sortedKeys(unknownWhy) {
+	for _, why := range slices.Sorted(maps.Keys(unknownWhy)) {
 		t.Logf("unknown x%d: %s", unknownWhy[why], why)
 	}
 	if total < 12000 && !heldOut {
@@ -223,13 +224,4 @@ func TestDornyGolden(t *testing.T) {
 	for k := range known {
 		t.Errorf("%s now agrees with dorny: remove it from %s", k, listPath)
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
