@@ -181,20 +181,25 @@ func TestBinaryItems(t *testing.T) {
 	}
 }
 
-// TestTabIndentation: js-yaml 3 (dorny v2) skips a tab in indentation,
-// js-yaml 4 rejects it; a compact mapping after the tab is not followed.
+// TestTabIndentation: js-yaml 3 (dorny v2) skips a tab in indentation
+// but indents the node after it by its column, so a tab-indented sequence
+// ends after one entry; js-yaml 4 rejects the tab; a compact mapping after
+// the tab is not followed.
 func TestTabIndentation(t *testing.T) {
-	src := []byte("a:\n\t- 'x/**'\n\t- y\n")
+	src := []byte("a:\n\t- 'x/**'\nb:\n\t- y\n")
 	fs, err := ParseFilters(src, Origin{File: "f.yml", JSYAML: 3})
 	if err != nil {
 		t.Fatalf("js-yaml 3: %v", err)
 	}
-	if r := fs.List[0].Rules; len(r) != 2 || r[0].Patterns[0].Text != "x/**" {
-		t.Errorf("js-yaml 3: rules %+v", r)
+	if len(fs.List) != 2 || fs.List[0].Rules[0].Patterns[0].Text != "x/**" {
+		t.Errorf("js-yaml 3: filters %+v", fs.List)
 	}
 	var e *Error
 	if _, err := ParseFilters(src, Origin{File: "f.yml", JSYAML: 4}); !errors.As(err, &e) || e.Unmodelled {
 		t.Errorf("js-yaml 4: %v, want a failed load", err)
+	}
+	if _, err := ParseFilters([]byte("a:\n\t- x\n\t- y\n"), Origin{File: "f.yml", JSYAML: 3}); !errors.As(err, &e) || e.Unmodelled {
+		t.Errorf("two tab-indented entries: %v, want a failed load", err)
 	}
 	_, err = ParseFilters([]byte("a:\n\t- added: x\n\t- y\n"), Origin{File: "f.yml", JSYAML: 3})
 	if !errors.As(err, &e) || !e.Unmodelled {

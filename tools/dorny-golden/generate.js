@@ -234,6 +234,8 @@ function filtersText() {
     case 2: text = `${pick(['.github/filters.yml', 'filters.yaml', ' f.yml '])}`; break;
     case 3: text = `\t${text}`; break;
     case 4: text = text.replace(/\n {2}/g, '\n\t'); break; // tabs as indentation
+    case 5: text = `src:\n\t- ${q(patternItem())}\n${pick(['\t- ', 'docs:\n\t- ', '  - ', 'docs: ', '\t  - '])}${q(patternItem())}\n`; break;
+    case 6: text = `${pick(['', '  '])}\tsrc: ${q(patternItem())}\n${pick(['', '  ', '\t'])}docs: ${q(patternItem())}\n`; break;
   }
   return text;
 }
