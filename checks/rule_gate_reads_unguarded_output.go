@@ -186,13 +186,12 @@ func samePlanner(j, a *workflowgraph.Job) bool {
 	for _, xy := range outputReads(j.If.Expr) {
 		jr[xy[0]] = true
 	}
-	shared := false
 	for _, xy := range outputReads(a.If.Expr) {
 		if jr[xy[0]] {
-			shared = true
+			return true
 		}
 	}
-	return shared
+	return false
 }
 
 // ownCanBeFalse: a's own if: (not the implicit success()) can be false in
@@ -203,14 +202,8 @@ func ownCanBeFalse(a *workflowgraph.Job) bool {
 	if a.If == nil || a.If.Expr == nil || a.If.AlwaysTrue {
 		return false
 	}
-	var rest []actionlint.ExprNode
 	for _, c := range conjuncts(a.If.Expr) {
-		if !repositoryCheck(c) {
-			rest = append(rest, c)
-		}
-	}
-	for _, c := range rest {
-		if probeExpr(a, c) != expr.Yes {
+		if !repositoryCheck(c) && probeExpr(a, c) != expr.Yes {
 			return true
 		}
 	}

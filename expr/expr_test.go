@@ -378,6 +378,24 @@ func FuzzParseNumber(f *testing.F) {
 	})
 }
 
+// evalText parses and evaluates src and renders the result, naming an
+// error and an unknown by their kind.
+func evalText(t *testing.T, src string, env *Env) (string, Value) {
+	t.Helper()
+	n, err := Parse(src)
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	v := Eval(n, env)
+	switch v.Kind {
+	case KindError:
+		return "error", v
+	case KindUnknown:
+		return "unknown", v
+	}
+	return v.Text(), v
+}
+
 // TestCase: case() as the runner's Functions/Case.cs evaluates it.
 func TestCase(t *testing.T) {
 	env := &Env{Contexts: map[string]Value{"github": OpenObject(map[string]Value{"ref": String("refs/heads/main")})}}
@@ -390,18 +408,7 @@ func TestCase(t *testing.T) {
 		"case(true, 'a')":                                                    "error",
 		"case(github.event_name == 'push', 'a', 'b')":                        "unknown",
 	} {
-		n, err := Parse(src)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		v := Eval(n, env)
-		got := v.Text()
-		switch v.Kind {
-		case KindError:
-			got = "error"
-		case KindUnknown:
-			got = "unknown"
-		}
+		got, v := evalText(t, src, env)
 		if got != want {
 			t.Errorf("%s = %s (%+v), want %s", src, got, v, want)
 		}
@@ -438,17 +445,8 @@ func TestRunnerIndexAndCollections(t *testing.T) {
 		"fromJSON('1e400') > 0":               "true",
 		"fromJSON('{')":                       "error",
 	} {
-		n, err := Parse(src)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		v := Eval(n, env)
-		var got string
+		got, v := evalText(t, src, env)
 		switch v.Kind {
-		case KindError:
-			got = "error"
-		case KindUnknown:
-			got = "unknown"
 		case KindNull:
 			got = "null"
 		case KindArray:
@@ -457,8 +455,6 @@ func TestRunnerIndexAndCollections(t *testing.T) {
 				parts[i] = el.Text()
 			}
 			got = "[" + strings.Join(parts, ", ") + "]"
-		default:
-			got = v.Text()
 		}
 		if got != want {
 			t.Errorf("%s = %s, want %s", src, got, want)
@@ -485,18 +481,7 @@ func TestFormatAsRunner(t *testing.T) {
 		"format('}', 'a')":                 "error",
 		"format('{0}', vars.X)":            "unknown",
 	} {
-		n, err := Parse(src)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		v := Eval(n, env)
-		got := v.Text()
-		switch v.Kind {
-		case KindError:
-			got = "error"
-		case KindUnknown:
-			got = "unknown"
-		}
+		got, v := evalText(t, src, env)
 		if got != want {
 			t.Errorf("%s = %s (%s), want %s", src, got, v.Why, want)
 		}
@@ -513,15 +498,7 @@ func TestNumberKeywords(t *testing.T) {
 		"format('{0}', Infinity)": "Infinity",
 		"nan":                     "unknown",
 	} {
-		n, err := Parse(src)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		v := Eval(n, env)
-		got := v.Text()
-		if v.Kind == KindUnknown {
-			got = "unknown"
-		}
+		got, _ := evalText(t, src, env)
 		if got != want {
 			t.Errorf("%s = %s, want %s", src, got, want)
 		}

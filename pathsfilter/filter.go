@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -155,32 +154,7 @@ func parseFilters(src []byte, o Origin, rewritten bool) (*Filters, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	if err := dec.Decode(&doc); err != nil {
 		line, msg := yamlErrLine(err)
-		if o.jsYAML() == 3 && tabError(msg) && !rewritten {
-			switch fixed, fails, ok := jsYAML3Indentation(src); {
-			case fails:
-				return nil, &Error{Pos: o.at(line, 1), Msg: "invalid filter YAML: end of the stream or a document separator is expected (js-yaml 3 ends a sequence indented by a tab after its first entry)"}
-			case ok:
-				return parseFilters(fixed, o, true)
-			}
-		}
-		if strings.HasPrefix(msg, "did not find expected ','") && !rewritten {
-			fixed, changed, followed := quoteFlowQuestions(src)
-			switch {
-			case changed:
-				return parseFilters(fixed, o, true)
-			case followed:
-				// No '?' in a flow plain scalar: yaml.v3's error stands.
-				return nil, &Error{Pos: o.at(line, 1), Msg: "invalid filter YAML: " + msg}
-			}
-		}
-		if msg == "EOF" {
-			// Only comments or blanks: js-yaml returns undefined.
-			return nil, &Error{Pos: o.at(1, 1), Msg: invalidFormat + "Root element is not an object."}
-		}
-		if why := scannerDisagreement(src, msg, o.jsYAML()); why != "" {
-			return nil, &Error{Pos: o.at(line, 1), Msg: why, Unmodelled: true}
-		}
-		return nil, &Error{Pos: o.at(line, 1), Msg: "invalid filter YAML: " + msg}
+		return scanError(src, o, line, msg, rewritten)
 	}
 	var next yaml.Node
 	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
@@ -801,106 +775,6 @@ func IsNegated(p string) bool {
 		n++
 	}
 	return n%2 == 1
-}
-
-// scannerDisagreement names a known place where yaml.v3's libyaml scanner
-// rejects text js-yaml loads, so a yaml.v3 error there does not mean the
-// step fails: libyaml ends a plain scalar at '?' inside a flow collection
-// (`[src/?.js]`), and js-yaml 3 accepts tabs that libyaml refuses. libyaml
-// does not report a reliable line for flow errors, so the whole text is
-// searched; only these two errors are relaxed.
-func scannerDisagreement(src []byte, msg string, jsYAML int) string {
-	switch {
-	case strings.HasPrefix(msg, "did not find expected ','") && questionInFlow(src):
-		return "cicheck's YAML parser stops at '?' inside a flow collection where js-yaml reads on; whether the filters load is unknown"
-	case jsYAML == 3 && tabError(msg) && bytes.ContainsRune(src, '\t'):
-		return "js-yaml 3 accepts tabs that cicheck's YAML parser refuses; whether the filters load is unknown"
-	}
-	return ""
-}
-
-// jsYAML3Indentation rewrites indentation as js-yaml 3 reads it: a line's
-// indent (lineIndent) is the count of spaces before its first other
-// character and a tab there is skipped as separation, but a block node
-// that starts after the tab takes its column, where the tab counts as one
-// character. js-yaml 4 and libyaml reject such tabs. The rewrite drops the
-// tab run, which reads the same only when the next content line is either
-// less indented, or indented at least to that column; a sequence entry
-// followed by another at the same indent ends the sequence in js-yaml 3 and
-// fails the load (fails is set). ok is false when the text is not followed:
-// no tab in indentation, a block scalar, a compact mapping after a tab, or
-// a next line between the two indents.
-func jsYAML3Indentation(src []byte) (out []byte, fails, ok bool) {
-	lines := bytes.Split(src, []byte("\n"))
-	indent := func(l []byte) int {
-		n := 0
-		for n < len(l) && l[n] == ' ' {
-			n++
-		}
-		return n
-	}
-	content := func(l []byte) []byte { return bytes.TrimLeft(l, " \t") }
-	next := func(i int) []byte {
-		for j := i + 1; j < len(lines); j++ {
-			if c := content(lines[j]); len(c) > 0 && c[0] != '#' {
-				return lines[j]
-			}
-		}
-		return nil
-	}
-	changed := false
-	out = bytes.Clone(src)
-	rewritten := bytes.Split(out, []byte("\n"))
-	for i, l := range lines {
-		if blockScalarHead.Match(l) {
-			return nil, false, false
-		}
-		sp := indent(l)
-		if sp == len(l) || l[sp] != '\t' {
-			continue
-		}
-		rest := content(l)
-		col := len(l) - len(rest)
-		if bytes.HasPrefix(rest, []byte("- ")) && (bytes.Contains(rest, []byte(": ")) || bytes.HasSuffix(rest, []byte(":"))) || bytes.HasPrefix(rest, []byte("? ")) {
-			return nil, false, false // a compact mapping is indented by its own column
-		}
-		if m := next(i); m != nil {
-			mi := indent(m)
-			switch {
-			case mi < sp, mi >= col:
-			case mi == sp && bytes.HasPrefix(rest, []byte("- ")) && bytes.HasPrefix(content(m), []byte("- ")):
-				return nil, true, true
-			case mi == sp && bytes.HasPrefix(rest, []byte("- ")):
-				// The sequence ends; the parent mapping reads the next key.
-			default:
-				return nil, false, false
-			}
-		}
-		rewritten[i] = append(l[:sp:sp], rest...)
-		changed = true
-	}
-	if !changed {
-		return nil, false, false
-	}
-	return bytes.Join(rewritten, []byte("\n")), false, true
-}
-
-var blockScalarHead = regexp.MustCompile(`(^|[\s:-])[|>][-+0-9]*\s*(#.*)?$`)
-
-// tabError reports the libyaml errors a tab in indentation causes.
-func tabError(msg string) bool {
-	return strings.HasPrefix(msg, "found character that cannot start any token") ||
-		strings.HasPrefix(msg, "found a tab character that violates indentation")
-}
-
-// questionInFlow reports a '?' after a '[' or '{' on some line.
-func questionInFlow(src []byte) bool {
-	for _, l := range bytes.Split(src, []byte("\n")) {
-		if i := bytes.IndexAny(l, "[{"); i >= 0 && bytes.IndexByte(l[i:], '?') >= 0 {
-			return true
-		}
-	}
-	return false
 }
 
 func yamlErrLine(err error) (int, string) {

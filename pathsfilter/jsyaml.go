@@ -97,23 +97,14 @@ func jsReadScalar(n *yaml.Node, v int) jsScalar {
 				return jsScalar{jsNumber, jsNumberString(jsConstructFloat(d, v))}
 			}
 			return bad
-		case "!!null":
-			if sc := jsImplicitScalar(d, v); sc.kind == jsNull {
-				return sc
-			}
-			return bad
-		case "!!bool":
-			if sc := jsImplicitScalar(d, v); sc.kind == jsBool {
+		case "!!null", "!!bool", "!!timestamp":
+			want := map[string]jsKind{"!!null": jsNull, "!!bool": jsBool, "!!timestamp": jsDate}[tag]
+			if sc := jsImplicitScalar(d, v); sc.kind == want {
 				return sc
 			}
 			return bad
 		case "!!seq", "!!map", "!!set", "!!omap", "!!pairs":
 			return bad // a collection tag on a scalar: unacceptable node kind
-		case "!!timestamp":
-			if sc := jsImplicitScalar(d, v); sc.kind == jsDate {
-				return sc
-			}
-			return bad
 		}
 		return jsScalar{kind: jsUnmodelled, str: tag}
 	}
@@ -184,46 +175,45 @@ func jsResolveInt(d string, v int) bool {
 			base = 8 // js-yaml 3: a leading 0 is octal
 		}
 		if base != 0 {
-			has := false
-			last := byte(0)
-			for ; i < len(d); i++ {
-				last = d[i]
-				if last == '_' {
-					continue
-				}
-				if !isDigitIn(last, base) {
-					return false
-				}
-				has = true
-			}
-			return has && last != '_'
+			_, has, last, ok := scanDigits(d, i, base, 0)
+			return ok && has && last != '_'
 		}
 	}
 	if i < len(d) && d[i] == '_' {
 		return false
 	}
-	has := false
-	last := byte(0)
-	for ; i < len(d); i++ {
-		last = d[i]
-		if last == '_' {
-			continue
-		}
-		if last == ':' && v == 3 {
-			break
-		}
-		if !isDigitIn(last, 10) {
-			return false
-		}
-		has = true
+	var stop byte
+	if v == 3 {
+		stop = ':' // js-yaml 3: sexagesimal 1:30
 	}
-	if !has || last == '_' {
+	end, has, last, ok := scanDigits(d, i, 10, stop)
+	if !ok || !has || last == '_' {
 		return false
 	}
 	if last != ':' {
 		return true
 	}
-	return sexagesimalTail.MatchString(d[i:])
+	return sexagesimalTail.MatchString(d[end:])
+}
+
+// scanDigits is resolveYamlInteger's digit loop from d[i]: '_' is skipped,
+// stop (when not 0) ends the loop, any other non-digit of base rejects
+// (ok false). It returns where it ended, whether a digit was read and the
+// last character read.
+func scanDigits(d string, i, base int, stop byte) (end int, has bool, last byte, ok bool) {
+	for ; i < len(d); i++ {
+		last = d[i]
+		switch {
+		case last == '_':
+		case stop != 0 && last == stop:
+			return i, has, last, true
+		case !isDigitIn(last, base):
+			return i, has, last, false
+		default:
+			has = true
+		}
+	}
+	return i, has, last, true
 }
 
 var sexagesimalTail = regexp.MustCompile(`^(:[0-5]?[0-9])+$`)
