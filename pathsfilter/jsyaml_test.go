@@ -205,4 +205,11 @@ func TestTabIndentation(t *testing.T) {
 	if !errors.As(err, &e) || !e.Unmodelled {
 		t.Errorf("compact mapping after a tab: %v, want unknown", err)
 	}
+	// js-yaml 3 loads this as {k: {b: x, c: y}} (c sits at b's column,
+	// the tab counted as one); the rewrite would nest c under b, which
+	// libyaml rejects: unknown, never failed.
+	_, err = ParseFilters([]byte("k:\n  \tb: x\n   c: y\n"), Origin{File: "f.yml", JSYAML: 3})
+	if !errors.As(err, &e) || !e.Unmodelled {
+		t.Errorf("a line at a tab line's column: %v, want unknown", err)
+	}
 }

@@ -102,7 +102,10 @@ func jsYAML3Indentation(src []byte) (out []byte, fails, ok bool) {
 		if m := next(i); m != nil {
 			mi := indent(m)
 			switch {
-			case mi < sp, mi >= col:
+			case mi < sp, mi > col:
+				// Above the tab line's own indent both read a new entry;
+				// beyond its column both read a value inside it. At the
+				// column itself js-yaml 3 reads a sibling, libyaml a child.
 			case mi == sp && bytes.HasPrefix(rest, []byte("- ")) && bytes.HasPrefix(content(m), []byte("- ")):
 				return nil, true, true
 			case mi == sp && bytes.HasPrefix(rest, []byte("- ")):
