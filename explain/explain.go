@@ -383,7 +383,7 @@ func jobOutputs(j *workflowgraph.Job, steps []stepOutcome, facts map[string]stri
 	env := &expr.Env{Contexts: map[string]expr.Value{"steps": expr.OpenObject(ctx)}}
 	out := map[string]string{}
 	for name, raw := range j.Outputs {
-		v := evalTemplate(raw, env)
+		v := expr.EvalTemplate(raw, env)
 		if v.Kind != expr.KindString {
 			continue // unknown: not given to the simulator
 		}
@@ -446,39 +446,6 @@ func filterFact(steps []stepOutcome, stepID, output string, sc simulate.Scenario
 		}
 	}
 	return ""
-}
-
-// evalTemplate evaluates a job output value: literal text, one `${{ x }}`,
-// or text around expressions (format).
-func evalTemplate(raw string, env *expr.Env) expr.Value {
-	if !strings.Contains(raw, "${{") {
-		return expr.String(raw)
-	}
-	var b strings.Builder
-	rest := raw
-	for {
-		i := strings.Index(rest, "${{")
-		if i < 0 {
-			b.WriteString(rest)
-			break
-		}
-		k := strings.Index(rest[i:], "}}")
-		if k < 0 {
-			return expr.Unknown("unterminated expression")
-		}
-		b.WriteString(rest[:i])
-		n, err := expr.Parse(rest[i+3 : i+k])
-		if err != nil {
-			return expr.Unknown(err.Error())
-		}
-		v := expr.Eval(n, env)
-		if !v.Known() {
-			return v
-		}
-		b.WriteString(v.Text())
-		rest = rest[i+k+2:]
-	}
-	return expr.String(b.String())
 }
 
 // reason explains a verdict: the filter outputs and labels the condition

@@ -9,8 +9,10 @@
 // unknown, and so does every job that depends on it: the verdict is then
 // "unknown" (may run), never a guess.
 //
-// Reusable-workflow callers and matrix jobs are black boxes whose result is
-// the scenario's outcome for the job.
+// A matrix job or a caller of a local reusable workflow has the scenario's
+// outcome for the job, unless the scenario names one of its legs
+// (JOB[k=v]) or called jobs (CALLER/INNER): then its result is aggregated
+// from them as GitHub does.
 package simulate
 
 import (
@@ -71,7 +73,9 @@ type Scenario struct {
 	// the workflow's workflow_dispatch and workflow_call inputs when nil.
 	InputTypes map[string]string
 	// Outputs are the outputs of jobs that run (job id → name → value).
-	// Outputs not given are unknown. An empty value means the job ran and
+	// Outputs not given are evaluated as the runner evaluates them when the
+	// job ends, where that needs no step (a literal; needs, matrix legs,
+	// github, inputs, vars), else unknown. An empty value means the job ran and
 	// left the output empty, which GitHub does not set at all (spec §6):
 	// it reads as null (== '' is true, == 'true' is false).
 	Outputs map[string]map[string]string
@@ -324,6 +328,10 @@ func (s *Sim) Run(sc Scenario) []Verdict {
 		}
 		st.results[i], st.decided[i] = v.Result, true
 		st.outputs[i] = st.jobOutputs(s.jobs[i], v.Result)
+		if v.Result == Success || v.Result == Failure {
+			// The runner evaluates a job's outputs when it ends, failed or not.
+			st.outputs[i] = st.staticOutputs(i, st.outputs[i])
+		}
 		if m, ok := st.calledOut[i]; ok && st.outputs[i].Kind == expr.KindObject && v.Result != Skipped && v.Result != Cancelled {
 			// The called workflow's outputs, unless the scenario gives one.
 			fields := make(map[string]expr.Value, len(m))
