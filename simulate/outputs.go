@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -8,25 +9,68 @@ import (
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
-// staticOutputs fills in the declared outputs of job i, which succeeded,
-// that the scenario does not give and that its value decides without the
-// job's steps: a literal, or expressions over needs, matrix, github, inputs
-// and vars. A matrix job's outputs combine its legs' values: GitHub drops an
-// empty value and keeps the value of the last leg to finish among the rest,
-// so they are known only when every leg writes the same text (docs,
-// "Passing information between jobs": "Using job outputs in a matrix job").
+// jobOutputTemplates are a job's declared outputs, parsed once per Sim,
+// and its matrix legs.
+type jobOutputTemplates struct {
+	names  []string // lower-cased, sorted
+	tmpls  []*expr.Template
+	legs   []workflowgraph.Leg
+	static bool // the matrix is static (or there is none)
+	matrix bool // the job has a strategy.matrix
+}
+
+func (s *Sim) outputTemplates() []jobOutputTemplates {
+	s.outsOnce.Do(func() {
+		s.outs = make([]jobOutputTemplates, len(s.jobs))
+		for i, j := range s.jobs {
+			if len(j.Outputs) == 0 || j.Uses != "" {
+				continue
+			}
+			t := &s.outs[i]
+			t.names = slices.Sorted(func(yield func(string) bool) {
+				for k := range j.Outputs {
+					if !yield(k) {
+						return
+					}
+				}
+			})
+			for _, name := range t.names {
+				t.tmpls = append(t.tmpls, expr.ParseTemplate(j.Outputs[name]))
+			}
+			t.legs, t.static = workflowgraph.Legs(j)
+			t.matrix = j.AST != nil && j.AST.Strategy != nil && j.AST.Strategy.Matrix != nil
+		}
+	})
+	return s.outs
+}
+
+// staticOutputs fills in the declared outputs of job i, which ended
+// success or failure, that the scenario does not give and that its value
+// decides without the job's steps: a literal, or expressions over needs,
+// matrix, github, inputs and vars (the runner evaluates a job's outputs
+// when it ends, whatever its result). A matrix job's outputs combine its
+// legs' values: GitHub drops an empty value and keeps the value of the last
+// leg to finish among the rest, so they are known only when every leg
+// writes the same text (docs, "Passing information between jobs": "Using
+// job outputs in a matrix job").
 func (st *state) staticOutputs(i int, out expr.Value) expr.Value {
-	j := st.s.jobs[i]
-	if out.Kind != expr.KindObject || len(j.Outputs) == 0 || j.Uses != "" {
+	t := st.s.outputTemplates()[i]
+	if out.Kind != expr.KindObject || len(t.names) == 0 {
 		return out
 	}
-	legs, static := workflowgraph.Legs(j)
+	j := st.s.jobs[i]
+	var env *expr.Env
 	var fields map[string]expr.Value
-	for name, raw := range j.Outputs {
+	for k, name := range t.names {
 		if _, given := st.given[j.ID][name]; given {
 			continue
 		}
-		v, ok := st.legOutput(i, raw, legs, static)
+		tm := t.tmpls[k]
+		if !tm.Literal() && env == nil {
+			env = st.env(i)
+			defer delete(st.ctx, "matrix")
+		}
+		v, ok := st.legOutput(i, tm, t, env)
 		if !ok {
 			continue
 		}
@@ -53,37 +97,33 @@ func (st *state) staticOutputs(i int, out expr.Value) expr.Value {
 // legOutput evaluates one output template for every leg (once without a
 // matrix). ok is false when a value is not decided statically, so the
 // output stays unknown with the reason jobOutputs gave.
-func (st *state) legOutput(i int, raw string, legs []workflowgraph.Leg, static bool) (expr.Value, bool) {
-	if !strings.Contains(raw, "${{") {
-		if raw == "" {
-			return expr.Null(), true
-		}
-		return expr.String(raw), true
-	}
-	env := st.env(i)
-	defer delete(st.ctx, "matrix")
+func (st *state) legOutput(i int, tm *expr.Template, t jobOutputTemplates, env *expr.Env) (expr.Value, bool) {
 	eval := func() (string, bool) {
-		v := expr.EvalTemplate(raw, env)
+		v := tm.Eval(env)
 		if !v.Known() || v.Kind == expr.KindArray || v.Kind == expr.KindObject {
 			return "", false
 		}
 		return v.Text(), true
 	}
-	if len(legs) == 0 {
-		if static && st.s.jobs[i].AST != nil && st.s.jobs[i].AST.Strategy == nil {
+	if tm.Literal() || len(t.legs) == 0 {
+		switch {
+		case tm.Literal():
+		case !t.matrix:
 			st.ctx["matrix"] = expr.Null() // no matrix: matrix.x is null
+		default:
+			delete(st.ctx, "matrix") // a dynamic matrix: unknown
 		}
 		s, ok := eval()
-		if !ok {
+		switch {
+		case !ok:
 			return expr.Value{}, false
-		}
-		if s == "" {
+		case s == "":
 			return expr.Null(), true
 		}
 		return expr.String(s), true
 	}
 	set := map[string]bool{}
-	for _, l := range legs {
+	for _, l := range t.legs {
 		fields := make(map[string]expr.Value, len(l.Keys))
 		for k, key := range l.Keys {
 			fields[key] = expr.String(l.Values[k])
@@ -114,5 +154,5 @@ func (st *state) legOutput(i int, raw string, legs []workflowgraph.Leg, static b
 	for k, s := range vals {
 		alts[k] = expr.String(s)
 	}
-	return expr.OneOf("the legs of "+st.s.jobs[i].ID+" write different values; the last leg to finish wins", alts...), true
+	return expr.OneOf("the legs of "+strings.ToLower(st.s.jobs[i].ID)+" write different values; the last leg to finish wins", alts...), true
 }

@@ -137,6 +137,8 @@ type Sim struct {
 
 	forcedOnce sync.Once
 	forced     *Forced
+	outsOnce   sync.Once
+	outs       []jobOutputTemplates
 }
 
 // cond is a job's effective condition; implicit is the synthetic success()
