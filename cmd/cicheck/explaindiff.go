@@ -1,23 +1,19 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
-	"testing/fstest"
 
 	"github.com/spf13/pflag"
 
 	"github.com/cicheck/cicheck/explain"
+	"github.com/cicheck/cicheck/internal/gitdiff"
 	"github.com/cicheck/cicheck/pathsfilter"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
@@ -140,7 +136,7 @@ func runExplainDiff(e *env, args []string) int {
 			}
 			r, name = bytes.NewReader(b), o.files
 		}
-		changed, err = edParseChangedFiles(r, name, o.nameStatus)
+		changed, err = gitdiff.ParseList(r, name, o.nameStatus)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 			return exitUsage
@@ -151,17 +147,17 @@ func runExplainDiff(e *env, args []string) int {
 			head = "HEAD"
 		}
 		// -z: without it git quotes unusual paths ("docs/\303\251t\303\251.md").
-		out, err := edGit(root, "diff", "--no-renames", "--name-status", "-z", o.base+"..."+head, "--")
+		out, err := gitdiff.Git(root, "diff", "--no-renames", "--name-status", "-z", o.base+"..."+head, "--")
 		if err != nil {
 			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 			return exitUsage
 		}
-		changed, err = edParseNameStatusZ(out)
+		changed, err = gitdiff.ParseNameStatusZ(out)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 			return exitUsage
 		}
-		mb, err := edGit(root, "merge-base", o.base, head)
+		mb, err := gitdiff.Git(root, "merge-base", o.base, head)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 			return exitUsage
@@ -172,7 +168,7 @@ func runExplainDiff(e *env, args []string) int {
 	// The repository as the head sees it.
 	fsys := os.DirFS(root)
 	if o.head != "" {
-		fsys, err = edGitTree(root, o.head)
+		fsys, err = gitdiff.Tree(root, o.head, ".github")
 		if err != nil {
 			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 			return exitUsage
@@ -225,7 +221,7 @@ func runExplainDiff(e *env, args []string) int {
 			if !touched[w.File] {
 				continue
 			}
-			base, _ := edGit(root, "show", mergeBase+":"+w.File) // absent at base: a new workflow
+			base, _ := gitdiff.Show(root, mergeBase, w.File) // absent at base: a new workflow
 			advisories = append(advisories, explain.Advise(w, base, wfs[i].Source, o.labels, cfg.Heavy.OptInLabel)...)
 		}
 	}
@@ -247,145 +243,6 @@ func edContains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// edParseChangedFiles reads one path per line, or git's --name-status lines.
-// A rename or copy line (only when renames were not disabled) becomes the
-// deletion of the old path and the addition of the new one, as the action
-// sees it.
-func edParseChangedFiles(r io.Reader, name string, nameStatus bool) ([]pathsfilter.ChangedFile, error) {
-	var out []pathsfilter.ChangedFile
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		t := strings.TrimRight(sc.Text(), "\r")
-		if strings.TrimSpace(t) == "" {
-			continue
-		}
-		if !nameStatus {
-			if p := strings.TrimPrefix(edUnquote(t), "./"); strings.TrimSpace(p) != "" {
-				out = append(out, pathsfilter.ChangedFile{Path: p})
-			}
-			continue
-		}
-		fields := strings.Split(t, "\t")
-		if len(fields) == 1 {
-			fields = strings.Fields(t)
-		}
-		for i := 1; i < len(fields); i++ {
-			fields[i] = edUnquote(fields[i])
-		}
-		if len(fields) < 2 {
-			return nil, fmt.Errorf("%s:%d:1: expected STATUS<TAB>PATH, got %q", name, line, t)
-		}
-		st, ok := pathsfilter.StatusFromGit(fields[0])
-		if !ok {
-			return nil, fmt.Errorf("%s:%d:1: unknown status %q (valid: A C D M R T U)", name, line, fields[0])
-		}
-		switch {
-		case (fields[0][0] == 'R' || fields[0][0] == 'C') && len(fields) >= 3:
-			if fields[0][0] == 'R' {
-				out = append(out, pathsfilter.ChangedFile{Path: fields[1], Status: pathsfilter.StatusDeleted})
-			}
-			out = append(out, pathsfilter.ChangedFile{Path: fields[2], Status: pathsfilter.StatusAdded})
-		default:
-			out = append(out, pathsfilter.ChangedFile{Path: fields[1], Status: st})
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return out, nil
-}
-
-// edUnquote undoes git's C-style quoting of an unusual path
-// ("docs/\303\251t\303\251.md"), as git diff prints it without -z; other
-// text is returned as is.
-func edUnquote(p string) string {
-	if len(p) >= 2 && p[0] == '"' && p[len(p)-1] == '"' {
-		if u, err := strconv.Unquote(p); err == nil {
-			return u
-		}
-	}
-	return p
-}
-
-// edParseNameStatusZ reads `git diff --name-status -z`: a status, then
-// its path (two paths for a rename or copy), each NUL-terminated, with no
-// quoting.
-func edParseNameStatusZ(b []byte) ([]pathsfilter.ChangedFile, error) {
-	fields := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
-	if len(fields) == 1 && fields[0] == "" {
-		return nil, nil
-	}
-	var out []pathsfilter.ChangedFile
-	for i := 0; i < len(fields); {
-		code := fields[i]
-		st, ok := pathsfilter.StatusFromGit(code)
-		if !ok || code == "" {
-			return nil, fmt.Errorf("git diff: unknown status %q", code)
-		}
-		n := 1
-		if code[0] == 'R' || code[0] == 'C' {
-			n = 2
-		}
-		if i+n >= len(fields) {
-			return nil, fmt.Errorf("git diff: status %q without its path", code)
-		}
-		if n == 2 {
-			if code[0] == 'R' {
-				out = append(out, pathsfilter.ChangedFile{Path: fields[i+1], Status: pathsfilter.StatusDeleted})
-			}
-			out = append(out, pathsfilter.ChangedFile{Path: fields[i+2], Status: pathsfilter.StatusAdded})
-		} else {
-			out = append(out, pathsfilter.ChangedFile{Path: fields[i+1], Status: st})
-		}
-		i += n + 1
-	}
-	return out, nil
-}
-
-// edGit runs git in dir; its error names the command and git's message.
-func edGit(dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if i := strings.IndexByte(msg, '\n'); i >= 0 {
-			msg = msg[:i]
-		}
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
-	}
-	return out, nil
-}
-
-// edGitTree reads the workflow directory and other .github files at ref, for
-// --head: workflows and filter files as the head commit has them.
-func edGitTree(root, ref string) (fs.FS, error) {
-	out, err := edGit(root, "ls-tree", "-r", "--name-only", ref, "--", ".github")
-	if err != nil {
-		return nil, err
-	}
-	m := fstest.MapFS{}
-	for _, p := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if p == "" {
-			continue
-		}
-		b, err := edGit(root, "show", ref+":"+p)
-		if err != nil {
-			return nil, err
-		}
-		m[p] = &fstest.MapFile{Data: b}
-	}
-	return m, nil
 }
 
 // edWorkflowPaths lists the workflows to explain: the arguments (relative to

@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"runtime/debug"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/gitdiff"
 	"github.com/cicheck/cicheck/report"
 	"github.com/cicheck/cicheck/testregistry"
 )
@@ -187,7 +187,7 @@ func registryCheck(e *env, args []string) int {
 	}
 	var keep func(string) bool
 	if staged {
-		files, err := stagedFiles(root)
+		files, err := gitdiff.Staged(root)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "cicheck: --staged: %v\n", err)
 			return exitUsage
@@ -220,27 +220,6 @@ func registryCheck(e *env, args []string) int {
 		}
 	}
 	return out.write(e, r.Findings, sources, registryRuleInfos)
-}
-
-// stagedFiles lists the paths staged in the git repository at root.
-func stagedFiles(root string) ([]string, error) {
-	check := exec.Command("git", "rev-parse", "--git-dir")
-	check.Dir = root
-	if err := check.Run(); err != nil {
-		return nil, fmt.Errorf("%s is not in a git repository", root)
-	}
-	cmd := exec.Command("git", "diff", "--cached", "--name-only", "-z", "--diff-filter=ACMRD")
-	cmd.Dir = root
-	out, err := cmd.Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
-			first, _, _ := strings.Cut(strings.TrimSpace(string(ee.Stderr)), "\n")
-			return nil, fmt.Errorf("git diff --cached: %s", first)
-		}
-		return nil, fmt.Errorf("git diff --cached: %w", err)
-	}
-	return strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 }), nil
 }
 
 // stagedFilter decides what a pre-commit run reports: relevant is false

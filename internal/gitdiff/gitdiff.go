@@ -1,0 +1,224 @@
+// Package gitdiff is the one place cicheck runs git and reads what it
+// prints: name-status change lists (with -z, or as a user saved them), the
+// files of a tree at a ref, and the staged paths.
+package gitdiff
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing/fstest"
+
+	"github.com/cicheck/cicheck/pathsfilter"
+)
+
+// ParseList reads one path per line, or git's --name-status lines.
+// A rename or copy line (only when renames were not disabled) becomes the
+// deletion of the old path and the addition of the new one, as the action
+// sees it.
+func ParseList(r io.Reader, name string, nameStatus bool) ([]pathsfilter.ChangedFile, error) {
+	var out []pathsfilter.ChangedFile
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		t := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		if !nameStatus {
+			if p := strings.TrimPrefix(unquote(t), "./"); strings.TrimSpace(p) != "" {
+				out = append(out, pathsfilter.ChangedFile{Path: p})
+			}
+			continue
+		}
+		fields := strings.Split(t, "\t")
+		if len(fields) == 1 {
+			fields = strings.Fields(t)
+		}
+		for i := 1; i < len(fields); i++ {
+			fields[i] = unquote(fields[i])
+		}
+		if len(fields) < 2 {
+			return nil, fmt.Errorf("%s:%d:1: expected STATUS<TAB>PATH, got %q", name, line, t)
+		}
+		st, ok := pathsfilter.StatusFromGit(fields[0])
+		if !ok {
+			return nil, fmt.Errorf("%s:%d:1: unknown status %q (valid: A C D M R T U)", name, line, fields[0])
+		}
+		switch {
+		case (fields[0][0] == 'R' || fields[0][0] == 'C') && len(fields) >= 3:
+			if fields[0][0] == 'R' {
+				out = append(out, pathsfilter.ChangedFile{Path: fields[1], Status: pathsfilter.StatusDeleted})
+			}
+			out = append(out, pathsfilter.ChangedFile{Path: fields[2], Status: pathsfilter.StatusAdded})
+		default:
+			out = append(out, pathsfilter.ChangedFile{Path: fields[1], Status: st})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return out, nil
+}
+
+// unquote undoes git's C-style quoting of an unusual path
+// ("docs/\303\251t\303\251.md"), as git diff prints it without -z; other
+// text is returned as is.
+func unquote(p string) string {
+	if len(p) >= 2 && p[0] == '"' && p[len(p)-1] == '"' {
+		if u, err := strconv.Unquote(p); err == nil {
+			return u
+		}
+	}
+	return p
+}
+
+// ParseNameStatusZ reads `git diff --name-status -z`: a status, then
+// its path (two paths for a rename or copy), each NUL-terminated, with no
+// quoting.
+func ParseNameStatusZ(b []byte) ([]pathsfilter.ChangedFile, error) {
+	fields := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+	if len(fields) == 1 && fields[0] == "" {
+		return nil, nil
+	}
+	var out []pathsfilter.ChangedFile
+	for i := 0; i < len(fields); {
+		code := fields[i]
+		st, ok := pathsfilter.StatusFromGit(code)
+		if !ok || code == "" {
+			return nil, fmt.Errorf("git diff: unknown status %q", code)
+		}
+		n := 1
+		if code[0] == 'R' || code[0] == 'C' {
+			n = 2
+		}
+		if i+n >= len(fields) {
+			return nil, fmt.Errorf("git diff: status %q without its path", code)
+		}
+		if n == 2 {
+			if code[0] == 'R' {
+				out = append(out, pathsfilter.ChangedFile{Path: fields[i+1], Status: pathsfilter.StatusDeleted})
+			}
+			out = append(out, pathsfilter.ChangedFile{Path: fields[i+2], Status: pathsfilter.StatusAdded})
+		} else {
+			out = append(out, pathsfilter.ChangedFile{Path: fields[i+1], Status: st})
+		}
+		i += n + 1
+	}
+	return out, nil
+}
+
+// Git runs git in dir; its error names the command and git's message.
+func Git(dir string, args ...string) ([]byte, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git %s: %s", strings.Join(args, " "), firstLine(stderr.String(), err))
+	}
+	return out, nil
+}
+
+// Tree reads the files under dir (".github") at ref, with two git
+// processes whatever their number: ls-tree for the names, then one
+// cat-file --batch for the contents.
+func Tree(root, ref, dir string) (fs.FS, error) {
+	out, err := Git(root, "ls-tree", "-r", "-z", "--full-tree", ref, "--", dir)
+	if err != nil {
+		return nil, err
+	}
+	var names, objects []string
+	for _, rec := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		// <mode> SP <type> SP <object> TAB <path>
+		meta, p, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 || f[1] != "blob" {
+			continue // a submodule, or nothing
+		}
+		names, objects = append(names, p), append(objects, f[2])
+	}
+	m := fstest.MapFS{}
+	if len(names) == 0 {
+		return m, nil
+	}
+	blobs, err := catFile(root, objects)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range names {
+		m[p] = &fstest.MapFile{Data: blobs[i]}
+	}
+	return m, nil
+}
+
+// catFile reads objects with one `git cat-file --batch`.
+func catFile(root string, objects []string) ([][]byte, error) {
+	cmd := exec.Command("git", "cat-file", "--batch")
+	cmd.Dir = root
+	cmd.Stdin = strings.NewReader(strings.Join(objects, "\n") + "\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file --batch: %s", firstLine(stderr.String(), err))
+	}
+	r := bufio.NewReader(bytes.NewReader(out))
+	blobs := make([][]byte, 0, len(objects))
+	for range objects {
+		// <object> SP <type> SP <size> LF <contents> LF
+		head, err := r.ReadString('\n')
+		if err != nil {
+			return nil, fmt.Errorf("git cat-file --batch: %w", err)
+		}
+		f := strings.Fields(head)
+		if len(f) != 3 {
+			return nil, fmt.Errorf("git cat-file --batch: %q", strings.TrimSpace(head))
+		}
+		n, err := strconv.Atoi(f[2])
+		if err != nil {
+			return nil, fmt.Errorf("git cat-file --batch: %q", strings.TrimSpace(head))
+		}
+		b := make([]byte, n+1)
+		if _, err := io.ReadFull(r, b); err != nil {
+			return nil, fmt.Errorf("git cat-file --batch: %w", err)
+		}
+		blobs = append(blobs, b[:n])
+	}
+	return blobs, nil
+}
+
+// Show returns the file at ref:path; an error when it does not exist there.
+func Show(root, ref, path string) ([]byte, error) { return Git(root, "show", ref+":"+path) }
+
+// Staged lists the paths staged in the git repository at root (added,
+// copied, modified, renamed or deleted).
+func Staged(root string) ([]string, error) {
+	if _, err := Git(root, "rev-parse", "--git-dir"); err != nil {
+		return nil, fmt.Errorf("%s is not in a git repository", root)
+	}
+	out, err := Git(root, "diff", "--cached", "--name-only", "-z", "--diff-filter=ACMRD")
+	if err != nil {
+		return nil, err
+	}
+	return strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 }), nil
+}
+
+func firstLine(msg string, err error) string {
+	msg = strings.TrimSpace(msg)
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if msg == "" {
+		msg = err.Error()
+	}
+	return msg
+}
