@@ -62,13 +62,13 @@ func runBaseline(e *env, args []string) int {
 	if res == nil {
 		return code
 	}
-	if len(res.inputErrors) > 0 {
+	if len(res.InputErrors) > 0 {
 		// A baseline without an unreadable file's findings would hide them
 		// once the file is fixed: refuse rather than write a partial one.
 		fmt.Fprintf(e.stderr, "cicheck: %s not written: fix the unusable input above first\n", name)
 		return exitUsage
 	}
-	b := baseline.Build(res.findings)
+	b := baseline.Build(res.Findings)
 	p := name
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(e.wd, p)
@@ -85,6 +85,6 @@ func runBaseline(e *env, args []string) int {
 	if len(b.Entries) == 1 {
 		entries = "1 entry"
 	}
-	fmt.Fprintf(e.stderr, "cicheck: wrote %d finding%s (%s) to %s\n", len(res.findings), plural(len(res.findings)), entries, name)
+	fmt.Fprintf(e.stderr, "cicheck: wrote %d finding%s (%s) to %s\n", len(res.Findings), plural(len(res.Findings)), entries, name)
 	return exitOK
 }

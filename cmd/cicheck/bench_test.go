@@ -17,6 +17,7 @@ import (
 	"github.com/cicheck/cicheck/checks"
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -29,7 +30,7 @@ func corpusFiles(b *testing.B) (string, []string) {
 	}
 	var files []string
 	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && isYAML(p) {
+		if err == nil && !d.IsDir() && lint.IsYAML(p) {
 			files = append(files, p)
 		}
 		return nil
@@ -48,14 +49,14 @@ func corpusFiles(b *testing.B) (string, []string) {
 // workflows (about 5% of the work); the comparison would then not be
 // like for like. Roots are linted concurrently, each by its own Linter,
 // so that small roots do not serialise the wall time.
-func actionlintBaseline(b *testing.B, dir string, targets []target) func() {
+func actionlintBaseline(b *testing.B, dir string, targets []lint.Target) func() {
 	byRoot := map[string][]string{}
 	var roots []string
 	for _, t := range targets {
-		if byRoot[t.root] == nil {
-			roots = append(roots, t.root)
+		if byRoot[t.Root] == nil {
+			roots = append(roots, t.Root)
 		}
-		byRoot[t.root] = append(byRoot[t.root], t.abs)
+		byRoot[t.Root] = append(byRoot[t.Root], t.Abs)
 	}
 	return func() {
 		var wg sync.WaitGroup
@@ -92,15 +93,15 @@ func actionlintBaseline(b *testing.B, dir string, targets []target) func() {
 // bench/lint/run.sh prints the ratio.
 func BenchmarkLintCorpus(b *testing.B) {
 	dir, files := corpusFiles(b)
-	var targets []target
+	var targets []lint.Target
 	for _, f := range files {
-		targets = append(targets, makeTarget(dir, f))
+		targets = append(targets, lint.NewTarget(dir, f))
 	}
 	b.Run("cicheck", func(b *testing.B) {
 		cfg := config.Default()
 		b.ResetTimer()
 		for range b.N {
-			res, err := lintTargets(dir, targets, cfg, "", func(string, ...any) {})
+			res, err := lint.New(lint.Options{WorkingDir: dir, Config: cfg}).LintTargets(targets)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -134,9 +135,9 @@ func cpuTime() time.Duration {
 func BenchmarkLintCorpusRatio(b *testing.B) {
 	dir, files := corpusFiles(b)
 	cfg := config.Default()
-	var targets []target
+	var targets []lint.Target
 	for _, f := range files {
-		targets = append(targets, makeTarget(dir, f))
+		targets = append(targets, lint.NewTarget(dir, f))
 	}
 	// The same pipeline with every cicheck rule disabled: what the
 	// foundation (discovery, actionlint, graph, suppressions, report) costs.
@@ -147,7 +148,7 @@ func BenchmarkLintCorpusRatio(b *testing.B) {
 	}
 	lintWith := func(cfg *config.Config) func() {
 		return func() {
-			res, err := lintTargets(dir, targets, cfg, "", func(string, ...any) {})
+			res, err := lint.New(lint.Options{WorkingDir: dir, Config: cfg}).LintTargets(targets)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -199,7 +200,7 @@ func BenchmarkLintStages(b *testing.B) {
 	dir, files := corpusFiles(b)
 	cfg := config.Default()
 	type prepared struct {
-		t   target
+		t   lint.Target
 		src []byte
 		ast *actionlint.Workflow
 		w   *workflowgraph.Workflow
@@ -211,23 +212,23 @@ func BenchmarkLintStages(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, f := range files {
-		t := makeTarget(dir, f)
-		src, err := workflowgraph.ReadFile(os.DirFS(t.root), t.rel)
+		t := lint.NewTarget(dir, f)
+		src, err := workflowgraph.ReadFile(os.DirFS(t.Root), t.Rel)
 		if err != nil {
 			continue
 		}
-		fs, ast, err := l.Lint(t.abs, t.root, t.display, src)
+		fs, ast, err := l.Lint(t.Abs, t.Root, t.Display, src)
 		if err != nil || ast == nil {
 			continue
 		}
-		w := workflowgraph.Build(os.DirFS(t.root), t.rel, src, ast)
-		fs = append(fs, checks.Run(w, t.display, cfg, nil)...)
+		w := workflowgraph.Build(os.DirFS(t.Root), t.Rel, src, ast)
+		fs = append(fs, checks.Run(w, t.Display, cfg, nil)...)
 		ps = append(ps, prepared{t, src, ast, w, fs})
 	}
 	b.Run("read", func(b *testing.B) {
 		for range b.N {
 			for _, p := range ps {
-				if _, err := workflowgraph.ReadFile(os.DirFS(p.t.root), p.t.rel); err != nil {
+				if _, err := workflowgraph.ReadFile(os.DirFS(p.t.Root), p.t.Rel); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -236,7 +237,7 @@ func BenchmarkLintStages(b *testing.B) {
 	b.Run("actionlint", func(b *testing.B) {
 		for range b.N {
 			for _, p := range ps {
-				if _, _, err := l.Lint(p.t.abs, p.t.root, p.t.display, p.src); err != nil {
+				if _, _, err := l.Lint(p.t.Abs, p.t.Root, p.t.Display, p.src); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -245,14 +246,14 @@ func BenchmarkLintStages(b *testing.B) {
 	b.Run("graph", func(b *testing.B) {
 		for range b.N {
 			for _, p := range ps {
-				workflowgraph.Build(os.DirFS(p.t.root), p.t.rel, p.src, p.ast)
+				workflowgraph.Build(os.DirFS(p.t.Root), p.t.Rel, p.src, p.ast)
 			}
 		}
 	})
 	b.Run("rules", func(b *testing.B) {
 		for range b.N {
 			for _, p := range ps {
-				checks.Run(p.w, p.t.display, cfg, nil)
+				checks.Run(p.w, p.t.Display, cfg, nil)
 			}
 		}
 	})
@@ -260,7 +261,7 @@ func BenchmarkLintStages(b *testing.B) {
 		for range b.N {
 			for _, p := range ps {
 				fs := checks.AssignJobs(p.src, p.w, slices.Clone(p.fs))
-				checks.ApplySuppressions(p.t.display, p.src, p.w, fs)
+				checks.ApplySuppressions(p.t.Display, p.src, p.w, fs)
 			}
 		}
 	})

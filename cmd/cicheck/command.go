@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/scope"
 )
 
@@ -182,7 +183,7 @@ func runCommandPolicy(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return exitUsage
 	}
-	file, base := cfg.PolicyFile, repoRoot(e.wd) // configured: repository-relative
+	file, base := cfg.PolicyFile, lint.RepoRoot(e.wd) // configured: repository-relative
 	switch fs.NArg() {
 	case 0:
 	case 1:

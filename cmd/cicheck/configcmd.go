@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cicheck/cicheck/config"
+	"github.com/cicheck/cicheck/lint"
 )
 
 func init() {
@@ -53,21 +54,6 @@ func runConfig(e *env, args []string) int {
 	return exitOK
 }
 
-// repoRoot returns the git top level above dir (the nearest directory with
-// a .git entry), else dir itself.
-func repoRoot(dir string) string {
-	for d := dir; ; {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir
-		}
-		d = parent
-	}
-}
-
 // loadConfig reads --config (relative to the working directory) or
 // .cicheck.yaml at the repository root; with neither, the defaults. The
 // second result names the file used ("" for the defaults).
@@ -82,56 +68,26 @@ func loadConfig(e *env, flagPath string) (*config.Config, string, error) {
 			err = cfg.CheckRuleIDs(knownRuleIDs())
 		}
 		if err != nil {
-			return nil, "", relabel(err, filepath.Base(p), flagPath)
+			return nil, "", lint.Relabel(err, filepath.Base(p), flagPath)
 		}
 		return cfg, flagPath, nil
 	}
-	root := repoRoot(e.wd)
+	root := lint.RepoRoot(e.wd)
 	p := filepath.Join(root, config.FileName)
 	if _, err := os.Stat(p); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return config.Default(), "", nil
 		}
-		return nil, "", fmt.Errorf("%s: %w", display(e.wd, p), err)
+		return nil, "", fmt.Errorf("%s: %w", lint.Display(e.wd, p), err)
 	}
 	cfg, err := config.Load(os.DirFS(root), config.FileName)
 	if err == nil {
 		err = cfg.CheckRuleIDs(knownRuleIDs())
 	}
 	if err != nil {
-		return nil, "", relabel(err, config.FileName, display(e.wd, p))
+		return nil, "", lint.Relabel(err, config.FileName, lint.Display(e.wd, p))
 	}
-	return cfg, display(e.wd, p), nil
-}
-
-// knownRuleIDs is every rule id a rules.<id> section may name.
-func knownRuleIDs() map[string]bool {
-	ids := map[string]bool{}
-	for _, r := range ruleInfos() {
-		ids[r.ID] = true
-	}
-	return ids
-}
-
-// relabel rewrites the file name at the start of an engine error.
-func relabel(err error, from, to string) error {
-	msg := err.Error()
-	if len(msg) >= len(from) && msg[:len(from)] == from {
-		return errors.New(to + msg[len(from):])
-	}
-	return err
-}
-
-// display makes p relative to wd when it lies below it.
-func display(wd, p string) string {
-	if r, err := filepath.Rel(wd, p); err == nil && r != ".." && !startsWithDotDot(r) {
-		return filepath.ToSlash(r)
-	}
-	return filepath.ToSlash(p)
-}
-
-func startsWithDotDot(r string) bool {
-	return len(r) >= 3 && r[:3] == ".."+string(filepath.Separator)
+	return cfg, lint.Display(e.wd, p), nil
 }
 
 // flagError reports a flag parse error in one line (pflag does not print
@@ -142,4 +98,13 @@ func flagError(e *env, err error) int {
 	}
 	fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 	return exitUsage
+}
+
+// knownRuleIDs is every rule id a rules.<id> section may name.
+func knownRuleIDs() map[string]bool {
+	ids := map[string]bool{}
+	for _, r := range ruleInfos() {
+		ids[r.ID] = true
+	}
+	return ids
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/lint"
 )
 
 // TestCorpusRobustness lints every real workflow file in ../shared/corpus
@@ -25,7 +26,7 @@ func TestCorpusRobustness(t *testing.T) {
 	}
 	var files []string
 	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && isYAML(p) {
+		if err == nil && !d.IsDir() && lint.IsYAML(p) {
 			files = append(files, p)
 		}
 		return nil

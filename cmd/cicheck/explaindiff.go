@@ -14,6 +14,7 @@ import (
 
 	"github.com/cicheck/cicheck/explain"
 	"github.com/cicheck/cicheck/internal/gitdiff"
+	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/pathsfilter"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
@@ -116,7 +117,7 @@ func runExplainDiff(e *env, args []string) int {
 	if o.pfVersion != "" {
 		cfg.PathsFilter.Version = o.pfVersion
 	}
-	root := repoRoot(e.wd)
+	root := lint.RepoRoot(e.wd)
 
 	// Changed files.
 	var changed []pathsfilter.ChangedFile
@@ -131,7 +132,7 @@ func runExplainDiff(e *env, args []string) int {
 			}
 			b, err := os.ReadFile(p)
 			if err != nil {
-				fmt.Fprintf(e.stderr, "cicheck: %s: %v\n", o.files, unwrap(err))
+				fmt.Fprintf(e.stderr, "cicheck: %s: %v\n", o.files, lint.Unwrap(err))
 				return exitUsage
 			}
 			r, name = bytes.NewReader(b), o.files
@@ -265,7 +266,7 @@ func edWorkflowPaths(fsys fs.FS, args []string, wd, root string) ([]string, erro
 	}
 	entries, err := fs.ReadDir(fsys, ".github/workflows")
 	if err != nil {
-		return nil, fmt.Errorf(".github/workflows: %w (run explain-diff at the repository root, or name the workflows)", unwrap(err))
+		return nil, fmt.Errorf(".github/workflows: %w (run explain-diff at the repository root, or name the workflows)", lint.Unwrap(err))
 	}
 	var out []string
 	for _, en := range entries {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -59,22 +60,22 @@ func runGraph(e *env, args []string) int {
 	code := exitOK
 	callees := workflowgraph.NewCallees()
 	for _, t := range targets {
-		w, fs, err := workflowgraph.LoadShared(callees, t.root, os.DirFS(t.root), t.rel)
+		w, fs, err := workflowgraph.LoadShared(callees, t.Root, os.DirFS(t.Root), t.Rel)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: %v\n", relabel(err, t.rel, t.display))
+			fmt.Fprintf(e.stderr, "cicheck: %v\n", lint.Relabel(err, t.Rel, t.Display))
 			code = exitUsage
 			continue
 		}
 		// Syntax problems are shown (lint reports them as findings); the
 		// graph of what did parse is still drawn.
 		for _, f := range fs {
-			fmt.Fprintf(e.stderr, "cicheck: %s:%d:%d: %s [%s]\n", t.display, f.Line, f.Column, f.Message, f.Rule)
+			fmt.Fprintf(e.stderr, "cicheck: %s:%d:%d: %s [%s]\n", t.Display, f.Line, f.Column, f.Message, f.Rule)
 		}
 		if w == nil {
 			code = exitUsage
 			continue
 		}
-		gws = append(gws, buildGraphWorkflow(t.display, w, cl))
+		gws = append(gws, buildGraphWorkflow(t.Display, w, cl))
 	}
 	var werr error
 	switch *format {

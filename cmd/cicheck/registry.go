@@ -20,6 +20,7 @@ import (
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/internal/gitdiff"
+	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/report"
 	"github.com/cicheck/cicheck/testregistry"
 )
@@ -71,7 +72,7 @@ func (rf *registryFlags) add(fl *pflag.FlagSet) {
 func (rf *registryFlags) open(e *env) (string, fs.FS, testregistry.Config, bool) {
 	root := rf.root
 	if root == "" {
-		root = repoRoot(e.wd)
+		root = lint.RepoRoot(e.wd)
 	} else if !filepath.IsAbs(root) {
 		root = filepath.Join(e.wd, root)
 	}
@@ -202,7 +203,7 @@ func registryCheck(e *env, args []string) int {
 		return exitUsage
 	}
 	// rules.<id>.enabled/severity apply here as they do in lint.
-	r.Findings = applyRuleConfig(rf.full, r.Findings)
+	r.Findings = lint.ApplyRuleConfig(rf.full, r.Findings)
 	if keep != nil {
 		var kept []finding.Finding
 		for _, f := range r.Findings {

@@ -4,13 +4,14 @@ import (
 	"testing/fstest"
 
 	"flag"
-	"github.com/cicheck/cicheck/checks"
-	"github.com/cicheck/cicheck/workflowgraph"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cicheck/cicheck/checks"
+	"github.com/cicheck/cicheck/workflowgraph"
 )
 
 var updateDocs = flag.Bool("update-docs", false, "rewrite docs/rules/*.md from the rule values")

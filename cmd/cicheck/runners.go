@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cicheck/cicheck/config"
+	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -64,9 +65,9 @@ func runRunners(e *env, args []string) int {
 	code := exitOK
 	callees := workflowgraph.NewCallees()
 	for _, t := range targets {
-		w, _, err := workflowgraph.LoadShared(callees, t.root, os.DirFS(t.root), t.rel)
+		w, _, err := workflowgraph.LoadShared(callees, t.Root, os.DirFS(t.Root), t.Rel)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: %v\n", relabel(err, t.rel, t.display))
+			fmt.Fprintf(e.stderr, "cicheck: %v\n", lint.Relabel(err, t.Rel, t.Display))
 			code = exitUsage
 			continue
 		}
@@ -81,7 +82,7 @@ func runRunners(e *env, args []string) int {
 				r = &runnerRow{Runner: runnerKey(j.Runner), JobClass: c}
 				rows[key] = r
 			}
-			r.Jobs = append(r.Jobs, t.display+":"+j.ID)
+			r.Jobs = append(r.Jobs, t.Display+":"+j.ID)
 		}
 	}
 	out := make([]*runnerRow, 0, len(rows))
@@ -141,13 +142,13 @@ func runnerKey(r workflowgraph.Runner) string {
 // configAndTargets loads the configuration and finds the workflow files
 // named by paths (the repository's .github/workflows when none), printing
 // a one-line error and returning false on bad input.
-func configAndTargets(e *env, cfgPath string, paths []string) (*config.Config, []target, bool) {
+func configAndTargets(e *env, cfgPath string, paths []string) (*config.Config, []lint.Target, bool) {
 	cfg, _, err := loadConfig(e, cfgPath)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return nil, nil, false
 	}
-	targets, err := discover(e.wd, paths, func(string, ...any) {})
+	targets, err := lint.Discover(e.wd, paths, func(string, ...any) {})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return nil, nil, false

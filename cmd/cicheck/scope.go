@@ -12,6 +12,7 @@ import (
 
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/scope"
 	"github.com/cicheck/cicheck/testregistry"
 )
@@ -134,7 +135,7 @@ type scopeTree struct {
 func (f *scopeFlags) repoDir(e *env) string {
 	switch {
 	case f.repo == "":
-		return repoRoot(e.wd)
+		return lint.RepoRoot(e.wd)
 	case filepath.IsAbs(f.repo):
 		return f.repo
 	}

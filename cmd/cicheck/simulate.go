@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/simulate"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
@@ -104,7 +105,7 @@ func runSimulate(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "cicheck: simulate takes exactly one WORKFLOW file (see cicheck simulate --help)")
 		return exitUsage
 	}
-	targets, err := discover(e.wd, fl.Args(), func(string, ...any) {})
+	targets, err := lint.Discover(e.wd, fl.Args(), func(string, ...any) {})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return exitUsage
@@ -114,14 +115,14 @@ func runSimulate(e *env, args []string) int {
 		return exitUsage
 	}
 	t := targets[0]
-	w, fs, err := workflowgraph.Load(os.DirFS(t.root), t.rel)
+	w, fs, err := workflowgraph.Load(os.DirFS(t.Root), t.Rel)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", relabel(err, t.rel, t.display))
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", lint.Relabel(err, t.Rel, t.Display))
 		return exitUsage
 	}
 	if w == nil {
 		for _, f := range fs {
-			fmt.Fprintf(e.stderr, "cicheck: %s:%d:%d: %s\n", t.display, f.Line, f.Column, f.Message)
+			fmt.Fprintf(e.stderr, "cicheck: %s:%d:%d: %s\n", t.Display, f.Line, f.Column, f.Message)
 		}
 		return exitUsage
 	}
@@ -140,7 +141,7 @@ func runSimulate(e *env, args []string) int {
 			ids[i] = j.ID
 		}
 		sort.Strings(ids)
-		fmt.Fprintf(e.stderr, "cicheck: --%s: %s has no job %q (jobs: %s)\n", flag, t.display, id, strings.Join(ids, ", "))
+		fmt.Fprintf(e.stderr, "cicheck: --%s: %s has no job %q (jobs: %s)\n", flag, t.Display, id, strings.Join(ids, ", "))
 		return "", false
 	}
 	// CALLER/INNER: a job of the local reusable workflow CALLER calls.
@@ -340,9 +341,9 @@ func runSimulate(e *env, args []string) int {
 			_ = enc.Encode(doc)
 			return exitFindings
 		}
-		fmt.Fprintf(e.stdout, "%s: workflow invalid: GitHub refuses the file, so no job runs\n", t.display)
+		fmt.Fprintf(e.stdout, "%s: workflow invalid: GitHub refuses the file, so no job runs\n", t.Display)
 		for _, r := range refused {
-			fmt.Fprintf(e.stdout, "%s:%d:%d: %s\n", t.display, r.Line, r.Column, r.Reason)
+			fmt.Fprintf(e.stdout, "%s:%d:%d: %s\n", t.Display, r.Line, r.Column, r.Reason)
 		}
 		return exitFindings
 	}

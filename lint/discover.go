@@ -1,0 +1,158 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Target is one workflow file to lint.
+type Target struct {
+	Abs     string // absolute path on disk
+	Display string // as findings show it
+	Root    string // project root: the directory holding .github
+	Rel     string // slash path relative to root
+}
+
+// Discover turns the PATH arguments into workflow files.
+func Discover(wd string, args []string, logf func(string, ...any)) ([]Target, error) {
+	var out []Target
+	if len(args) == 0 {
+		root := RepoRoot(wd)
+		dir := filepath.Join(root, ".github", "workflows")
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("%s: no .github/workflows directory (pass a workflow file or directory)", Display(wd, root))
+		}
+		ts, err := workflowDir(wd, dir, logf)
+		if err != nil {
+			return nil, err
+		}
+		return ts, nil
+	}
+	for _, a := range args {
+		p := a
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(wd, p)
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, fmt.Errorf("%s: %w", a, err)
+		}
+		if !st.IsDir() {
+			out = append(out, NewTarget(wd, p))
+			continue
+		}
+		dir := p
+		if st, err := os.Stat(filepath.Join(p, ".github", "workflows")); err == nil && st.IsDir() {
+			dir = filepath.Join(p, ".github", "workflows")
+		} else if st, err := os.Stat(filepath.Join(p, "workflows")); err == nil && st.IsDir() && filepath.Base(filepath.Clean(p)) == ".github" {
+			// `cicheck lint .github` means its workflows, not
+			// actionlint.yaml or dependabot.yml beside them.
+			dir = filepath.Join(p, "workflows")
+		}
+		ts, err := workflowDir(wd, dir, logf)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ts...)
+	}
+	// The same file named twice is linted once.
+	seen := map[string]bool{}
+	uniq := out[:0]
+	for _, t := range out {
+		if !seen[t.Abs] {
+			seen[t.Abs] = true
+			uniq = append(uniq, t)
+		}
+	}
+	return uniq, nil
+}
+
+// workflowDir lists the .yml/.yaml files directly in dir. GitHub ignores
+// sub-folders of .github/workflows, so their files are not workflows.
+func workflowDir(wd, dir string, logf func(string, ...any)) ([]Target, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Display(wd, dir), Unwrap(err))
+	}
+	var out []Target
+	for _, en := range entries {
+		name := en.Name()
+		if en.IsDir() {
+			if n := countYAML(filepath.Join(dir, name)); n > 0 {
+				logf("skipping %s/: %d YAML file(s) in a sub-folder; GitHub only runs workflows directly in .github/workflows", showPath(wd, filepath.Join(dir, name)), n)
+			}
+			continue
+		}
+		if !IsYAML(name) {
+			continue
+		}
+		out = append(out, NewTarget(wd, filepath.Join(dir, name)))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no workflow files (*.yml, *.yaml) found", Display(wd, dir))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Display < out[j].Display })
+	for _, t := range out {
+		logf("linting %s", t.Display)
+	}
+	return out, nil
+}
+
+// IsYAML reports whether name ends in .yml or .yaml (any case).
+func IsYAML(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	return ext == ".yml" || ext == ".yaml"
+}
+
+func countYAML(dir string) int {
+	n := 0
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && IsYAML(d.Name()) {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+func Unwrap(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// showPath is how findings name a file: relative to the repository root
+// (what GitHub annotations and SARIF expect), else to the working
+// directory, else absolute.
+func showPath(wd, abs string) string {
+	if r, err := filepath.Rel(RepoRoot(wd), abs); err == nil && r != ".." && !startsWithDotDot(r) {
+		return filepath.ToSlash(r)
+	}
+	return Display(wd, abs)
+}
+
+// NewTarget finds the project root of a workflow file: the directory
+// holding the .github/workflows it sits in, else its own directory.
+func NewTarget(wd, abs string) Target {
+	dir := filepath.Dir(abs)
+	root := dir
+	if filepath.Base(dir) == "workflows" && filepath.Base(filepath.Dir(dir)) == ".github" {
+		root = filepath.Dir(filepath.Dir(dir))
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		rel = filepath.Base(abs)
+	}
+	return Target{Abs: abs, Display: showPath(wd, abs), Root: root, Rel: filepath.ToSlash(rel)}
+}

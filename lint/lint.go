@@ -1,0 +1,290 @@
+// Package lint is cicheck's linter as a library, in the manner of
+// actionlint's Linter: it finds the workflow files a command names, lints
+// each with actionlint and cicheck's rules, adds the test registry's
+// findings when a whole repository is linted, and applies the
+// configuration (ignore globs, rule settings) and suppressions. Commands
+// print what it returns; it prints nothing.
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/cicheck/cicheck/checks"
+	"github.com/cicheck/cicheck/config"
+	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/testregistry"
+	"github.com/cicheck/cicheck/workflowgraph"
+)
+
+// Options configure a Linter.
+type Options struct {
+	// WorkingDir resolves relative paths and is what findings are shown
+	// relative to (after the repository root).
+	WorkingDir string
+	// Config is the loaded configuration (config.Default() when nil).
+	Config *config.Config
+	// Shellcheck is the shellcheck executable for run: scripts; "" for none.
+	Shellcheck string
+	// Log receives what --verbose prints (which files are linted and
+	// skipped, and why); nil discards it.
+	Log func(format string, a ...any)
+}
+
+// Linter lints workflows and test registries.
+type Linter struct{ o Options }
+
+// New returns a Linter for o.
+func New(o Options) *Linter {
+	if o.Config == nil {
+		o.Config = config.Default()
+	}
+	if o.Log == nil {
+		o.Log = func(string, ...any) {}
+	}
+	return &Linter{o: o}
+}
+
+// LintRepo lints every workflow directly in .github/workflows of the
+// repository holding the working directory, and its test registry when it
+// has one.
+func (l *Linter) LintRepo() (*Result, error) {
+	res, err := l.LintFiles(nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := lintRegistry(l.o.WorkingDir, l.o.Config, res, l.o.Log); err != nil {
+		return nil, err
+	}
+	res.Findings = ApplyRuleConfig(l.o.Config, res.Findings)
+	return res, nil
+}
+
+// LintFiles lints the workflow files and directories named by paths (a
+// directory means its .github/workflows, else the YAML files directly in
+// it); no paths means the repository's workflows, without its registry.
+// An unusable file is an input error in the result; the others are still
+// linted. The error is an *InternalError for a cicheck bug.
+func (l *Linter) LintFiles(paths []string) (*Result, error) {
+	targets, err := Discover(l.o.WorkingDir, paths, l.o.Log)
+	if err != nil {
+		return nil, err
+	}
+	res, err := l.LintTargets(targets)
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) > 0 {
+		res.Findings = ApplyRuleConfig(l.o.Config, res.Findings)
+	}
+	return res, nil
+}
+
+// LintTargets lints files already discovered.
+func (l *Linter) LintTargets(targets []Target) (*Result, error) {
+	return lintTargets(l.o.WorkingDir, targets, l.o.Config, l.o.Shellcheck, l.o.Log)
+}
+
+// Result is everything a lint run produced.
+type Result struct {
+	Findings    []finding.Finding
+	Sources     map[string][]byte
+	InputErrors []string // unusable files: reported, and the exit code is 2
+}
+
+// lintTargets lints each file with actionlint and cicheck's rules, applies
+// suppressions and returns sorted findings. Unusable files are collected
+// in inputErrors; the other files are still linted. Files are linted in
+// parallel (one actionlint linter per worker) and merged in input order, so
+// the output does not depend on scheduling.
+func lintTargets(wd string, targets []Target, cfg *config.Config, shellcheck string, logf func(string, ...any)) (*Result, error) {
+	res := &Result{Sources: map[string][]byte{}}
+	var sc *checks.Shellcheck
+	if shellcheck != "" {
+		var err error
+		if sc, err = checks.NewShellcheck(shellcheck); err != nil {
+			return nil, err
+		}
+	}
+	var todo []Target
+	for _, t := range targets {
+		if ignored(cfg, t) {
+			logf("ignoring %s (config ignore)", t.Display)
+			continue
+		}
+		todo = append(todo, t)
+	}
+	type slot struct {
+		src      []byte
+		findings []finding.Finding
+		inputErr string
+		fatal    error
+	}
+	slots := make([]slot, len(todo))
+	callees := workflowgraph.NewCallees()
+	projects := checks.NewProjects()
+	workers := min(runtime.GOMAXPROCS(0), len(todo))
+	// The queue is filled before the workers start and the calling
+	// goroutine is one of them: no hand-off per file wakes an idle thread
+	// (measured: a third of a small run's CPU went to such wake-ups).
+	next := make(chan int, len(todo))
+	for i := range todo {
+		next <- i
+	}
+	close(next)
+	work := func() {
+		var l *checks.Linter
+		for i := range next {
+			s := &slots[i]
+			if l == nil {
+				var err error
+				if l, err = checks.NewLinter(checks.LinterOptions{WorkingDir: wd, Projects: projects}); err != nil {
+					s.fatal = err
+					continue
+				}
+			}
+			s.fatal = recovered(todo[i].Display, func() {
+				s.src, s.findings, s.inputErr = lintOne(l, todo[i], cfg, sc, callees)
+			})
+		}
+	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
+	wg.Wait()
+	for i, s := range slots {
+		if s.fatal != nil {
+			return nil, s.fatal
+		}
+		if s.inputErr != "" {
+			res.InputErrors = append(res.InputErrors, s.inputErr)
+			continue
+		}
+		res.Sources[todo[i].Display] = s.src
+		res.Findings = append(res.Findings, s.findings...)
+	}
+	res.Findings = finding.Sort(res.Findings)
+	return res, nil
+}
+
+// InternalError is a cicheck bug (a panic in a worker): exit code 3.
+type InternalError struct{ msg string }
+
+func (e *InternalError) Error() string { return e.msg }
+
+// recovered runs f and turns a panic into an InternalError naming the file:
+// a panic in a worker goroutine would otherwise escape dispatch's recover
+// and print a stack trace.
+func recovered(file string, f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &InternalError{fmt.Sprintf("internal error while linting %s: %v (please report this)", file, r)}
+		}
+	}()
+	f()
+	return nil
+}
+
+// lintOne lints one file: actionlint, then cicheck's rules on the graph
+// built from the tree actionlint parsed, then job ids and suppressions.
+// The graph is dropped when the file is done: only findings and sources
+// outlive it, so a large run does not keep every parsed workflow alive.
+//
+// callees is the run's cache of local reusable workflows: a linted file that
+// declares workflow_call is added with its parse, so its callers do not
+// parse it again.
+func lintOne(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellcheck, callees *workflowgraph.Callees) ([]byte, []finding.Finding, string) {
+	src, err := workflowgraph.ReadFile(os.DirFS(t.Root), t.Rel)
+	if err != nil {
+		return nil, nil, Relabel(err, t.Rel, t.Display).Error()
+	}
+	fs, ast, err := l.Lint(t.Abs, t.Root, t.Display, src)
+	if err != nil {
+		return nil, nil, err.Error()
+	}
+	if err := workflowgraph.CheckParsed(t.Display, src, ast); err != nil {
+		return nil, nil, err.Error()
+	}
+	var w *workflowgraph.Workflow
+	if ast != nil {
+		if _, reusable := ast.FindWorkflowCallEvent(); reusable {
+			callees.Add(t.Root, t.Rel, src, ast)
+		}
+		w = workflowgraph.BuildShared(callees, t.Root, os.DirFS(t.Root), t.Rel, src, ast)
+		fs = checks.RefineRunnerLabels(fs, w, cfg.Classifier())
+		fs = append(fs, checks.Run(w, t.Display, cfg, nil)...)
+		if sc != nil {
+			fs = append(fs, sc.Check(t.Display, src, ast)...)
+		}
+	}
+	fs = checks.AssignJobs(src, w, fs)
+	fs = checks.ApplySuppressions(t.Display, src, w, fs)
+	return src, fs, ""
+}
+
+// ignored applies the config's ignore globs to the path relative to the
+// project root and relative to the working directory.
+func ignored(cfg *config.Config, t Target) bool {
+	for _, pat := range cfg.Ignore {
+		for _, p := range []string{t.Rel, t.Display} {
+			if ok, _ := doublestar.Match(pat, p); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ApplyRuleConfig applies rules.<id>.enabled and .severity to every
+// finding: cicheck's rules read them already, but actionlint's kinds,
+// shellcheck, the suppression meta-rules and the registry rules did not,
+// although the config accepts their ids.
+func ApplyRuleConfig(cfg *config.Config, fs []finding.Finding) []finding.Finding {
+	if cfg == nil || len(cfg.Rules) == 0 {
+		return fs
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if !cfg.RuleEnabled(f.Rule) {
+			continue
+		}
+		f.Severity = cfg.RuleSeverity(f.Rule, f.Severity)
+		out = append(out, f)
+	}
+	return out
+}
+
+// lintRegistry adds the test-registry findings when the repository has a
+// registry (configured, or the default labels file exists).
+func lintRegistry(wd string, cfg *config.Config, res *Result, logf func(string, ...any)) error {
+	root := RepoRoot(wd)
+	fsys := os.DirFS(root)
+	if !testregistry.Present(fsys, cfg.Registry) {
+		logf("no test registry (%s absent): registry checks skipped", cfg.Registry.Labels.File)
+		return nil
+	}
+	fs, err := testregistry.Check(fsys, cfg.Registry)
+	if err != nil {
+		return err
+	}
+	for i := range fs {
+		src, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(fs[i].File)))
+		fs[i].File = Display(wd, filepath.Join(root, filepath.FromSlash(fs[i].File)))
+		if _, ok := res.Sources[fs[i].File]; !ok && src != nil {
+			res.Sources[fs[i].File] = src
+		}
+	}
+	logf("test registry checked: %d finding(s)", len(fs))
+	res.Findings = finding.Sort(append(res.Findings, fs...))
+	return nil
+}
