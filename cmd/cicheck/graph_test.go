@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cicheck/cicheck/workflowgraph/render"
 )
 
 // TestGraphDOTRendersWithGraphviz feeds the DOT output, including awkward
@@ -54,14 +56,14 @@ func TestGraphJSON(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("code %d: %s", code, errs)
 	}
-	var doc graphDoc
+	var doc render.Doc
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if doc.Version != 1 || len(doc.Workflows) != 1 {
 		t.Fatalf("doc %+v", doc)
 	}
-	jobs := map[string]graphJob{}
+	jobs := map[string]render.Job{}
 	for _, j := range doc.Workflows[0].Jobs {
 		jobs[j.ID] = j
 	}

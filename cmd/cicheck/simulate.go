@@ -355,7 +355,7 @@ func runSimulate(e *env, args []string) int {
 		}
 		cl := cfg.Classifier()
 		watched := func(j *workflowgraph.Job) bool { return cl.IsGPU(j) || cl.IsHeavy(j) }
-		writeFaultMatrix(e.stdout, *format, faultMatrix(sim, w, sc, watched))
+		simulate.WriteFaultMatrix(e.stdout, *format, sim.FaultMatrix(sc, watched))
 		return exitOK
 	}
 	vs := sim.Run(sc)

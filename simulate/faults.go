@@ -1,4 +1,4 @@
-package main
+package simulate
 
 import (
 	"encoding/json"
@@ -9,36 +9,36 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/cicheck/cicheck/simulate"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
-// faultRow is what one job's failure does to the accelerator and heavy
+// FaultRow is what one job's failure does to the accelerator and heavy
 // jobs, everything else as the scenario says.
-type faultRow struct {
+type FaultRow struct {
 	Fails   string   `json:"fails"`
 	Skipped []string `json:"skipped"`
 	Run     []string `json:"run"`
 	Unknown []string `json:"unknown"`
 }
 
-// faultMatrix fails each job alone, and each leg of a static matrix alone
+// FaultMatrix fails each job alone, and each leg of a static matrix alone
 // (on top of the scenario sc), and records which watched jobs (accelerator
 // or heavy) still run, are skipped, or cannot be decided. The failing job
 // itself is left out of its row.
-func faultMatrix(sim *simulate.Sim, w *workflowgraph.Workflow, sc simulate.Scenario, watched func(*workflowgraph.Job) bool) []faultRow {
-	var rows []faultRow
-	row := func(label, id string, s simulate.Scenario) {
+func (sim *Sim) FaultMatrix(sc Scenario, watched func(*workflowgraph.Job) bool) []FaultRow {
+	w := sim.w
+	var rows []FaultRow
+	row := func(label, id string, s Scenario) {
 		s.VerdictsOnly = true
-		r := faultRow{Fails: label, Skipped: []string{}, Run: []string{}, Unknown: []string{}}
+		r := FaultRow{Fails: label, Skipped: []string{}, Run: []string{}, Unknown: []string{}}
 		for _, v := range sim.Run(s) {
 			if v.ID == id || !watched(w.Job(v.ID)) {
 				continue
 			}
 			switch v.Verdict {
-			case simulate.VerdictSkip:
+			case VerdictSkip:
 				r.Skipped = append(r.Skipped, v.ID)
-			case simulate.VerdictRun:
+			case VerdictRun:
 				r.Run = append(r.Run, v.ID)
 			default:
 				r.Unknown = append(r.Unknown, v.ID)
@@ -52,7 +52,7 @@ func faultMatrix(sim *simulate.Sim, w *workflowgraph.Workflow, sc simulate.Scena
 		if s.Outcomes == nil {
 			s.Outcomes = map[string]string{}
 		}
-		s.Outcomes[id] = simulate.Failure
+		s.Outcomes[id] = Failure
 		row(id, id, s)
 		// Each leg of a static matrix alone, too.
 		legs, static := workflowgraph.Legs(w.Job(id))
@@ -63,20 +63,22 @@ func faultMatrix(sim *simulate.Sim, w *workflowgraph.Workflow, sc simulate.Scena
 			s := sc
 			s.LegOutcomes = maps.Clone(sc.LegOutcomes)
 			if s.LegOutcomes == nil {
-				s.LegOutcomes = map[string][]simulate.LegOutcome{}
+				s.LegOutcomes = map[string][]LegOutcome{}
 			}
 			sel := map[string]string{}
 			for i, k := range l.Keys {
 				sel[k] = l.Values[i]
 			}
-			s.LegOutcomes[id] = append(slices.Clone(s.LegOutcomes[id]), simulate.LegOutcome{Select: sel, Outcome: simulate.Failure})
+			s.LegOutcomes[id] = append(slices.Clone(s.LegOutcomes[id]), LegOutcome{Select: sel, Outcome: Failure})
 			row(id+"["+l.String()+"]", id, s)
 		}
 	}
 	return rows
 }
 
-func writeFaultMatrix(out io.Writer, format string, rows []faultRow) {
+// WriteFaultMatrix writes rows as a table (format "text"), a Markdown
+// table ("markdown") or versioned JSON ("json").
+func WriteFaultMatrix(out io.Writer, format string, rows []FaultRow) {
 	list := func(xs []string) string {
 		if len(xs) == 0 {
 			return "-"
@@ -87,7 +89,7 @@ func writeFaultMatrix(out io.Writer, format string, rows []faultRow) {
 	case "json":
 		b, _ := json.MarshalIndent(struct {
 			Version  int        `json:"version"`
-			Failures []faultRow `json:"failures"`
+			Failures []FaultRow `json:"failures"`
 		}{1, rows}, "", "  ")
 		fmt.Fprintln(out, string(b))
 	case "markdown":
