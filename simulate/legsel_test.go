@@ -1,4 +1,4 @@
-package main
+package simulate
 
 import (
 	"strings"
@@ -11,7 +11,7 @@ func TestParseLegSelector(t *testing.T) {
 		" Python = 3.12 , GPU=H100 ": "gpu=H100 python=3.12",
 		"a=":                         "a=",
 	} {
-		m, err := parseLegSelector(in)
+		m, err := ParseLegSelector(in)
 		if err != nil {
 			t.Fatalf("%q: %v", in, err)
 		}
@@ -26,7 +26,7 @@ func TestParseLegSelector(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "gpu", "=x", "a=1,,b=2"} {
-		if _, err := parseLegSelector(bad); err == nil {
+		if _, err := ParseLegSelector(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}
@@ -37,7 +37,7 @@ func FuzzParseLegSelector(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		m, err := parseLegSelector(s)
+		m, err := ParseLegSelector(s)
 		if err == nil && len(m) == 0 {
 			t.Fatalf("%q: no error and no key", s)
 		}
