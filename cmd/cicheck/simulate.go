@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -31,38 +29,6 @@ run, skip or unknown with the reason. A fact nobody gave (an output of a job
 that runs, a vars.* value) is unknown and stays unknown; it is never guessed.
 
 flags:`
-
-// simulateDoc is the JSON schema of `cicheck simulate --format json`.
-type simulateDoc struct {
-	Version int           `json:"version"`
-	Jobs    []simulateJob `json:"jobs"`
-	// Refused lists why GitHub refuses the file; Jobs is then empty.
-	Refused []simulateRefusal `json:"refused,omitempty"`
-}
-
-type simulateJob struct {
-	ID      string        `json:"id"`
-	Verdict string        `json:"verdict"`
-	Result  string        `json:"result"`
-	Reason  string        `json:"reason"`
-	Legs    []simulateLeg `json:"legs,omitempty"`
-	// Called lists the called workflow's jobs when the scenario names one.
-	Called []simulateJob `json:"called,omitempty"`
-}
-
-// simulateLeg is one matrix leg of a job whose legs the scenario names.
-type simulateLeg struct {
-	Leg    string `json:"leg"`
-	Result string `json:"result"`
-	Reason string `json:"reason"`
-}
-
-type simulateRefusal struct {
-	Job    string `json:"job"`
-	Line   int    `json:"line"`
-	Column int    `json:"column"`
-	Reason string `json:"reason"`
-}
 
 func runSimulate(e *env, args []string) int {
 	fl := pflag.NewFlagSet("cicheck simulate", pflag.ContinueOnError)
@@ -134,34 +100,19 @@ func runSimulate(e *env, args []string) int {
 		return exitUsage
 	}
 	sim := simulate.New(w)
-	refused := sim.Refused()
 	// actionlint's parse errors (unknown or misplaced keys, wrong types) are
 	// problems GitHub refuses the file for too: the same findings lint
 	// reports, not a second opinion.
+	var parseErrs []workflowgraph.Refusal
 	for _, f := range fs {
-		refused = append(refused, workflowgraph.Refusal{Line: f.Line, Column: f.Column, Reason: f.Message})
+		parseErrs = append(parseErrs, workflowgraph.Refusal{Line: f.Line, Column: f.Column, Reason: f.Message})
 	}
-	sort.SliceStable(refused, func(a, b int) bool {
-		if refused[a].Line != refused[b].Line {
-			return refused[a].Line < refused[b].Line
-		}
-		return refused[a].Column < refused[b].Column
-	})
+	refused := sim.RefusedWith(parseErrs)
 	if len(refused) > 0 {
 		// GitHub refuses the file: no job runs, whatever the scenario.
-		if *format == "json" {
-			doc := simulateDoc{Version: 1, Jobs: []simulateJob{}}
-			for _, r := range refused {
-				doc.Refused = append(doc.Refused, simulateRefusal{Job: r.Job, Line: r.Line, Column: r.Column, Reason: r.Reason})
-			}
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			_ = enc.Encode(doc)
-			return exitFindings
-		}
-		fmt.Fprintf(e.stdout, "%s: workflow invalid: GitHub refuses the file, so no job runs\n", t.Display)
-		for _, r := range refused {
-			fmt.Fprintf(e.stdout, "%s:%d:%d: %s\n", t.Display, r.Line, r.Column, r.Reason)
+		if err := simulate.WriteRefused(e.stdout, *format, t.Display, refused); err != nil {
+			fmt.Fprintf(e.stderr, "cicheck: writing the simulation: %v\n", err)
+			return exitInternal
 		}
 		return exitFindings
 	}
@@ -176,42 +127,9 @@ func runSimulate(e *env, args []string) int {
 		simulate.WriteFaultMatrix(e.stdout, *format, sim.FaultMatrix(sc, watched))
 		return exitOK
 	}
-	vs := sim.Run(sc)
-	if *format == "json" {
-		doc := simulateDoc{Version: 1, Jobs: make([]simulateJob, len(vs))}
-		for i, v := range vs {
-			doc.Jobs[i] = simulateJob{ID: v.ID, Verdict: v.Verdict, Result: v.Result, Reason: v.Reason}
-			for _, l := range v.Legs {
-				doc.Jobs[i].Legs = append(doc.Jobs[i].Legs, simulateLeg(l))
-			}
-			for _, c := range v.Called {
-				doc.Jobs[i].Called = append(doc.Jobs[i].Called, simulateJob{ID: c.ID, Verdict: c.Verdict, Result: c.Result, Reason: c.Reason})
-			}
-		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: writing the simulation: %v\n", err)
-			return exitInternal
-		}
-		return exitOK
-	}
-	width := 0
-	for _, v := range vs {
-		width = max(width, len(v.ID))
-	}
-	for _, v := range vs {
-		fmt.Fprintf(e.stdout, "%-*s  %s: %s\n", width, v.ID, v.Verdict, v.Reason)
-		for _, c := range v.Called {
-			fmt.Fprintf(e.stdout, "%-*s    %s/%s  %s: %s\n", width, "", v.ID, c.ID, c.Verdict, c.Reason)
-		}
-		for _, l := range v.Legs {
-			fmt.Fprintf(e.stdout, "%-*s    [%s] %s", width, "", l.Leg, l.Result)
-			if l.Reason != "" {
-				fmt.Fprintf(e.stdout, ": %s", l.Reason)
-			}
-			fmt.Fprintln(e.stdout)
-		}
+	if err := simulate.WriteVerdicts(e.stdout, *format, sim.Run(sc)); err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: writing the simulation: %v\n", err)
+		return exitInternal
 	}
 	return exitOK
 }
