@@ -128,32 +128,9 @@ func runCommandParse(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return exitUsage
 	}
-	if f.format == "json" {
-		if err := scopeWriteJSON(e.stdout, struct {
-			Version int      `json:"version"`
-			Outcome string   `json:"outcome"`
-			Command string   `json:"command"`
-			Targets []string `json:"targets"`
-			Reason  string   `json:"reason"`
-		}{1, string(cmd.Outcome), cmd.Name, scopeNonNil(cmd.Targets), cmd.Reason}); err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-			return exitInternal
-		}
-	} else {
-		fmt.Fprintln(e.stdout, cmd.Outcome)
-		if cmd.Name != "" {
-			fmt.Fprintf(e.stdout, "command: %s\n", cmd.Name)
-		}
-		if cmd.Line > 0 {
-			fmt.Fprintf(e.stdout, "line: %d\n", cmd.Line)
-		}
-		for _, t := range cmd.Targets {
-			fmt.Fprintf(e.stdout, "target: %s\n", t)
-		}
-		fmt.Fprintf(e.stdout, "reason: %s\n", cmd.Reason)
-		for _, n := range cmd.Notes {
-			fmt.Fprintf(e.stdout, "note: %s\n", n)
-		}
+	if err := scope.WriteCommand(e.stdout, f.format, cmd); err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitInternal
 	}
 	if cmd.Outcome == scope.Rejected {
 		return exitFindings

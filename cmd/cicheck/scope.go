@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -226,7 +225,7 @@ func runScopeCheck(e *env, args []string) int {
 	for _, d := range drift {
 		fmt.Fprintf(e.stderr, "cicheck: %s: %s:%d:%d: %s [%s]\n", d.Severity, d.File, d.Line, d.Column, d.Message, d.Rule)
 	}
-	if err := writeScopeResult(e.stdout, f.format, res); err != nil {
+	if err := scope.WriteResult(e.stdout, f.format, res); err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return exitInternal
 	}
@@ -234,54 +233,6 @@ func runScopeCheck(e *env, args []string) int {
 		return exitFindings
 	}
 	return exitOK
-}
-
-func scopeOutcomeWord(accepted bool) string {
-	if accepted {
-		return "accepted"
-	}
-	return "rejected"
-}
-
-func scopeReasonMessages(rs []scope.Reason) []string {
-	out := make([]string, 0, len(rs))
-	for _, r := range rs {
-		out = append(out, r.Message)
-	}
-	return out
-}
-
-func scopeNonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-func writeScopeResult(w io.Writer, format string, res scope.Result) error {
-	if format == "json" {
-		return scopeWriteJSON(w, struct {
-			Version int      `json:"version"`
-			Outcome string   `json:"outcome"`
-			Targets []string `json:"targets"`
-			Reasons []string `json:"reasons"`
-		}{1, scopeOutcomeWord(res.Accepted()), scopeNonNil(res.Targets), scopeReasonMessages(res.Reasons)})
-	}
-	fmt.Fprintln(w, scopeOutcomeWord(res.Accepted()))
-	for _, t := range res.Targets {
-		fmt.Fprintf(w, "target: %s\n", t)
-	}
-	for _, r := range res.Reasons {
-		fmt.Fprintf(w, "reason: %s\n", r.Message)
-	}
-	return nil
-}
-
-func scopeWriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 func runScopeChunk(e *env, args []string) int {
@@ -344,31 +295,11 @@ func runScopeChunk(e *env, args []string) int {
 		}
 	}
 	plan = append(plan, marker)
-	if f.format == "json" {
-		if err := scopeWriteJSON(e.stdout, struct {
-			Version     int            `json:"version"`
-			Statuses    []scope.Status `json:"statuses"`
-			Fingerprint string         `json:"fingerprint"`
-		}{1, plan, fp}); err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-			return exitInternal
-		}
-		return exitOK
+	if err := scope.WritePlan(e.stdout, f.format, plan, fp); err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitInternal
 	}
-	for _, st := range plan {
-		fmt.Fprintf(e.stdout, "%s: %s\n", st.Context, scopeDescribe(st.Description))
-	}
-	fmt.Fprintf(e.stdout, "fingerprint: %s\n", fp)
 	return exitOK
-}
-
-// scopeDescribe shows a blank description visibly; "(empty)" cannot be a
-// target, the charset has no parentheses.
-func scopeDescribe(d string) string {
-	if d == "" {
-		return "(empty)"
-	}
-	return d
 }
 
 func runScopeJoin(e *env, args []string) int {
@@ -389,40 +320,9 @@ func runScopeJoin(e *env, args []string) int {
 		return exitUsage
 	}
 	r := scope.Reassemble(statuses, f.cfg.StatusContext, f.cfg.SnapshotContext, scope.OptionsFrom(f.cfg), "<stdin>")
-	if f.format == "json" {
-		type jf struct {
-			Rule     string `json:"rule"`
-			Severity string `json:"severity"`
-			Message  string `json:"message"`
-		}
-		fs := make([]jf, 0, len(r.Findings))
-		for _, x := range r.Findings {
-			fs = append(fs, jf{x.Rule, x.Severity.String(), x.Message})
-		}
-		if err := scopeWriteJSON(e.stdout, struct {
-			Version     int      `json:"version"`
-			Outcome     string   `json:"outcome"`
-			Scope       string   `json:"scope"`
-			Targets     []string `json:"targets"`
-			Fingerprint string   `json:"fingerprint"`
-			Previous    int      `json:"previous"`
-			Findings    []jf     `json:"findings"`
-		}{1, scopeOutcomeWord(r.Accepted()), r.Scope, scopeNonNil(r.Targets), r.Fingerprint, r.Previous, fs}); err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-			return exitInternal
-		}
-	} else {
-		fmt.Fprintln(e.stdout, scopeOutcomeWord(r.Accepted()))
-		if r.Scope == "" {
-			fmt.Fprintln(e.stdout, "scope: (full suite)")
-		} else {
-			fmt.Fprintf(e.stdout, "scope: %s\n", r.Scope)
-		}
-		fmt.Fprintf(e.stdout, "fingerprint: %s\n", r.Fingerprint)
-		fmt.Fprintf(e.stdout, "previous: %d\n", r.Previous)
-		for _, x := range r.Findings {
-			fmt.Fprintf(e.stdout, "%s: %s [%s]\n", x.Severity, x.Message, x.Rule)
-		}
+	if err := scope.WriteReassembly(e.stdout, f.format, r); err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitInternal
 	}
 	if !r.Accepted() {
 		return exitFindings
