@@ -47,5 +47,5 @@ jobs:
     runs-on: [self-hosted, gpu]
     steps: [{run: make}]
 `,
-	Run: pathsFilterRun(pathsfilter.RuleChangesCollision),
+	Run: pathsFilterRun((*pathsfilter.Analysis).ChangesCollision),
 }

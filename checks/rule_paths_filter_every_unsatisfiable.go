@@ -56,5 +56,5 @@ jobs:
     runs-on: [self-hosted, gpu]
     steps: [{run: make}]
 `,
-	Run: pathsFilterRun(pathsfilter.RuleEveryUnsatisfiable),
+	Run: pathsFilterRun((*pathsfilter.Analysis).EveryUnsatisfiable),
 }

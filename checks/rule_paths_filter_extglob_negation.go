@@ -51,5 +51,5 @@ jobs:
     runs-on: [self-hosted, gpu]
     steps: [{run: make}]
 `,
-	Run: pathsFilterRun(pathsfilter.RuleExtglobNegation),
+	Run: pathsFilterRun((*pathsfilter.Analysis).ExtglobNegation),
 }

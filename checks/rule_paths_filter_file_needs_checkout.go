@@ -46,5 +46,5 @@ jobs:
     runs-on: [self-hosted, gpu]
     steps: [{run: make}]
 `,
-	Run: pathsFilterRun(pathsfilter.RuleFileNeedsCheckout),
+	Run: pathsFilterRun((*pathsfilter.Analysis).FileNeedsCheckout),
 }

@@ -54,5 +54,5 @@ jobs:
     runs-on: [self-hosted, gpu]
     steps: [{run: make}]
 `,
-	Run: pathsFilterRun(pathsfilter.RuleNegationWidens),
+	Run: pathsFilterRun((*pathsfilter.Analysis).NegationWidens),
 }

@@ -53,5 +53,5 @@ jobs:
     runs-on: [self-hosted, gpu]
     steps: [{run: make}]
 `,
-	Run: pathsFilterRun(pathsfilter.RuleQuantifierIgnored),
+	Run: pathsFilterRun((*pathsfilter.Analysis).QuantifierIgnored),
 }

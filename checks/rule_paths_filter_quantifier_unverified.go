@@ -52,5 +52,5 @@ jobs:
     runs-on: [self-hosted, gpu]
     steps: [{run: make}]
 `,
-	Run: pathsFilterRun(pathsfilter.RuleQuantifierUnverified),
+	Run: pathsFilterRun((*pathsfilter.Analysis).QuantifierUnverified),
 }

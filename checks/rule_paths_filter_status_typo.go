@@ -49,5 +49,5 @@ jobs:
     runs-on: [self-hosted, gpu]
     steps: [{run: make}]
 `,
-	Run: pathsFilterRun(pathsfilter.RuleStatusTypo),
+	Run: pathsFilterRun((*pathsfilter.Analysis).StatusTypo),
 }

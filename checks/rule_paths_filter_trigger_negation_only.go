@@ -23,5 +23,5 @@ jobs:
 jobs:
   build: {runs-on: ubuntu-latest, steps: [{run: make}]}
 `,
-	Run: pathsFilterRun(pathsfilter.RuleTriggerNegationOnly),
+	Run: pathsFilterRun((*pathsfilter.Analysis).TriggerNegationOnly),
 }

@@ -23,5 +23,5 @@ jobs:
 jobs:
   build: {runs-on: ubuntu-latest, steps: [{run: make}]}
 `,
-	Run: pathsFilterRun(pathsfilter.RuleTriggerPicomatch),
+	Run: pathsFilterRun((*pathsfilter.Analysis).TriggerPicomatch),
 }

@@ -47,5 +47,5 @@ jobs:
     runs-on: [self-hosted, gpu]
     steps: [{run: make}]
 `,
-	Run: pathsFilterRun(pathsfilter.RuleUnsupportedGlob),
+	Run: pathsFilterRun((*pathsfilter.Analysis).UnsupportedGlob),
 }

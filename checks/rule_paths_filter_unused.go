@@ -48,5 +48,5 @@ jobs:
     runs-on: [self-hosted, gpu]
     steps: [{run: make}]
 `,
-	Run: pathsFilterRun(pathsfilter.RuleUnused),
+	Run: pathsFilterRun((*pathsfilter.Analysis).Unused),
 }

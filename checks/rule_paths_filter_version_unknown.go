@@ -47,5 +47,5 @@ jobs:
     runs-on: [self-hosted, gpu]
     steps: [{run: make}]
 `,
-	Run: pathsFilterRun(pathsfilter.RuleVersionUnknown),
+	Run: pathsFilterRun((*pathsfilter.Analysis).VersionUnknown),
 }

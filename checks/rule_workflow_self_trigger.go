@@ -55,5 +55,5 @@ jobs:
     runs-on: [self-hosted, GB10]
     steps: [{run: cargo clippy}]
 `,
-	Run: pathsFilterRun(pathsfilter.RuleSelfTrigger),
+	Run: pathsFilterRun((*pathsfilter.Analysis).SelfTrigger),
 }

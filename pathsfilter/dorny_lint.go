@@ -66,39 +66,107 @@ func (a *Analysis) at(p Pos, job, msg, fix string) finding.Finding {
 	return finding.Finding{File: file, Line: p.Line, Column: p.Col, Job: job, Message: msg, Fix: fix}
 }
 
-// Lint runs the lint named by id; an unknown id yields nothing.
-func (a *Analysis) Lint(id string) []finding.Finding {
-	var out []finding.Finding
-	switch id {
-	case RuleNegationWidens:
-		out = a.negationWidens()
-	case RuleEveryUnsatisfiable:
-		out = a.everyUnsatisfiable()
-	case RuleQuantifierUnsupported, RuleQuantifierIgnored, RuleQuantifierUnverified, RuleVersionUnknown:
-		out = a.quantifier(id)
-	case RuleUnknownOutput, RuleOutputUnknown:
-		out = a.outputs(id)
-	case RuleStatusTypo:
-		out = a.statusTypo()
-	case RuleUnused:
-		out = a.unused()
-	case RuleSelfTrigger:
-		out = a.selfTrigger()
-	case RuleDeadPattern, RuleExtglobNegation, RuleUnsupportedGlob:
-		out = a.patterns(id)
-	case RuleChangesCollision:
-		out = a.changesCollision()
-	case RuleFileNeedsCheckout:
-		out = a.fileNeedsCheckout()
-	case RuleInvalid:
-		out = a.invalid()
-	case RuleTriggerNegationOnly, RuleTriggerIgnoreNegation, RuleTriggerPicomatch:
-		out = a.trigger(id)
-	}
+// Each lint is a method, so a rule names its check by a compile-checked
+// method expression, never by a string.
+
+// tag sets the rule id of every finding.
+func tag(id string, out []finding.Finding) []finding.Finding {
 	for i := range out {
 		out[i].Rule = id
 	}
 	return out
+}
+
+// NegationWidens reports the findings of RuleNegationWidens.
+func (a *Analysis) NegationWidens() []finding.Finding {
+	return tag(RuleNegationWidens, a.negationWidens())
+}
+
+// EveryUnsatisfiable reports the findings of RuleEveryUnsatisfiable.
+func (a *Analysis) EveryUnsatisfiable() []finding.Finding {
+	return tag(RuleEveryUnsatisfiable, a.everyUnsatisfiable())
+}
+
+// QuantifierUnsupported reports the findings of RuleQuantifierUnsupported.
+func (a *Analysis) QuantifierUnsupported() []finding.Finding {
+	return tag(RuleQuantifierUnsupported, a.quantifier(RuleQuantifierUnsupported))
+}
+
+// QuantifierIgnored reports the findings of RuleQuantifierIgnored.
+func (a *Analysis) QuantifierIgnored() []finding.Finding {
+	return tag(RuleQuantifierIgnored, a.quantifier(RuleQuantifierIgnored))
+}
+
+// QuantifierUnverified reports the findings of RuleQuantifierUnverified.
+func (a *Analysis) QuantifierUnverified() []finding.Finding {
+	return tag(RuleQuantifierUnverified, a.quantifier(RuleQuantifierUnverified))
+}
+
+// VersionUnknown reports the findings of RuleVersionUnknown.
+func (a *Analysis) VersionUnknown() []finding.Finding {
+	return tag(RuleVersionUnknown, a.quantifier(RuleVersionUnknown))
+}
+
+// UnknownOutput reports the findings of RuleUnknownOutput.
+func (a *Analysis) UnknownOutput() []finding.Finding {
+	return tag(RuleUnknownOutput, a.outputs(RuleUnknownOutput))
+}
+
+// OutputUnknown reports the findings of RuleOutputUnknown.
+func (a *Analysis) OutputUnknown() []finding.Finding {
+	return tag(RuleOutputUnknown, a.outputs(RuleOutputUnknown))
+}
+
+// StatusTypo reports the findings of RuleStatusTypo.
+func (a *Analysis) StatusTypo() []finding.Finding { return tag(RuleStatusTypo, a.statusTypo()) }
+
+// Unused reports the findings of RuleUnused.
+func (a *Analysis) Unused() []finding.Finding { return tag(RuleUnused, a.unused()) }
+
+// SelfTrigger reports the findings of RuleSelfTrigger.
+func (a *Analysis) SelfTrigger() []finding.Finding { return tag(RuleSelfTrigger, a.selfTrigger()) }
+
+// DeadPattern reports the findings of RuleDeadPattern.
+func (a *Analysis) DeadPattern() []finding.Finding {
+	return tag(RuleDeadPattern, a.patterns(RuleDeadPattern))
+}
+
+// ExtglobNegation reports the findings of RuleExtglobNegation.
+func (a *Analysis) ExtglobNegation() []finding.Finding {
+	return tag(RuleExtglobNegation, a.patterns(RuleExtglobNegation))
+}
+
+// UnsupportedGlob reports the findings of RuleUnsupportedGlob.
+func (a *Analysis) UnsupportedGlob() []finding.Finding {
+	return tag(RuleUnsupportedGlob, a.patterns(RuleUnsupportedGlob))
+}
+
+// ChangesCollision reports the findings of RuleChangesCollision.
+func (a *Analysis) ChangesCollision() []finding.Finding {
+	return tag(RuleChangesCollision, a.changesCollision())
+}
+
+// FileNeedsCheckout reports the findings of RuleFileNeedsCheckout.
+func (a *Analysis) FileNeedsCheckout() []finding.Finding {
+	return tag(RuleFileNeedsCheckout, a.fileNeedsCheckout())
+}
+
+// Invalid reports the findings of RuleInvalid.
+func (a *Analysis) Invalid() []finding.Finding { return tag(RuleInvalid, a.invalid()) }
+
+// TriggerNegationOnly reports the findings of RuleTriggerNegationOnly.
+func (a *Analysis) TriggerNegationOnly() []finding.Finding {
+	return tag(RuleTriggerNegationOnly, a.trigger(RuleTriggerNegationOnly))
+}
+
+// TriggerIgnoreNegation reports the findings of RuleTriggerIgnoreNegation.
+func (a *Analysis) TriggerIgnoreNegation() []finding.Finding {
+	return tag(RuleTriggerIgnoreNegation, a.trigger(RuleTriggerIgnoreNegation))
+}
+
+// TriggerPicomatch reports the findings of RuleTriggerPicomatch.
+func (a *Analysis) TriggerPicomatch() []finding.Finding {
+	return tag(RuleTriggerPicomatch, a.trigger(RuleTriggerPicomatch))
 }
 
 func (a *Analysis) filters(fn func(s *Step, f *Filter)) {
