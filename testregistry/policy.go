@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/cicheck/cicheck/finding"
 )
 
 // Cadences in the order the reference prints them.
@@ -493,4 +496,50 @@ func (r *Registry) ExplainLabels() []LabelUse {
 		out = append(out, u)
 	}
 	return out
+}
+
+// WorkflowPolicy is what ci_policy.py writes to GITHUB_OUTPUT.
+type WorkflowPolicy struct {
+	Policy         RunPolicy
+	RawLabels      []string
+	SkippedStages  []string
+	DiffUnusable   bool // a pull_request without a usable diff: no pruning
+	PolicyWarnings []PolicyWarning
+}
+
+// ResolveWorkflowPolicy is ci_policy.py's main: the run's policy from the
+// workflow inputs and, on a pull_request event, the GPU stages the changed
+// files let it skip. diff is the `git diff --name-status -z` output file
+// (nil when absent or unreadable).
+func ResolveWorkflowPolicy(fsys fs.FS, cfg Config, in WorkflowInputs, diff []byte) (WorkflowPolicy, error) {
+	var out WorkflowPolicy
+	cadence, raw, err := ResolveWorkflowInputs(in, cfg.Policy)
+	if err != nil {
+		return out, err
+	}
+	known, _ := KnownLabels(fsys, cfg)
+	p, warns, err := ResolvePolicy(cadence, raw, known, cfg.Policy)
+	if err != nil {
+		return out, err
+	}
+	out.Policy, out.RawLabels, out.PolicyWarnings, out.SkippedStages = p, raw, warns, []string{}
+	if in.CadenceOverride != "" || in.EventName != "pull_request" {
+		return out, nil
+	}
+	changes, usable := ParseNameStatusZ(diff)
+	if !usable {
+		out.DiffUnusable = true
+		return out, nil
+	}
+	r, err := Scan(fsys, cfg)
+	if err != nil {
+		return out, err
+	}
+	for _, f := range r.Findings {
+		if f.Severity == finding.Error {
+			return out, fmt.Errorf("%s:%d:%d: %s", f.File, f.Line, f.Column, f.Message)
+		}
+	}
+	out.SkippedStages = r.SkippedStages(p, raw, changes, true)
+	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -107,4 +108,24 @@ func knownRuleIDs() map[string]bool {
 		ids[r.ID] = true
 	}
 	return ids
+}
+
+// configKeyPos appends the line and column of the deepest key of msg's
+// leading dotted path ("registry.roots: ...") found in the configuration
+// file, so that a registry configuration error reads file:line:col like
+// every other error. It returns file alone when the key cannot be found.
+func configKeyPos(e *env, file, msg string) string {
+	p := file
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(e.wd, p)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return file
+	}
+	keyPath, _, _ := strings.Cut(msg, ":")
+	if line, col := config.KeyPos(data, keyPath); line > 0 {
+		return fmt.Sprintf("%s:%d:%d", file, line, col)
+	}
+	return file
 }

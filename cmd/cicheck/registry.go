@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -15,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
-	"gopkg.in/yaml.v3"
 
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/finding"
@@ -194,7 +191,7 @@ func registryCheck(e *env, args []string) int {
 			return exitUsage
 		}
 		var relevant bool
-		if keep, relevant = stagedFilter(cfg, files); !relevant {
+		if keep, relevant = testregistry.StagedFilter(cfg, files); !relevant {
 			return exitOK
 		}
 	}
@@ -223,25 +220,6 @@ func registryCheck(e *env, args []string) int {
 	return out.write(e, r.Findings, sources, registryRuleInfos)
 }
 
-// stagedFilter decides what a pre-commit run reports: relevant is false
-// when no staged file can change the registry; keep is nil when a
-// registry-wide file (labels, suites, access policy, configuration) is staged
-// and every finding counts.
-func stagedFilter(cfg testregistry.Config, files []string) (keep func(string) bool, relevant bool) {
-	wide := map[string]bool{cfg.Labels.File: true, cfg.Suites.File: true, cfg.AccessPolicy: true, ".cicheck.yaml": true}
-	set := map[string]bool{}
-	for _, f := range files {
-		if wide[f] {
-			return nil, true
-		}
-		if ok, _ := path.Match(cfg.FileGlob, path.Base(f)); ok {
-			set[f] = true
-			relevant = true
-		}
-	}
-	return func(f string) bool { return set[f] }, relevant
-}
-
 // splitLabels rewrites "--labels a b c" (argparse nargs='*') into repeated
 // --labels flags, since pflag takes one value per flag.
 func regSplitLabels(args []string) []string {
@@ -263,19 +241,6 @@ func regSplitLabels(args []string) []string {
 		}
 	}
 	return out
-}
-
-type regSelectedJSON struct {
-	File    string `json:"file"`
-	Suite   string `json:"suite"`
-	Backend string `json:"backend"`
-}
-
-type regSkippedJSON struct {
-	File    string `json:"file"`
-	Suite   string `json:"suite"`
-	Backend string `json:"backend"`
-	Reason  string `json:"reason"`
 }
 
 func registrySelect(e *env, args []string) int {
@@ -357,10 +322,10 @@ flags:`)
 	for _, w := range warns {
 		fmt.Fprintf(e.stderr, "cicheck: warning: %s\n", w.Message)
 	}
-	if hw != "" && !regKnownBackend(cfg, r, hw) {
+	if hw != "" && !slices.Contains(r.Backends(cfg), hw) {
 		// Otherwise "Unknown suite S for backend CUDA" blames the suite
 		// when the backend is what is wrong (backends are lower-case).
-		fmt.Fprintf(e.stderr, "cicheck: unknown backend %q for --hw (valid: %s)\n", hw, strings.Join(regBackends(cfg, r), ", "))
+		fmt.Fprintf(e.stderr, "cicheck: unknown backend %q for --hw (valid: %s)\n", hw, strings.Join(r.Backends(cfg), ", "))
 		return exitUsage
 	}
 	sel, err := r.Select(p, hw, suite, matchAll)
@@ -371,59 +336,8 @@ flags:`)
 	if partID != nil {
 		sel.Enabled = testregistry.Shard(sel.Enabled, *partID, *partSize)
 	}
-	if format == "json" {
-		out := struct {
-			Version         int                    `json:"version"`
-			Policy          testregistry.RunPolicy `json:"policy"`
-			Selected        []regSelectedJSON      `json:"selected"`
-			SkippedDisabled []regSkippedJSON       `json:"skipped_disabled"`
-		}{Version: 1, Policy: p, Selected: []regSelectedJSON{}, SkippedDisabled: []regSkippedJSON{}}
-		if out.Policy.IncludeLabels == nil {
-			out.Policy.IncludeLabels = []string{}
-		}
-		for _, s := range sel.Enabled {
-			out.Selected = append(out.Selected, regSelectedJSON{s.File, s.Suite, s.Backend})
-		}
-		for _, s := range sel.Skipped {
-			out.SkippedDisabled = append(out.SkippedDisabled, regSkippedJSON{s.File, s.Suite, s.Backend, s.Reason})
-		}
-		return registryJSON(e, out)
-	}
-	w := e.stdout
-	fmt.Fprintf(w, "policy: cadence=%s include_labels=[%s] admit_nightly_tests=%t bypass_fastfail=%t write_baseline=%t\n",
-		p.Cadence, strings.Join(p.IncludeLabels, ", "), p.AdmitNightlyTests, p.BypassFastfail, p.WriteBaseline)
-	if hw != "" && len(sel.Enabled) == 0 && len(sel.Skipped) == 0 {
-		fmt.Fprintln(w, "No tests to run. Exiting with success.")
-		return exitOK
-	}
-	regWriteSelected(w, fmt.Sprintf("selected (%d):", len(sel.Enabled)), sel.Enabled, false)
-	regWriteSelected(w, fmt.Sprintf("skipped, disabled (%d):", len(sel.Skipped)), sel.Skipped, true)
-	return exitOK
-}
-
-func regWriteSelected(w io.Writer, title string, list []testregistry.Selected, reason bool) {
-	fmt.Fprintln(w, title)
-	width := 0
-	for _, s := range list {
-		width = max(width, len(s.Suite))
-	}
-	for _, s := range list {
-		line := fmt.Sprintf("  %-4s  %-*s  %s", s.Backend, width, s.Suite, s.File)
-		if reason {
-			line += ": " + s.Reason
-		}
-		fmt.Fprintln(w, line)
-	}
-}
-
-func registryJSON(e *env, v any) int {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	if err := testregistry.WriteSelection(e.stdout, format, p, sel, hw != ""); err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitInternal
-	}
-	b = append(b, '\n')
-	if _, err := e.stdout.Write(b); err != nil {
 		return exitInternal
 	}
 	return exitOK
@@ -468,18 +382,10 @@ func registryResolveFile(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return exitFindings
 	}
-	if plan.RunsOn == nil {
-		plan.RunsOn = []string{}
+	if err := testregistry.WriteFilePlan(e.stdout, format, plan); err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitInternal
 	}
-	if format == "json" {
-		return registryJSON(e, struct {
-			Version int `json:"version"`
-			testregistry.FilePlan
-		}{1, plan})
-	}
-	runsOn, _ := json.Marshal(plan.RunsOn)
-	fmt.Fprintf(e.stdout, "file: %s\nbackend: %s\nsuite: %s\nruns-on: %s\nimage: %s\ntimeout-seconds: %d\n",
-		plan.File, plan.Backend, plan.Suite, runsOn, plan.Image, plan.TimeoutSeconds)
 	return exitOK
 }
 
@@ -513,49 +419,9 @@ func registryExplainLabels(e *env, args []string) int {
 	if regRefuseOnErrors(e, r) {
 		return exitFindings
 	}
-	uses := r.ExplainLabels()
-	if format == "json" {
-		type testJSON struct {
-			regSkippedJSON
-			Nightly      bool `json:"nightly"`       // added only on cadences admitting nightly tests
-			UnknownSuite bool `json:"unknown_suite"` // never selected
-		}
-		type labelJSON struct {
-			Label string     `json:"label"`
-			Tests []testJSON `json:"tests"`
-		}
-		out := struct {
-			Version int         `json:"version"`
-			Labels  []labelJSON `json:"labels"`
-		}{Version: 1, Labels: []labelJSON{}}
-		for _, u := range uses {
-			l := labelJSON{Label: cfg.Policy.LabelPrefix + u.Label, Tests: []testJSON{}}
-			for _, s := range u.Tests {
-				l.Tests = append(l.Tests, testJSON{regSkippedJSON{s.File, s.Suite, s.Backend, s.Reason}, s.Nightly, s.UnknownSuite})
-			}
-			out.Labels = append(out.Labels, l)
-		}
-		return registryJSON(e, out)
-	}
-	for _, u := range uses {
-		fmt.Fprintf(e.stdout, "%s%s (%d):\n", cfg.Policy.LabelPrefix, u.Label, len(u.Tests))
-		width := 0
-		for _, s := range u.Tests {
-			width = max(width, len(s.Suite))
-		}
-		for _, s := range u.Tests {
-			line := fmt.Sprintf("  %-4s  %-*s  %s", s.Backend, width, s.Suite, s.File)
-			if s.Disabled {
-				line += " (disabled: " + s.Reason + ")"
-			}
-			if s.Nightly {
-				line += " (nightly=True: only on cadences that admit nightly tests)"
-			}
-			if s.UnknownSuite {
-				line += " (suite not in " + cfg.Suites.Symbol + ": never selected)"
-			}
-			fmt.Fprintln(e.stdout, line)
-		}
+	if err := testregistry.WriteLabelUses(e.stdout, format, r.ExplainLabels(), cfg); err != nil {
+		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+		return exitInternal
 	}
 	return exitOK
 }
@@ -575,111 +441,27 @@ func registryPolicy(e *env, args []string) int {
 	}
 	in := testregistry.WorkflowInputs{EventName: e.getenv("EVENT_NAME"), Schedule: e.getenv("SCHEDULE"),
 		PRLabelsJSON: e.getenv("PR_LABELS_JSON"), CadenceOverride: e.getenv("CADENCE_OVERRIDE")}
-	fail := func(err error) int {
+	var diff []byte
+	if diffPath := e.getenv("CHANGED_FILES_PATH"); diffPath != "" {
+		if !filepath.IsAbs(diffPath) {
+			diffPath = filepath.Join(e.wd, diffPath)
+		}
+		diff, _ = os.ReadFile(diffPath)
+	}
+	wp, err := testregistry.ResolveWorkflowPolicy(fsys, cfg, in, diff)
+	if err != nil {
 		fmt.Fprintf(e.stderr, "::error::%v\n", err)
 		return exitFindings
 	}
-	cadence, raw, err := testregistry.ResolveWorkflowInputs(in, cfg.Policy)
-	if err != nil {
-		return fail(err)
-	}
-	known, _ := testregistry.KnownLabels(fsys, cfg)
-	p, warns, err := testregistry.ResolvePolicy(cadence, raw, known, cfg.Policy)
-	if err != nil {
-		return fail(err)
-	}
-	for _, w := range warns {
+	for _, w := range wp.PolicyWarnings {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w.Message)
 	}
-	skipped := []string{}
-	if in.CadenceOverride == "" && in.EventName == "pull_request" {
-		var changes []testregistry.Change
-		usable := false
-		if diffPath := e.getenv("CHANGED_FILES_PATH"); diffPath != "" {
-			if !filepath.IsAbs(diffPath) {
-				diffPath = filepath.Join(e.wd, diffPath)
-			}
-			if b, err := os.ReadFile(diffPath); err == nil {
-				changes, usable = testregistry.ParseNameStatusZ(b)
-			}
-		}
-		if !usable {
-			fmt.Fprintln(e.stderr, "Changed-file diff is unavailable or empty; GPU stage pruning is disabled.")
-		} else {
-			r, err := testregistry.Scan(fsys, cfg)
-			if err != nil {
-				return fail(err)
-			}
-			for _, f := range r.Findings {
-				if f.Severity == finding.Error {
-					return fail(fmt.Errorf("%s:%d:%d: %s", f.File, f.Line, f.Column, f.Message))
-				}
-			}
-			skipped = r.SkippedStages(p, raw, changes, true)
-		}
+	if wp.DiffUnusable {
+		fmt.Fprintln(e.stderr, "Changed-file diff is unavailable or empty; GPU stage pruning is disabled.")
 	}
-	sj, _ := json.Marshal(skipped)
-	fmt.Fprintf(e.stderr, "Resolved CI policy: cadence=%s labels=[%s] bypass_fastfail=%t skipped_stages=%s\n",
-		p.Cadence, strings.Join(raw, " "), p.BypassFastfail, sj)
-	fmt.Fprintf(e.stdout, "cadence=%s\nraw_labels=%s\nbypass_fastfail=%t\nskipped_stages=%s\n", p.Cadence, strings.Join(raw, " "), p.BypassFastfail, sj)
+	p, raw := wp.Policy, strings.Join(wp.RawLabels, " ")
+	sj, _ := json.Marshal(wp.SkippedStages)
+	fmt.Fprintf(e.stderr, "Resolved CI policy: cadence=%s labels=[%s] bypass_fastfail=%t skipped_stages=%s\n", p.Cadence, raw, p.BypassFastfail, sj)
+	fmt.Fprintf(e.stdout, "cadence=%s\nraw_labels=%s\nbypass_fastfail=%t\nskipped_stages=%s\n", p.Cadence, raw, p.BypassFastfail, sj)
 	return exitOK
-}
-
-// regBackends lists the backends the markers and the suite table name,
-// sorted.
-func regBackends(cfg testregistry.Config, r *testregistry.Registry) []string {
-	var out []string
-	for _, m := range cfg.Markers {
-		out = append(out, m.Backend)
-	}
-	for b := range r.Suites {
-		out = append(out, b)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-func regKnownBackend(cfg testregistry.Config, r *testregistry.Registry, hw string) bool {
-	return slices.Contains(regBackends(cfg, r), hw)
-}
-
-// configKeyPos appends the line and column of the deepest key of msg's
-// leading dotted path ("registry.roots: ...") found in the configuration
-// file, so that a registry configuration error reads file:line:col like
-// every other error. It returns file alone when the key cannot be found.
-func configKeyPos(e *env, file, msg string) string {
-	p := file
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(e.wd, p)
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return file
-	}
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
-		return file
-	}
-	keyPath, _, _ := strings.Cut(msg, ":")
-	n, line, col := doc.Content[0], 0, 0
-	for _, k := range strings.Split(keyPath, ".") {
-		if n.Kind != yaml.MappingNode {
-			break
-		}
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == k {
-				line, col, next = n.Content[i].Line, n.Content[i].Column, n.Content[i+1]
-				break
-			}
-		}
-		if next == nil {
-			break
-		}
-		n = next
-	}
-	if line == 0 {
-		return file
-	}
-	return fmt.Sprintf("%s:%d:%d", file, line, col)
 }
