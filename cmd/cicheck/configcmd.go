@@ -66,7 +66,7 @@ func loadConfig(e *env, flagPath string) (*config.Config, string, error) {
 		}
 		cfg, err := config.Load(os.DirFS(filepath.Dir(p)), filepath.Base(p))
 		if err == nil {
-			err = cfg.CheckRuleIDs(knownRuleIDs())
+			err = cfg.CheckRuleIDs(lint.KnownRuleIDs())
 		}
 		if err != nil {
 			return nil, "", lint.Relabel(err, filepath.Base(p), flagPath)
@@ -83,7 +83,7 @@ func loadConfig(e *env, flagPath string) (*config.Config, string, error) {
 	}
 	cfg, err := config.Load(os.DirFS(root), config.FileName)
 	if err == nil {
-		err = cfg.CheckRuleIDs(knownRuleIDs())
+		err = cfg.CheckRuleIDs(lint.KnownRuleIDs())
 	}
 	if err != nil {
 		return nil, "", lint.Relabel(err, config.FileName, lint.Display(e.wd, p))
@@ -99,15 +99,6 @@ func flagError(e *env, err error) int {
 	}
 	fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 	return exitUsage
-}
-
-// knownRuleIDs is every rule id a rules.<id> section may name.
-func knownRuleIDs() map[string]bool {
-	ids := map[string]bool{}
-	for _, r := range ruleInfos() {
-		ids[r.ID] = true
-	}
-	return ids
 }
 
 // configKeyPos appends the line and column of the deepest key of msg's

@@ -9,14 +9,12 @@ import (
 	"path"
 	"path/filepath"
 	"runtime/debug"
-	"sort"
 	"strings"
 	"sync"
 
 	"github.com/spf13/pflag"
 
 	"github.com/cicheck/cicheck/baseline"
-	"github.com/cicheck/cicheck/checks"
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/report"
@@ -108,7 +106,7 @@ func runLint(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "cicheck: baseline %s: %d finding%s accepted, %s%s\n",
 			o.baseline, r.Baselined, plural(r.Baselined), stale, pruneHint(len(r.Stale)))
 	}
-	code = o.report.write(e, res.Findings, res.Sources, ruleInfos)
+	code = o.report.write(e, res.Findings, res.Sources, lint.RuleInfos)
 	if code == exitInternal || len(res.InputErrors) == 0 {
 		return code
 	}
@@ -287,26 +285,5 @@ func colorWanted(e *env, mode string) (bool, bool) {
 
 // writeReportDiscard renders the text report and drops it (benchmarks).
 func writeReportDiscard(res *lint.Result) error {
-	return report.Write(io.Discard, "text", res.Findings, report.Options{Sources: res.Sources, Rules: ruleInfos()})
-}
-
-// ruleInfos is the rule metadata for SARIF: every documented rule (with a
-// helpUri to docs/rules/<id>.md) and actionlint's kinds.
-func ruleInfos() []report.RuleInfo {
-	var out []report.RuleInfo
-	for _, d := range ruleDocs() {
-		out = append(out, d.info())
-	}
-	kinds := make([]string, 0, len(checks.ActionlintKinds))
-	for k := range checks.ActionlintKinds {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
-	for _, k := range kinds {
-		out = append(out, report.RuleInfo{ID: k, Short: "actionlint: " + checks.ActionlintKinds[k],
-			Help:     "Reported by the embedded actionlint. See https://github.com/rhysd/actionlint/blob/main/docs/checks.md",
-			HelpURI:  "https://github.com/rhysd/actionlint/blob/main/docs/checks.md",
-			Severity: finding.Error})
-	}
-	return out
+	return report.Write(io.Discard, "text", res.Findings, report.Options{Sources: res.Sources, Rules: lint.RuleInfos()})
 }

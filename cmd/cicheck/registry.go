@@ -18,7 +18,6 @@ import (
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/internal/gitdiff"
 	"github.com/cicheck/cicheck/lint"
-	"github.com/cicheck/cicheck/report"
 	"github.com/cicheck/cicheck/testregistry"
 )
 
@@ -154,17 +153,6 @@ func regParseFlags(fl *pflag.FlagSet, args []string) (int, bool) {
 	return 0, true
 }
 
-// registryRuleInfos is the rule metadata for SARIF.
-func registryRuleInfos() []report.RuleInfo {
-	var out []report.RuleInfo
-	for _, d := range ruleDocs() {
-		if d.Area == "registry" {
-			out = append(out, d.info())
-		}
-	}
-	return out
-}
-
 func registryCheck(e *env, args []string) int {
 	var rf registryFlags
 	var out reportFlags
@@ -217,7 +205,7 @@ func registryCheck(e *env, args []string) int {
 			sources[f.File] = b
 		}
 	}
-	return out.write(e, r.Findings, sources, registryRuleInfos)
+	return out.write(e, r.Findings, sources, lint.RegistryRuleInfos)
 }
 
 // splitLabels rewrites "--labels a b c" (argparse nargs='*') into repeated

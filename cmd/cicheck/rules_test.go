@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/cicheck/cicheck/checks"
+	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -21,12 +22,12 @@ const docsDir = "../../docs/rules"
 // TestRuleDocsFresh fails when docs/rules/ differs from what the rule values
 // generate. Regenerate with: go test ./cmd/cicheck -run TestRuleDocsFresh -update-docs
 func TestRuleDocsFresh(t *testing.T) {
-	docs := ruleDocs()
+	docs := lint.RuleDocs()
 	want := map[string]string{}
 	for _, d := range docs {
-		want[d.ID+".md"] = d.markdown()
+		want[d.ID+".md"] = d.Markdown()
 	}
-	want["README.md"] = rulesIndex(docs)
+	want["README.md"] = lint.RulesIndex(docs)
 	if *updateDocs {
 		old, _ := filepath.Glob(filepath.Join(docsDir, "*.md"))
 		for _, p := range old {
@@ -66,7 +67,7 @@ func TestRuleDocsFresh(t *testing.T) {
 var registryRulesWithoutExamples = map[string]bool{}
 
 func TestEveryWorkflowRuleHasExamples(t *testing.T) {
-	for _, d := range ruleDocs() {
+	for _, d := range lint.RuleDocs() {
 		switch {
 		case d.Area == "workflow":
 		case d.Area == "registry" && !registryRulesWithoutExamples[d.ID]:
@@ -78,7 +79,7 @@ func TestEveryWorkflowRuleHasExamples(t *testing.T) {
 		}
 	}
 	ids := []string{}
-	for _, d := range ruleDocs() {
+	for _, d := range lint.RuleDocs() {
 		ids = append(ids, d.ID)
 	}
 	if !slices.IsSorted(ids) || len(slices.Compact(slices.Clone(ids))) != len(ids) {
@@ -123,11 +124,11 @@ func exampleHits(t *testing.T, r *checks.Rule, src string) int {
 // TestRegistryExampleRendering: a registry example is a repository, shown
 // as one fenced block per file under the file's path.
 func TestRegistryExampleRendering(t *testing.T) {
-	d, ok := findRuleDoc("policy-allowlist-drift")
+	d, ok := lint.FindRuleDoc("policy-allowlist-drift")
 	if !ok {
 		t.Fatal("policy-allowlist-drift is not documented")
 	}
-	md := d.markdown()
+	md := d.Markdown()
 	for _, want := range []string{
 		"## Bad\n",
 		"\n### .github/workflows/policies/comment-command-access.json\n\n```json\n{\n",
@@ -147,10 +148,10 @@ func TestRegistryExampleRendering(t *testing.T) {
 // TestSARIFRuleMetadata: every documented rule reaches SARIF with its long
 // help and a helpUri naming a page that exists in docs/rules.
 func TestSARIFRuleMetadata(t *testing.T) {
-	infos := append(ruleInfos(), registryRuleInfos()...)
+	infos := append(lint.RuleInfos(), lint.RegistryRuleInfos()...)
 	seen := 0
 	for _, ri := range infos {
-		d, ok := findRuleDoc(ri.ID)
+		d, ok := lint.FindRuleDoc(ri.ID)
 		if !ok {
 			continue // actionlint's kinds link to actionlint's docs
 		}
@@ -158,16 +159,16 @@ func TestSARIFRuleMetadata(t *testing.T) {
 		if ri.Help != d.Help || ri.Help == "" {
 			t.Errorf("%s: SARIF help is not the rule's long doc", ri.ID)
 		}
-		page := strings.TrimPrefix(ri.HelpURI, docsBaseURL)
+		page := strings.TrimPrefix(ri.HelpURI, lint.DocsBaseURL)
 		if page == ri.HelpURI {
-			t.Errorf("%s: helpUri %q is not under %s", ri.ID, ri.HelpURI, docsBaseURL)
+			t.Errorf("%s: helpUri %q is not under %s", ri.ID, ri.HelpURI, lint.DocsBaseURL)
 			continue
 		}
 		if _, err := os.Stat(filepath.Join(docsDir, page)); err != nil {
 			t.Errorf("%s: helpUri names %s, which is not in docs/rules", ri.ID, page)
 		}
 	}
-	if seen < len(ruleDocs()) {
-		t.Errorf("only %d of %d documented rules reach SARIF", seen, len(ruleDocs()))
+	if seen < len(lint.RuleDocs()) {
+		t.Errorf("only %d of %d documented rules reach SARIF", seen, len(lint.RuleDocs()))
 	}
 }

@@ -1,0 +1,190 @@
+package lint
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/cicheck/cicheck/checks"
+	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/report"
+	"github.com/cicheck/cicheck/testregistry"
+	"golang.org/x/tools/txtar"
+)
+
+// DocsBaseURL is where docs/rules/<id>.md is published; SARIF helpUri points there.
+const DocsBaseURL = "https://github.com/cicheck/cicheck/blob/main/docs/rules/"
+
+// RuleDoc is one rule as documented: cicheck's workflow rules, the
+// suppression meta-rules and the test-registry rules share this shape.
+type RuleDoc struct {
+	ID       string
+	Severity finding.Severity
+	Area     string // "workflow", "suppression" or "registry"
+	Doc      string
+	Help     string
+	Bad      string
+	Good     string
+}
+
+// RuleDocs is every documented rule, sorted by id. It is the one source of
+// `cicheck rules`, docs/rules/*.md and the SARIF rule metadata.
+func RuleDocs() []RuleDoc {
+	var out []RuleDoc
+	add := func(area string, rs []*checks.Rule) {
+		for _, r := range rs {
+			out = append(out, RuleDoc{ID: r.ID, Severity: r.Severity, Area: area, Doc: r.Doc, Help: r.Help, Bad: r.Bad, Good: r.Good})
+		}
+	}
+	add("workflow", checks.All)
+	add("suppression", checks.MetaRules)
+	for _, r := range testregistry.Rules() {
+		out = append(out, RuleDoc{ID: r.ID, Severity: r.Severity, Area: "registry", Doc: r.Short, Help: r.Help, Bad: r.Bad, Good: r.Good})
+	}
+	slices.SortFunc(out, func(a, b RuleDoc) int { return cmp.Compare(a.ID, b.ID) })
+	return out
+}
+
+// Info is the rule's SARIF metadata.
+func (d RuleDoc) Info() report.RuleInfo {
+	return report.RuleInfo{ID: d.ID, Short: d.Doc, Help: d.Help, HelpURI: RuleHelpURI(d.ID), Severity: d.Severity}
+}
+
+// RuleHelpURI is the published page of a rule (SARIF helpUri).
+func RuleHelpURI(id string) string { return DocsBaseURL + id + ".md" }
+
+func FindRuleDoc(id string) (RuleDoc, bool) {
+	for _, d := range RuleDocs() {
+		if d.ID == id {
+			return d, true
+		}
+	}
+	return RuleDoc{}, false
+}
+
+// Markdown renders the rule's page; docs/rules/<id>.md holds exactly this.
+func (d RuleDoc) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", d.ID)
+	fmt.Fprintf(&b, "Default severity: **%s** · Area: %s\n\n", d.Severity, d.Area)
+	fmt.Fprintf(&b, "%s\n", sentence(d.Doc))
+	if d.Help != "" {
+		fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(d.Help))
+	}
+	if d.Area == "registry" {
+		// Registry examples are small repositories (txtar archives):
+		// one fenced block per file, under its path.
+		if d.Bad != "" || d.Good != "" {
+			b.WriteString("\nThe examples are small repositories, one block per file, as `cicheck registry check` reads them.\n")
+		}
+		if d.Bad != "" {
+			b.WriteString("\n## Bad\n")
+			writeArchive(&b, d.Bad)
+		}
+		if d.Good != "" {
+			b.WriteString("\n## Good\n")
+			writeArchive(&b, d.Good)
+		}
+		return b.String()
+	}
+	if d.Bad != "" {
+		fmt.Fprintf(&b, "\n## Bad\n\n```yaml\n%s\n```\n", strings.TrimRight(d.Bad, "\n"))
+	}
+	if d.Good != "" {
+		fmt.Fprintf(&b, "\n## Good\n\n```yaml\n%s\n```\n", strings.TrimRight(d.Good, "\n"))
+	}
+	fmt.Fprintf(&b, "\n## Configuration\n\n```yaml\nrules:\n  %s:\n    severity: %s   # error | warning | notice\n    enabled: true\n```\n", d.ID, d.Severity)
+	fmt.Fprintf(&b, "\nSuppress one occurrence with `# cicheck: ignore[%s] <reason>` on its line or the line above.\n", d.ID)
+	return b.String()
+}
+
+// writeArchive renders a txtar example repository: each file's path as a
+// heading, then its content in a fenced block tagged by extension.
+func writeArchive(b *strings.Builder, archive string) {
+	for _, f := range txtar.Parse([]byte(archive)).Files {
+		fmt.Fprintf(b, "\n### %s\n\n```%s\n%s\n```\n", f.Name, fenceLang(f.Name), strings.TrimRight(string(f.Data), "\n"))
+	}
+}
+
+// fenceLang is the code-fence language of a file, by extension.
+func fenceLang(name string) string {
+	switch path.Ext(name) {
+	case ".py":
+		return "python"
+	case ".yml", ".yaml":
+		return "yaml"
+	case ".json":
+		return "json"
+	case ".toml":
+		return "toml"
+	}
+	return "text"
+}
+
+// sentence capitalises a one-line doc and ends it with a full stop.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+// RulesIndex renders docs/rules/README.md: one row per rule.
+func RulesIndex(docs []RuleDoc) string {
+	var b strings.Builder
+	b.WriteString("# cicheck rules\n\nGenerated from the rule values by `go test ./cmd/cicheck -run TestRuleDocsFresh -update-docs`; do not edit.\n\n")
+	b.WriteString("| Rule | Severity | Area | What it finds |\n|---|---|---|---|\n")
+	for _, d := range docs {
+		fmt.Fprintf(&b, "| [%s](%s.md) | %s | %s | %s |\n", d.ID, d.ID, d.Severity, d.Area, strings.ReplaceAll(sentence(d.Doc), "|", "\\|"))
+	}
+	return b.String()
+}
+
+// RuleInfos is the rule metadata for SARIF: every documented rule (with a
+// helpUri to docs/rules/<id>.md) and actionlint's kinds.
+func RuleInfos() []report.RuleInfo {
+	var out []report.RuleInfo
+	for _, d := range RuleDocs() {
+		out = append(out, d.Info())
+	}
+	kinds := make([]string, 0, len(checks.ActionlintKinds))
+	for k := range checks.ActionlintKinds {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		out = append(out, report.RuleInfo{ID: k, Short: "actionlint: " + checks.ActionlintKinds[k],
+			Help:     "Reported by the embedded actionlint. See https://github.com/rhysd/actionlint/blob/main/docs/checks.md",
+			HelpURI:  "https://github.com/rhysd/actionlint/blob/main/docs/checks.md",
+			Severity: finding.Error})
+	}
+	return out
+}
+
+// RegistryRuleInfos is the rule metadata for SARIF.
+func RegistryRuleInfos() []report.RuleInfo {
+	var out []report.RuleInfo
+	for _, d := range RuleDocs() {
+		if d.Area == "registry" {
+			out = append(out, d.Info())
+		}
+	}
+	return out
+}
+
+// KnownRuleIDs is every rule id a rules.<id> section may name.
+func KnownRuleIDs() map[string]bool {
+	ids := map[string]bool{}
+	for _, r := range RuleInfos() {
+		ids[r.ID] = true
+	}
+	return ids
+}
