@@ -242,7 +242,7 @@ func knownRule(id string) bool {
 	if _, ok := ActionlintKinds[id]; ok {
 		return true
 	}
-	for _, rs := range [][]*Rule{All, MetaRules} {
+	for _, rs := range [][]*Rule{All, MetaRules, FileRules} {
 		for _, r := range rs {
 			if r.ID == id {
 				return true

@@ -7,6 +7,7 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -205,6 +206,11 @@ func recovered(file string, f func()) (err error) {
 // parse it again.
 func lintOne(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellcheck, callees *workflowgraph.Callees) ([]byte, []finding.Finding, string) {
 	src, err := workflowgraph.ReadFile(os.DirFS(t.Root), t.Rel)
+	var inv *workflowgraph.InvalidFile
+	if errors.As(err, &inv) {
+		// GitHub refuses the file: a finding (exit 1), not bad input.
+		return src, []finding.Finding{checks.InvalidFile(t.Display, inv)}, ""
+	}
 	if err != nil {
 		return nil, nil, Relabel(err, t.Rel, t.Display).Error()
 	}
@@ -212,8 +218,8 @@ func lintOne(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellche
 	if err != nil {
 		return nil, nil, err.Error()
 	}
-	if err := workflowgraph.CheckParsed(t.Display, src, ast); err != nil {
-		return nil, nil, err.Error()
+	if err := workflowgraph.CheckParsed(t.Display, src, ast); errors.As(err, &inv) {
+		return src, []finding.Finding{checks.InvalidFile(t.Display, inv)}, ""
 	}
 	var w *workflowgraph.Workflow
 	if ast != nil {

@@ -40,6 +40,7 @@ func RuleDocs() []RuleDoc {
 		}
 	}
 	add("workflow", checks.All)
+	add("workflow", checks.FileRules)
 	add("suppression", checks.MetaRules)
 	for _, r := range testregistry.Rules() {
 		out = append(out, RuleDoc{ID: r.ID, Severity: r.Severity, Area: "registry", Doc: r.Short, Help: r.Help, Bad: r.Bad, Good: r.Good})

@@ -147,7 +147,7 @@ func ReadFile(fsys fs.FS, p string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: is a directory, not a workflow file", p)
 	}
 	if st.Size() > MaxFileSize {
-		return nil, fmt.Errorf("%s: file is %.1f MiB, larger than the %d MiB limit for a workflow", p, float64(st.Size())/(1<<20), MaxFileSize>>20)
+		return nil, &InvalidFile{Path: p, Msg: fmt.Sprintf("file is %.1f MiB, larger than the %d MiB limit for a workflow", float64(st.Size())/(1<<20), MaxFileSize>>20)}
 	}
 	// Read at most one byte past the limit: a file that grew (or a pipe
 	// reporting no size) cannot make us read without bound.
@@ -156,7 +156,7 @@ func ReadFile(fsys fs.FS, p string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
 	}
 	if len(src) > MaxFileSize {
-		return nil, fmt.Errorf("%s: file is larger than the %d MiB limit for a workflow", p, MaxFileSize>>20)
+		return nil, &InvalidFile{Path: p, Msg: fmt.Sprintf("file is larger than the %d MiB limit for a workflow", MaxFileSize>>20)}
 	}
 	if err := CheckWorkflowBytes(p, src); err != nil {
 		return nil, err
@@ -202,16 +202,56 @@ func unwrapPathError(err error) error {
 // once, later, by actionlint; CheckParsed then rejects YAML that is not a
 // workflow. Malformed YAML passes: it is a syntax finding.
 func CheckWorkflowBytes(p string, src []byte) error {
-	if bytes.IndexByte(src, 0) >= 0 || !utf8.Valid(src) {
-		return fmt.Errorf("%s: binary data, not a YAML workflow", p)
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		line, col := position(src, i)
+		return &InvalidFile{Path: p, Line: line, Col: col, Msg: "binary data (a NUL byte), not a YAML workflow"}
+	}
+	if !utf8.Valid(src) {
+		line, col := position(src, invalidUTF8(src))
+		return &InvalidFile{Path: p, Line: line, Col: col, Msg: "invalid UTF-8, not a YAML workflow"}
 	}
 	if _, _, ok := firstContentLine(src); !ok {
 		if len(bytes.TrimSpace(src)) > 0 {
-			return fmt.Errorf("%s: only comments, not a workflow (a commented-out workflow is ignored by GitHub)", p)
+			return &InvalidFile{Path: p, Msg: "only comments, not a workflow (delete a retired workflow, or move it out of .github/workflows)"}
 		}
-		return fmt.Errorf("%s: empty file, not a workflow", p)
+		return &InvalidFile{Path: p, Msg: "empty file, not a workflow"}
 	}
 	return nil
+}
+
+// InvalidFile is a file GitHub refuses as a workflow before reading it
+// as one: too large, binary, invalid UTF-8, empty, only comments, or YAML
+// whose top level is not a workflow. Line and Col are 0 when the whole
+// file is at fault.
+type InvalidFile struct {
+	Path      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *InvalidFile) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+	}
+	return e.Path + ": " + e.Msg
+}
+
+// position is the 1-based line and column (in bytes) of offset i.
+func position(src []byte, i int) (line, col int) {
+	line = 1 + bytes.Count(src[:i], []byte("\n"))
+	return line, i - bytes.LastIndexByte(src[:i], '\n')
+}
+
+// invalidUTF8 is the offset of the first byte that is not valid UTF-8.
+func invalidUTF8(src []byte) int {
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(src)
 }
 
 // CheckParsed rejects parsed YAML that is not a workflow: a top level that
@@ -222,23 +262,24 @@ func CheckParsed(p string, src []byte, ast *actionlint.Workflow) error {
 	}
 	line, text, ok := firstContentLine(src)
 	if !ok {
-		return fmt.Errorf("%s: empty file, not a workflow", p)
+		return &InvalidFile{Path: p, Msg: "empty file, not a workflow"}
 	}
 	col := len(text) - len(strings.TrimLeft(text, " \t")) + 1
+	bad := func(msg string) error { return &InvalidFile{Path: p, Line: line, Col: col, Msg: "not a workflow: " + msg} }
 	t := strings.TrimSpace(text)
 	switch {
 	case strings.HasPrefix(t, "- ") || t == "-" || strings.HasPrefix(t, "["):
-		return fmt.Errorf("%s:%d:%d: not a workflow: the top level is a list, not a mapping with \"on\" and \"jobs\"", p, line, col)
+		return bad("the top level is a list, not a mapping with \"on\" and \"jobs\"")
 	case !strings.Contains(t, ":") && !strings.HasPrefix(t, "{"):
-		return fmt.Errorf("%s:%d:%d: not a workflow: the top level is a scalar, not a mapping with \"on\" and \"jobs\"", p, line, col)
+		return bad("the top level is a scalar, not a mapping with \"on\" and \"jobs\"")
 	}
 	if topLevelKey(src, "runs") {
-		return fmt.Errorf("%s:%d:%d: not a workflow: a top-level \"runs\" key makes this an action's metadata; move it to .github/actions/<name>/action.yml", p, line, col)
+		return bad("a top-level \"runs\" key makes this an action's metadata; move it to .github/actions/<name>/action.yml")
 	}
 	if n := documents(src); n > 1 {
-		return fmt.Errorf("%s:%d:%d: not a workflow: a stream of %d YAML documents whose first has no \"on\" or \"jobs\" key (GitHub reads only the first)", p, line, col, n)
+		return bad(fmt.Sprintf("a stream of %d YAML documents whose first has no \"on\" or \"jobs\" key (GitHub reads only the first)", n))
 	}
-	return fmt.Errorf("%s:%d:%d: not a workflow: no \"on\" or \"jobs\" key at the top level", p, line, col)
+	return bad("no \"on\" or \"jobs\" key at the top level")
 }
 
 // topLevelKey reports whether src has key at column 1 of some line.

@@ -1,6 +1,7 @@
 package workflowgraph
 
 import (
+	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -217,7 +218,8 @@ func TestBadInput(t *testing.T) {
 	cases := map[string]struct{ src, want string }{
 		"empty":    {"", "w.yml: empty file, not a workflow"},
 		"comments": {"# nothing\n", "w.yml: only comments, not a workflow"},
-		"binary":   {"\x00\x01\x02", "w.yml: binary data, not a YAML workflow"},
+		"binary":   {"on: push\njobs:\n  a\x00\x01\x02", "w.yml:3:4: binary data (a NUL byte), not a YAML workflow"},
+		"utf8":     {"on: push\n# caf\xe9\n", "w.yml:2:6: invalid UTF-8, not a YAML workflow"},
 		"list":     {"- a\n- b\n", "w.yml:1:1: not a workflow: the top level is a list"},
 		"mapping":  {"name: x\nfoo: 1\n", "w.yml:1:1: not a workflow: no \"on\" or \"jobs\" key"},
 	}
@@ -226,6 +228,10 @@ func TestBadInput(t *testing.T) {
 			_, _, err := Load(fstest.MapFS{"w.yml": {Data: []byte(c.src)}}, "w.yml")
 			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 				t.Fatalf("err = %v, want prefix %q", err, c.want)
+			}
+			var inv *InvalidFile
+			if !errors.As(err, &inv) {
+				t.Errorf("err %T is not an *InvalidFile: lint could not report it as a finding", err)
 			}
 		})
 	}
