@@ -265,7 +265,9 @@ func CheckParsed(p string, src []byte, ast *actionlint.Workflow) error {
 		return &InvalidFile{Path: p, Msg: "empty file, not a workflow"}
 	}
 	col := len(text) - len(strings.TrimLeft(text, " \t")) + 1
-	bad := func(msg string) error { return &InvalidFile{Path: p, Line: line, Col: col, Msg: "not a workflow: " + msg} }
+	bad := func(msg string) error {
+		return &InvalidFile{Path: p, Line: line, Col: col, Msg: "not a workflow: " + msg}
+	}
 	t := strings.TrimSpace(text)
 	switch {
 	case strings.HasPrefix(t, "- ") || t == "-" || strings.HasPrefix(t, "["):
