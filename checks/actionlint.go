@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -27,6 +29,10 @@ type Linter struct {
 	captured *actionlint.Workflow
 	projects *Projects
 	wd       string
+	// ignoredNeeds holds, for the last file linted, the job-needs errors
+	// cicheck reports itself that the project's actionlint.yaml ignores:
+	// `job "a" needs job "b"` for an unknown need, "cycle" for a cycle.
+	ignoredNeeds []string
 }
 
 // Projects holds actionlint's projects by root, with their caches of
@@ -113,7 +119,7 @@ func (r *captureRule) VisitWorkflowPre(w *actionlint.Workflow) error {
 func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Finding, w *actionlint.Workflow, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.captured = nil
+	l.captured, l.ignoredNeeds = nil, nil
 	defer func() {
 		// actionlint is a library we do not control: one bad file must not
 		// take the whole run down with a stack trace.
@@ -134,7 +140,11 @@ func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Find
 	pathCfgs := projectPathConfigs(proj, root, path)
 	fs = make([]finding.Finding, 0, len(errs))
 	for _, e := range errs {
-		if replacedByCicheck(e) || ignoredByPathConfig(e, pathCfgs) {
+		replaced, ignored := replacedByCicheck(e), ignoredByPathConfig(e, pathCfgs)
+		if replaced && ignored {
+			l.ignoredNeeds = append(l.ignoredNeeds, needsKey(e.Message))
+		}
+		if replaced || ignored {
 			continue
 		}
 		fs = append(fs, finding.Finding{
@@ -158,6 +168,35 @@ func replacedByCicheck(e *actionlint.Error) bool {
 	}
 	return strings.Contains(e.Message, "which does not exist in this workflow") ||
 		strings.HasPrefix(e.Message, "cyclic dependencies in \"needs\"")
+}
+
+var needsJobRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^job "[^"]+" needs job "[^"]+"`) })
+
+// needsKey names a job-needs error the same way for actionlint's message
+// and cicheck's: the unknown need's `job "a" needs job "b"`, or "cycle".
+func needsKey(msg string) string {
+	if k := needsJobRE().FindString(msg); k != "" {
+		return k
+	}
+	return "cycle"
+}
+
+// DropIgnored removes the unknown-needs and needs-cycle findings of the
+// last file linted whose actionlint job-needs error the project's
+// actionlint.yaml ignores: cicheck reports those instead of actionlint,
+// so the user's ignore patterns must keep applying to them.
+func (l *Linter) DropIgnored(fs []finding.Finding) []finding.Finding {
+	if len(l.ignoredNeeds) == 0 {
+		return fs
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if (f.Rule == UnknownNeeds.ID || f.Rule == NeedsCycle.ID) && slices.Contains(l.ignoredNeeds, needsKey(f.Message)) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // stableKind is e.Kind, except for errors raised while reading a local

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/cicheck/cicheck/config"
 )
 
 // Target is one workflow file to lint.
@@ -95,6 +97,12 @@ func workflowDir(wd, dir string, logf func(string, ...any)) ([]Target, error) {
 		if !IsYAML(name) {
 			continue
 		}
+		if name == config.FileName && !isWorkflowsDir(dir) {
+			// `cicheck lint DIR` on a folder of workflows that also holds
+			// cicheck's configuration: that file is not a workflow.
+			logf("skipping %s: cicheck's configuration, not a workflow", showPath(wd, filepath.Join(dir, name)))
+			continue
+		}
 		out = append(out, NewTarget(wd, filepath.Join(dir, name)))
 	}
 	if len(out) == 0 {
@@ -155,4 +163,10 @@ func NewTarget(wd, abs string) Target {
 		rel = filepath.Base(abs)
 	}
 	return Target{Abs: abs, Display: showPath(wd, abs), Root: root, Rel: filepath.ToSlash(rel)}
+}
+
+// isWorkflowsDir reports whether dir is a .github/workflows directory, where
+// GitHub reads every YAML file as a workflow.
+func isWorkflowsDir(dir string) bool {
+	return filepath.Base(dir) == "workflows" && filepath.Base(filepath.Dir(dir)) == ".github"
 }

@@ -228,7 +228,7 @@ func lintOne(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellche
 		}
 		w = workflowgraph.BuildShared(callees, t.Root, os.DirFS(t.Root), t.Rel, src, ast)
 		fs = checks.RefineRunnerLabels(fs, w, cfg.Classifier())
-		fs = append(fs, checks.Run(w, t.Display, cfg, nil)...)
+		fs = append(fs, l.DropIgnored(checks.Run(w, t.Display, cfg, nil))...)
 		if sc != nil {
 			fs = append(fs, sc.Check(t.Display, src, ast)...)
 		}

@@ -83,6 +83,11 @@ func runLint(e *env, args []string) int {
 	}
 	res, code := collectFindings(e, o, fl.Args())
 	if res == nil {
+		if o.report.format == "sarif" {
+			// An upload-sarif step after a failed run still gets a valid
+			// (empty) log, never a 0-byte file.
+			_ = report.Write(e.stdout, "sarif", nil, report.Options{ToolName: "cicheck", ToolVersion: version()})
+		}
 		return code
 	}
 	if base != nil {
