@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"reflect"
 	"slices"
 	"sort"
@@ -18,6 +19,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/suggest"
 	"github.com/cicheck/cicheck/pathsfilter"
 	"github.com/cicheck/cicheck/scope"
 	"github.com/cicheck/cicheck/testregistry"
@@ -275,6 +277,10 @@ func child(n *yaml.Node, key string) *yaml.Node {
 func (c *Config) CheckRuleIDs(known map[string]bool) error {
 	for _, k := range c.ruleKeys {
 		if !known[k.id] {
+			ids := slices.Sorted(maps.Keys(known))
+			if m := suggest.Closest(k.id, ids); m != "" {
+				return fmt.Errorf("%s:%d:%d: unknown rule %q in rules; did you mean %q?", k.file, k.line, k.col, k.id, m)
+			}
 			return fmt.Errorf("%s:%d:%d: unknown rule %q in rules (`cicheck rules` lists the valid ids)", k.file, k.line, k.col, k.id)
 		}
 	}
@@ -348,6 +354,9 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, where string) error {
 				in := ""
 				if where != "" {
 					in = " in " + where
+				}
+				if m := suggest.Closest(k.Value, names); m != "" {
+					return d.errf(k, "unknown key %q%s; did you mean %q? (valid: %s)", k.Value, in, m, valid)
 				}
 				return d.errf(k, "unknown key %q%s (valid: %s)", k.Value, in, valid)
 			}

@@ -35,7 +35,8 @@ func TestParse(t *testing.T) {
 		{name: "rules", src: "rules:\n  gpu-gate:\n    severity: notice\n    strict: false\n  closure-bridge:\n    enabled: false\n", check: func(c *Config) bool {
 			return c.RuleSeverity("gpu-gate", finding.Error) == finding.Notice && !c.RuleStrict("gpu-gate", true) && !c.RuleEnabled("closure-bridge")
 		}},
-		{name: "unknown-top", src: "gpus: {}\n", err: `c.yaml:1:1: unknown key "gpus" (valid: gpu, heavy, ignore, paths-filter, registry, rules, scope)`},
+		{name: "unknown-top", src: "gpus: {}\n", err: `c.yaml:1:1: unknown key "gpus"; did you mean "gpu"? (valid: gpu, heavy, ignore, paths-filter, registry, rules, scope)`},
+		{name: "unknown-top-far", src: "gadgets: {}\n", err: `c.yaml:1:1: unknown key "gadgets" (valid: gpu, heavy, ignore, paths-filter, registry, rules, scope)`},
 		{name: "unknown-gpu", src: "gpu:\n  labels: [x]\n", err: `c.yaml:2:3: unknown key "labels" in gpu (valid: exclude-labels, jobs, runner-labels)`},
 		{name: "unknown-rule-key", src: "rules:\n  gpu-gate:\n    level: error\n", err: `c.yaml:3:5: unknown key "level" in rules.gpu-gate (valid: enabled, severity, strict)`},
 		{name: "bad-severity", src: "rules:\n  x:\n    severity: fatal\n", err: `c.yaml:3:15: rules.x.severity: unknown severity "fatal"`},
@@ -72,7 +73,7 @@ func TestCheckRuleIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "c.yaml:4:3: unknown rule \"gpu-gaet\" in rules (`cicheck rules` lists the valid ids)"
+	want := "c.yaml:4:3: unknown rule \"gpu-gaet\" in rules; did you mean \"gpu-gate\"?"
 	if err := c.CheckRuleIDs(known); err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %s", err, want)
 	}

@@ -48,7 +48,7 @@ func runBaseline(e *env, args []string) int {
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args[1:]); err != nil {
-		return flagError(e, err)
+		return flagError(e, fl, err)
 	}
 	if fl.NArg() > 1 {
 		fmt.Fprintf(e.stderr, "cicheck: baseline write takes one FILE, got %d arguments\n", fl.NArg())

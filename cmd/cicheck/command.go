@@ -144,7 +144,7 @@ func runCommandPolicy(e *env, args []string) int {
 	profile := fs.String("profile", "", "repository profile naming the default policy file: "+strings.Join(scope.Profiles(), ", "))
 	cfgPath := fs.String("config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 	if err := fs.Parse(args); err != nil {
-		return flagError(e, err)
+		return flagError(e, fs, err)
 	}
 	full, _, err := loadConfig(e, *cfgPath)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cicheck/cicheck/config"
+	"github.com/cicheck/cicheck/internal/suggest"
 	"github.com/cicheck/cicheck/lint"
 )
 
@@ -31,7 +32,7 @@ func runConfig(e *env, args []string) int {
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
-		return flagError(e, err)
+		return flagError(e, fl, err)
 	}
 	if fl.NArg() != 1 || fl.Arg(0) != "print" {
 		fl.Usage()
@@ -92,13 +93,29 @@ func loadConfig(e *env, flagPath string) (*config.Config, string, error) {
 }
 
 // flagError reports a flag parse error in one line (pflag does not print
-// it when ErrorHandling is ContinueOnError); -h/--help is not an error.
-func flagError(e *env, err error) int {
+// it when ErrorHandling is ContinueOnError), with the flag the user most
+// likely meant; -h/--help is not an error.
+func flagError(e *env, fl *pflag.FlagSet, err error) int {
 	if errors.Is(err, pflag.ErrHelp) {
 		return exitOK
 	}
-	fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
+	fmt.Fprintf(e.stderr, "cicheck: %v%s\n", err, flagHint(fl, err))
 	return exitUsage
+}
+
+// flagHint is "; did you mean --NAME?" for an unknown long flag near a
+// flag of fl.
+func flagHint(fl *pflag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok || fl == nil {
+		return ""
+	}
+	var names []string
+	fl.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	if m := suggest.Closest(name, names); m != "" {
+		return "; did you mean --" + m + "?"
+	}
+	return ""
 }
 
 // configKeyPos appends the line and column of the deepest key of msg's

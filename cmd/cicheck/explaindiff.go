@@ -76,7 +76,7 @@ func runExplainDiff(e *env, args []string) int {
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
-		return flagError(e, err)
+		return flagError(e, fl, err)
 	}
 	if !edContains(explain.Formats, o.format) {
 		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: %s)\n", o.format, strings.Join(explain.Formats, ", "))

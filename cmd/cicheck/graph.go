@@ -43,7 +43,7 @@ func runGraph(e *env, args []string) int {
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
-		return flagError(e, err)
+		return flagError(e, fl, err)
 	}
 	switch *format {
 	case "text", "mermaid", "dot", "json":

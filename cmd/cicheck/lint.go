@@ -67,7 +67,7 @@ func runLint(e *env, args []string) int {
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
-		return flagError(e, err)
+		return flagError(e, fl, err)
 	}
 	if !o.report.validate(e) {
 		return exitUsage

@@ -10,10 +10,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/cicheck/cicheck/internal/suggest"
 )
 
 // Exit codes shared by every sub-command (see design.md).
@@ -79,8 +83,20 @@ func dispatch(e *env, args []string) (code int) {
 			code = exitInternal
 		}
 	}()
+	if len(args) == 0 {
+		usage(e.stdout)
+		return exitOK
+	}
+	switch args[0] {
+	case "-h", "--help":
+		usage(e.stdout)
+		return exitOK
+	case "--version":
+		args = append([]string{"version"}, args[1:]...)
+	}
+	// Flags without a command are lint's (cicheck --format sarif).
 	name := "lint"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+	if !strings.HasPrefix(args[0], "-") {
 		name, args = args[0], args[1:]
 	}
 	if name == "help" {
@@ -93,10 +109,34 @@ func dispatch(e *env, args []string) (code int) {
 	}
 	c, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(e.stderr, "cicheck: unknown command %q (run 'cicheck help' for the list)\n", name)
+		if m := suggest.Closest(name, slices.Sorted(maps.Keys(commands))); m != "" {
+			fmt.Fprintf(e.stderr, "cicheck: unknown command %q; did you mean %q? (run 'cicheck help' for the list)\n", name, m)
+		} else {
+			fmt.Fprintf(e.stderr, "cicheck: unknown command %q (run 'cicheck help' for the list)\n", name)
+		}
 		return exitUsage
 	}
+	if wantsHelp(args) {
+		// Help someone asked for is output, not a diagnostic: stdout.
+		h := *e
+		h.stderr = e.stdout
+		return c.run(&h, args)
+	}
 	return c.run(e, args)
+}
+
+// wantsHelp reports whether -h or --help comes before any "--" (after it,
+// they are arguments, such as a scope target).
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 // subcommand is one verb of a command that has verbs (scope check,
@@ -125,7 +165,11 @@ func dispatchSub(e *env, cmd, usage string, subs []subcommand, args []string) in
 		}
 		names = append(names, s.name)
 	}
-	fmt.Fprintf(e.stderr, "cicheck: unknown %s subcommand %q (valid: %s)\n", cmd, args[0], strings.Join(names, ", "))
+	if m := suggest.Closest(args[0], names); m != "" {
+		fmt.Fprintf(e.stderr, "cicheck: unknown %s subcommand %q; did you mean %q? (valid: %s)\n", cmd, args[0], m, strings.Join(names, ", "))
+	} else {
+		fmt.Fprintf(e.stderr, "cicheck: unknown %s subcommand %q (valid: %s)\n", cmd, args[0], strings.Join(names, ", "))
+	}
 	return exitUsage
 }
 
@@ -140,5 +184,6 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-14s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nWith no command, cicheck runs lint.")
+	fmt.Fprintln(w, "\nFlags without a command are lint's: 'cicheck --format sarif' is 'cicheck lint --format sarif'.")
+	fmt.Fprintln(w, "Run 'cicheck COMMAND --help' for a command's flags.")
 }

@@ -143,7 +143,7 @@ func regParseFlags(fl *pflag.FlagSet, args []string) (int, bool) {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK, false
 		}
-		fmt.Fprintf(fl.Output(), "cicheck: %v\n", err)
+		fmt.Fprintf(fl.Output(), "cicheck: %v%s\n", err, flagHint(fl, err))
 		return exitUsage, false
 	}
 	if fl.NArg() > 0 {
@@ -339,7 +339,7 @@ func registryResolveFile(e *env, args []string) int {
 	fl.StringVar(&tag, "tag", "dev", "CI image tag")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
 	if err := fl.Parse(args); err != nil {
-		return flagError(e, err)
+		return flagError(e, fl, err)
 	}
 	if fl.NArg() != 1 {
 		fmt.Fprintln(e.stderr, "cicheck: registry resolve-file takes exactly one PATH")

@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/spf13/pflag"
 
 	"github.com/cicheck/cicheck/checks"
+	"github.com/cicheck/cicheck/internal/suggest"
 	"github.com/cicheck/cicheck/lint"
 )
 
@@ -21,7 +24,7 @@ func runRules(e *env, args []string) int {
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
-		return flagError(e, err)
+		return flagError(e, fl, err)
 	}
 	switch fl.NArg() {
 	case 0:
@@ -39,6 +42,11 @@ func runRules(e *env, args []string) int {
 			return exitOK
 		}
 		if !ok {
+			ids := slices.Sorted(maps.Keys(lint.KnownRuleIDs()))
+			if m := suggest.Closest(fl.Arg(0), ids); m != "" {
+				fmt.Fprintf(e.stderr, "cicheck: unknown rule %q; did you mean %q?\n", fl.Arg(0), m)
+				return exitUsage
+			}
 			fmt.Fprintf(e.stderr, "cicheck: unknown rule %q (run 'cicheck rules' for the list)\n", fl.Arg(0))
 			return exitUsage
 		}

@@ -50,7 +50,7 @@ func runRunners(e *env, args []string) int {
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
-		return flagError(e, err)
+		return flagError(e, fl, err)
 	}
 	if *format != "text" && *format != "json" {
 		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: text, json)\n", *format)

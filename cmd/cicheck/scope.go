@@ -87,7 +87,7 @@ func (f *scopeFlags) parse(e *env, args []string) (rest []string, code int, ok b
 			// A target such as --collect-only is validated only after --.
 			err = fmt.Errorf("%w (put targets that start with - after --)", err)
 		}
-		return nil, flagError(e, err), false
+		return nil, flagError(e, f.fs, err), false
 	}
 	if f.format != "text" && f.format != "json" {
 		fmt.Fprintf(e.stderr, "cicheck: unknown format %q (valid: text, json)\n", f.format)

@@ -50,7 +50,7 @@ func runSimulate(e *env, args []string) int {
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
-		return flagError(e, err)
+		return flagError(e, fl, err)
 	}
 	if *format != "text" && *format != "json" && !(*eachFailure && *format == "markdown") {
 		valid := "text, json"
