@@ -18,6 +18,9 @@ type Target struct {
 	Display string // as findings show it
 	Root    string // project root: the directory holding .github
 	Rel     string // slash path relative to root
+	// Src is the file's content when it does not come from disk (stdin);
+	// nil means read Abs.
+	Src []byte
 }
 
 // Discover turns the PATH arguments into workflow files.

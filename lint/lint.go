@@ -85,6 +85,28 @@ func (l *Linter) LintFiles(paths []string) (*Result, error) {
 	return res, nil
 }
 
+// LintSource lints a workflow that is not on disk (an editor's buffer, a
+// pipe): name is the path it would have, relative to the working directory,
+// which places it in its repository for local actions and reusable
+// workflows and names it in findings.
+func (l *Linter) LintSource(name string, src []byte) (*Result, error) {
+	abs := name
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(l.o.WorkingDir, name)
+	}
+	t := NewTarget(l.o.WorkingDir, abs)
+	t.Src = src
+	if src == nil {
+		t.Src = []byte{}
+	}
+	res, err := l.LintTargets([]Target{t})
+	if err != nil {
+		return nil, err
+	}
+	res.Findings = ApplyRuleConfig(l.o.Config, res.Findings)
+	return res, nil
+}
+
 // LintTargets lints files already discovered.
 func (l *Linter) LintTargets(targets []Target) (*Result, error) {
 	return lintTargets(l.o.WorkingDir, targets, l.o.Config, l.o.Shellcheck, l.o.Log)
@@ -205,7 +227,12 @@ func recovered(file string, f func()) (err error) {
 // declares workflow_call is added with its parse, so its callers do not
 // parse it again.
 func lintOne(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellcheck, callees *workflowgraph.Callees) ([]byte, []finding.Finding, string) {
-	src, err := workflowgraph.ReadFile(os.DirFS(t.Root), t.Rel)
+	src, err := t.Src, error(nil)
+	if src == nil {
+		src, err = workflowgraph.ReadFile(os.DirFS(t.Root), t.Rel)
+	} else {
+		err = workflowgraph.CheckSource(t.Rel, src)
+	}
 	var inv *workflowgraph.InvalidFile
 	if errors.As(err, &inv) {
 		// GitHub refuses the file: a finding (exit 1), not bad input.

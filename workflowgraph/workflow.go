@@ -164,6 +164,15 @@ func ReadFile(fsys fs.FS, p string) ([]byte, error) {
 	return src, nil
 }
 
+// CheckSource is ReadFile's checks for content that did not come from a
+// file (stdin): the size limit, then CheckWorkflowBytes.
+func CheckSource(p string, src []byte) error {
+	if len(src) > MaxFileSize {
+		return &InvalidFile{Path: p, Msg: fmt.Sprintf("file is %.1f MiB, larger than the %d MiB limit for a workflow", float64(len(src))/(1<<20), MaxFileSize>>20)}
+	}
+	return CheckWorkflowBytes(p, src)
+}
+
 // readAll is io.ReadAll with the buffer sized from the file's reported
 // size (plus one byte to see EOF), so a regular file is read without
 // growing and copying the buffer.

@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/report"
+	"github.com/cicheck/cicheck/workflowgraph"
 )
 
 func init() {
@@ -33,7 +35,8 @@ const lintUsage = `usage: cicheck lint [flags] [PATH...]
 With no PATH, lints every .yml/.yaml file directly in .github/workflows of
 the repository (git top level, else the working directory). A PATH may be a
 workflow file or a directory (its .github/workflows, else the YAML files
-directly in it).
+directly in it); - reads one workflow from stdin (name it with
+--stdin-filename).
 
 Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 bad usage,
 unreadable input or invalid config, 3 internal error.
@@ -44,6 +47,7 @@ flags:`
 type lintOptions struct {
 	report                       reportFlags
 	config, shellcheck, baseline string
+	stdinName                    string
 	verbose                      bool
 }
 
@@ -60,6 +64,7 @@ func runLint(e *env, args []string) int {
 	fl := pflag.NewFlagSet("cicheck lint", pflag.ContinueOnError)
 	fl.SetOutput(e.stderr)
 	o.report.add(fl)
+	fl.StringVar(&o.stdinName, "stdin-filename", "<stdin>", "with PATH -, the path the workflow read from stdin has (names it in findings, places it in its repository)")
 	fl.StringVar(&o.baseline, "baseline", "", "accept the findings recorded in this file (see 'cicheck baseline write'); report only new ones")
 	addLintFlags(fl, &o)
 	fl.Usage = func() {
@@ -197,9 +202,21 @@ func collectFindings(e *env, o lintOptions, paths []string) (*lint.Result, int) 
 		}
 	}})
 	var res *lint.Result
-	if len(paths) == 0 {
+	switch {
+	case len(paths) == 0:
 		res, err = l.LintRepo()
-	} else {
+	case len(paths) == 1 && paths[0] == "-":
+		// One read past the limit, so an endless pipe cannot exhaust memory.
+		src, rerr := io.ReadAll(io.LimitReader(e.stdin, workflowgraph.MaxFileSize+1))
+		if rerr != nil {
+			fmt.Fprintf(e.stderr, "cicheck: <stdin>: %v\n", rerr)
+			return nil, exitUsage
+		}
+		res, err = l.LintSource(o.stdinName, src)
+	case slices.Contains(paths, "-"):
+		fmt.Fprintln(e.stderr, "cicheck: - (stdin) cannot be combined with other paths")
+		return nil, exitUsage
+	default:
 		res, err = l.LintFiles(paths)
 	}
 	if err != nil {
