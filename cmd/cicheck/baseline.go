@@ -17,7 +17,7 @@ import (
 const defaultBaseline = ".cicheck-baseline.json"
 
 func init() {
-	register(command{name: "baseline", summary: "record today's findings so that lint --baseline reports only new ones", run: runBaseline})
+	register(command{name: "baseline", summary: "record today's findings so that lint --baseline reports only new ones", run: runBaseline, verbs: []string{"write"}})
 }
 
 const baselineUsage = `usage: cicheck baseline write [flags] [FILE]

@@ -18,17 +18,14 @@ func init() {
 	register(command{
 		name:    "command",
 		summary: "classify a PR comment as a CI command, or check the access policy (parse|policy)",
-		run:     runCommand,
+		usage:   commandUsage,
+		subs: []subcommand{
+			{"parse", runCommandParse}, {"sanitize", runCommandSanitize}, {"policy", runCommandPolicy},
+		},
 	})
 }
 
 const commandUsage = "usage: cicheck command parse [flags] < comment.md\n       cicheck command sanitize [--bot NAME] [--check] < reply.md\n       cicheck command policy [--profile NAME] [FILE]"
-
-func runCommand(e *env, args []string) int {
-	return dispatchSub(e, "command", commandUsage, []subcommand{
-		{"parse", runCommandParse}, {"sanitize", runCommandSanitize}, {"policy", runCommandPolicy},
-	}, args)
-}
 
 // scopeReadPolicy reads an access-policy file relative to wd.
 func scopeReadPolicy(wd, file string) ([]byte, error) {

@@ -20,6 +20,7 @@ func init() {
 		name:    "config",
 		summary: "show the effective configuration (config print)",
 		run:     runConfig,
+		verbs:   []string{"print"},
 	})
 }
 

@@ -36,11 +36,18 @@ type env struct {
 	wd             string
 }
 
-// command is one sub-command. run receives the arguments after its name.
+// command is one sub-command. run receives the arguments after its name;
+// a command with verbs (registry check, scope chunk) lists them in subs,
+// dispatched with usage shown when none is given (unless run does it).
 type command struct {
 	name    string
 	summary string
 	run     func(e *env, args []string) int
+	usage   string
+	subs    []subcommand
+	// verbs names the verbs a run function handles itself (baseline write),
+	// for completion.
+	verbs []string
 }
 
 var commands = map[string]command{}
@@ -116,13 +123,17 @@ func dispatch(e *env, args []string) (code int) {
 		}
 		return exitUsage
 	}
+	run := c.run
+	if run == nil {
+		run = func(e *env, args []string) int { return dispatchSub(e, c.name, c.usage, c.subs, args) }
+	}
 	if wantsHelp(args) {
 		// Help someone asked for is output, not a diagnostic: stdout.
 		h := *e
 		h.stderr = e.stdout
-		return c.run(&h, args)
+		return run(&h, args)
 	}
-	return c.run(e, args)
+	return run(e, args)
 }
 
 // wantsHelp reports whether -h or --help comes before any "--" (after it,

@@ -25,7 +25,12 @@ func init() {
 	register(command{
 		name:    "registry",
 		summary: "check CI test registrations and resolve which tests a CI run selects",
+		usage:   registryUsage,
 		run:     runRegistry,
+		subs: []subcommand{
+			{"check", registryCheck}, {"select", registrySelect}, {"resolve-file", registryResolveFile},
+			{"explain-labels", registryExplainLabels}, {"policy", registryPolicy},
+		},
 	})
 }
 
@@ -47,10 +52,8 @@ func runRegistry(e *env, args []string) int {
 	// (about 9 KB per test file): collect only if the heap nears 512 MiB.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(512 << 20))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	return dispatchSub(e, "registry", registryUsage, []subcommand{
-		{"check", registryCheck}, {"select", registrySelect}, {"resolve-file", registryResolveFile},
-		{"explain-labels", registryExplainLabels}, {"policy", registryPolicy},
-	}, args)
+	c := commands["registry"]
+	return dispatchSub(e, c.name, c.usage, c.subs, args)
 }
 
 // registryFlags are the flags every registry subcommand shares.

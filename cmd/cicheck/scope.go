@@ -20,17 +20,14 @@ func init() {
 	register(command{
 		name:    "scope",
 		summary: "validate, chunk and reassemble a scoped-run target list (check|chunk|join)",
-		run:     runScope,
+		usage:   scopeUsage,
+		subs: []subcommand{
+			{"check", runScopeCheck}, {"chunk", runScopeChunk}, {"join", runScopeJoin},
+		},
 	})
 }
 
 const scopeUsage = "usage: cicheck scope check|chunk|join [flags] [TARGET...]"
-
-func runScope(e *env, args []string) int {
-	return dispatchSub(e, "scope", scopeUsage, []subcommand{
-		{"check", runScopeCheck}, {"chunk", runScopeChunk}, {"join", runScopeJoin},
-	}, args)
-}
 
 // scopeFlags are the settings shared by the scope and command
 // sub-commands. The effective scope configuration is the scope: section of
