@@ -26,8 +26,13 @@ import (
 type Options struct {
 	// Event is the triggering event (default pull_request).
 	Event string
-	// Labels is the pull request's complete label set (none given: none).
+	// Labels is the pull request's complete label set (none given: none,
+	// unless LabelsUnknown).
 	Labels []string
+	// LabelsUnknown: with no Labels, the label set is unknown rather than
+	// empty, so a condition that reads a label stays undecided (replay:
+	// the labels old pull requests carried are not in git).
+	LabelsUnknown bool
 	// Set supplies other context values (`github.repository`, `vars.X`,
 	// `inputs.X`); anything not set stays unknown.
 	Set map[string]string
@@ -91,22 +96,71 @@ type Job struct {
 // Explain simulates every workflow on the changed files. fsys is the
 // repository root (for filter files; may be nil).
 func Explain(files []pathsfilter.ChangedFile, wfs []*workflowgraph.Workflow, fsys fs.FS, o Options) *Report {
+	return Prepare(wfs, fsys, o).Explain(files)
+}
+
+// Prepared holds what explaining many changes against the same workflows
+// shares, so `cicheck replay` pays it once per side rather than once per
+// commit: each workflow's paths-filter steps (filters parsed), its
+// on.<event> trigger (branch filter decided, path filter compiled) and its
+// job simulator.
+type Prepared struct {
+	o   Options
+	wfs []*prepared
+}
+
+type prepared struct {
+	w     *workflowgraph.Workflow
+	trig  trigger
+	steps []*pathsfilter.Step
+	sim   *simulate.Sim
+}
+
+// Prepare parses and compiles wfs for o. fsys is the repository root (for
+// filter files; may be nil).
+func Prepare(wfs []*workflowgraph.Workflow, fsys fs.FS, o Options) *Prepared {
 	if o.Event == "" {
 		o.Event = "pull_request"
 	}
-	r := &Report{Version: 1, Workflows: []*Workflow{}}
+	p := &Prepared{o: o}
 	for _, w := range wfs {
-		r.Workflows = append(r.Workflows, explainOne(files, w, fsys, o))
+		p.wfs = append(p.wfs, &prepared{w: w, trig: compileTrigger(w, o.Event, o.Set),
+			steps: pathsfilter.FindSteps(w.AST, w.Source, w.Path, fsys, o.PathsFilter), sim: simulate.New(w)})
+	}
+	return p
+}
+
+// Explain simulates every prepared workflow on the changed files.
+func (p *Prepared) Explain(files []pathsfilter.ChangedFile) *Report {
+	r := &Report{Version: 1, Workflows: []*Workflow{}}
+	for _, pw := range p.wfs {
+		r.Workflows = append(r.Workflows, explainOne(files, pw, p.o))
 	}
 	return r
 }
 
 func boolp(b bool) *bool { return &b }
 
-// triggered decides whether the event, with its path filters, starts w.
-func triggered(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, event string, set map[string]string) (pathsfilter.Tri, string) {
+// trigger is a workflow's on.<event> with everything that does not depend
+// on the changed files decided: fixed triggers (no such event, an event
+// without path filters, a branch filter that excludes) carry their answer.
+type trigger struct {
+	fixed bool
+	t     pathsfilter.Tri
+	why   string
+	// brWhy explains a branch filter that passed ("" when none).
+	brWhy string
+	// The path filter: key is paths or paths-ignore; err a pattern that
+	// does not compile.
+	g     *pathsfilter.GitHubPaths
+	key   string
+	err   error
+	event string
+}
+
+func compileTrigger(w *workflowgraph.Workflow, event string, set map[string]string) trigger {
 	if w.AST == nil {
-		return pathsfilter.False, "the workflow does not parse"
+		return trigger{fixed: true, t: pathsfilter.False, why: "the workflow does not parse"}
 	}
 	for _, ev := range w.AST.On {
 		if !strings.EqualFold(ev.EventName(), event) {
@@ -114,19 +168,33 @@ func triggered(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, event
 		}
 		we, ok := ev.(*actionlint.WebhookEvent)
 		if !ok {
-			return pathsfilter.True, "on." + event
+			return trigger{fixed: true, t: pathsfilter.True, why: "on." + event}
 		}
 		br, brWhy := branchFilter(we, event, set)
 		if br == pathsfilter.False {
-			return br, brWhy
+			return trigger{fixed: true, t: br, why: brWhy}
 		}
-		t, why := pathFilter(files, we, event)
-		if t == pathsfilter.False || brWhy == "" {
-			return t, why
+		tr := compilePathFilter(we, event)
+		if tr.fixed && tr.t != pathsfilter.False && brWhy != "" {
+			tr.why += "; " + brWhy
 		}
-		return t, why + "; " + brWhy
+		tr.brWhy = brWhy
+		return tr
 	}
-	return pathsfilter.False, "not triggered by " + event
+	return trigger{fixed: true, t: pathsfilter.False, why: "not triggered by " + event}
+}
+
+// decide says whether the event, with its path filters, starts the
+// workflow for files.
+func (tr *trigger) decide(files []pathsfilter.ChangedFile) (pathsfilter.Tri, string) {
+	if tr.fixed {
+		return tr.t, tr.why
+	}
+	t, why := tr.pathFilter(files)
+	if t == pathsfilter.False || tr.brWhy == "" {
+		return t, why
+	}
+	return t, why + "; " + tr.brWhy
 }
 
 // branchFilter decides on.<event>.branches / branches-ignore against the
@@ -183,13 +251,13 @@ func branchFilter(we *actionlint.WebhookEvent, event string, set map[string]stri
 	return pathsfilter.False, fmt.Sprintf("on.%s.%s: %s %s is ignored", event, key, what, branch)
 }
 
-// pathFilter decides on.<event>.paths / paths-ignore for the changed files.
-func pathFilter(files []pathsfilter.ChangedFile, we *actionlint.WebhookEvent, event string) (pathsfilter.Tri, string) {
+// compilePathFilter compiles on.<event>.paths / paths-ignore.
+func compilePathFilter(we *actionlint.WebhookEvent, event string) trigger {
 	if !pathsfilter.IsPathFilteredEvent(event) || (we.Paths.IsEmpty() && we.PathsIgnore.IsEmpty()) {
-		return pathsfilter.True, "on." + event
+		return trigger{fixed: true, t: pathsfilter.True, why: "on." + event}
 	}
 	if !we.Paths.IsEmpty() && !we.PathsIgnore.IsEmpty() {
-		return pathsfilter.False, fmt.Sprintf("on.%s sets both paths and paths-ignore: GitHub rejects the workflow", event)
+		return trigger{fixed: true, t: pathsfilter.False, why: fmt.Sprintf("on.%s sets both paths and paths-ignore: GitHub rejects the workflow", event)}
 	}
 	flt, key := we.Paths, "paths"
 	if flt.IsEmpty() {
@@ -199,15 +267,21 @@ func pathFilter(files []pathsfilter.ChangedFile, we *actionlint.WebhookEvent, ev
 	for _, v := range flt.Values {
 		pats = append(pats, v.Value)
 	}
-	var g *pathsfilter.GitHubPaths
-	var err error
+	tr := trigger{key: key, event: event}
 	if key == "paths" {
-		g, err = pathsfilter.CompileGitHubPaths(pats)
+		tr.g, tr.err = pathsfilter.CompileGitHubPaths(pats)
 	} else {
-		g, err = pathsfilter.CompileGitHubPathsIgnore(pats)
+		tr.g, tr.err = pathsfilter.CompileGitHubPathsIgnore(pats)
 	}
-	if err != nil {
-		return pathsfilter.Unknown, fmt.Sprintf("on.%s.%s: %v", event, key, err)
+	return tr
+}
+
+// pathFilter decides the compiled on.<event>.paths / paths-ignore for the
+// changed files.
+func (tr *trigger) pathFilter(files []pathsfilter.ChangedFile) (pathsfilter.Tri, string) {
+	event, key, g := tr.event, tr.key, tr.g
+	if tr.err != nil {
+		return pathsfilter.Unknown, fmt.Sprintf("on.%s.%s: %v", event, key, tr.err)
 	}
 	paths := make([]string, len(files))
 	for i, f := range files {
@@ -243,14 +317,15 @@ type stepOutcome struct {
 	res  pathsfilter.StepResult
 }
 
-func explainOne(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, fsys fs.FS, o Options) *Workflow {
+func explainOne(files []pathsfilter.ChangedFile, pw *prepared, o Options) *Workflow {
+	w := pw.w
 	out := &Workflow{File: w.Path, Filters: []*Filter{}, Jobs: []*Job{}}
-	trig, why := triggered(files, w, o.Event, o.Set)
+	trig, why := pw.trig.decide(files)
 	out.TriggerReason = why
 	if trig != pathsfilter.Unknown {
 		out.Triggered = boolp(trig == pathsfilter.True)
 	}
-	steps := pathsfilter.FindSteps(w.AST, w.Source, w.Path, fsys, o.PathsFilter)
+	steps := pw.steps
 	byJob := map[string][]stepOutcome{}
 	for _, s := range steps {
 		stepFiles := files
@@ -278,7 +353,7 @@ func explainOne(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, fsys
 			out.Filters = append(out.Filters, f)
 		}
 	}
-	out.Jobs = verdicts(w, o, byJob, trig, why)
+	out.Jobs = verdicts(pw, o, byJob, trig, why)
 	return out
 }
 
@@ -286,9 +361,10 @@ func explainOne(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, fsys
 // success() over transitive ancestors, three-valued if: evaluation) with
 // the paths-filter outputs as the jobs' outputs, and explains each verdict
 // with the facts its condition reads. Heavy and GPU jobs come first.
-func verdicts(w *workflowgraph.Workflow, o Options, steps map[string][]stepOutcome, trig pathsfilter.Tri, trigWhy string) []*Job {
+func verdicts(pw *prepared, o Options, steps map[string][]stepOutcome, trig pathsfilter.Tri, trigWhy string) []*Job {
+	w := pw.w
 	labels := o.Labels
-	if labels == nil {
+	if labels == nil && !o.LabelsUnknown {
 		labels = []string{} // the complete label set: none given means none
 	}
 	sc := simulate.Scenario{Event: o.Event, Labels: labels, Set: o.Set,
@@ -304,7 +380,7 @@ func verdicts(w *workflowgraph.Workflow, o Options, steps map[string][]stepOutco
 		}
 	}
 	sim := map[string]simulate.Verdict{}
-	for _, v := range simulate.Run(w, sc) {
+	for _, v := range pw.sim.Run(sc) {
 		sim[v.ID] = v
 	}
 	var heavy, rest []*Job
@@ -485,8 +561,11 @@ func reason(j *workflowgraph.Job, sv simulate.Verdict, sim map[string]simulate.V
 	}
 	for _, m := range labelRE().FindAllStringSubmatch(raw, -1) {
 		state := "absent"
-		if slices.Contains(o.Labels, m[1]) {
+		switch {
+		case slices.Contains(o.Labels, m[1]):
 			state = "present"
+		case o.Labels == nil && o.LabelsUnknown:
+			state = "unknown"
 		}
 		if !strings.HasPrefix(o.Event, "pull_request") {
 			state = "n/a for " + o.Event
