@@ -48,6 +48,9 @@ func refText(ref string) string {
 	if ref == "worktree" {
 		return "the working tree"
 	}
+	if len(ref) == 40 && strings.Trim(ref, "0123456789abcdef") == "" {
+		return short(ref) // a merge base found for the user
+	}
 	return ref
 }
 

@@ -276,11 +276,11 @@ func Replay(commits []Commit, oldSide, newSide *Side, o Options) *Result {
 	return res
 }
 
-// why puts the two sides' reasons side by side: each names the filter
-// output, label or trigger its condition read, and the file and pattern
-// that made a filter true.
+// why puts the two sides' reasons side by side (a reason may hold "; "):
+// each names the filter output, label or trigger its condition read, and
+// the file and pattern that made a filter true.
 func why(o, n verdict) string {
-	return fmt.Sprintf("old: %s; new: %s", orDash(o.why), orDash(n.why))
+	return fmt.Sprintf("old: %s | new: %s", orDash(o.why), orDash(n.why))
 }
 
 func orDash(s string) string {

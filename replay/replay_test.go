@@ -230,7 +230,7 @@ func TestCounting(t *testing.T) {
 		!tr.HasMinutes || tr.Hours() != -3 || tr.ChangedTotal != 6 || len(tr.Changed) != 3 || tr.Changed[0].New != explain.Unknown {
 		t.Errorf("train: %+v", tr)
 	}
-	if l := got["legacy"]; l.Old != 6 || l.New != 0 || l.HasMinutes || !strings.HasSuffix(l.Changed[0].Why, "; new: no job legacy at new") {
+	if l := got["legacy"]; l.Old != 6 || l.New != 0 || l.HasMinutes || !strings.HasSuffix(l.Changed[0].Why, " | new: no job legacy at new") {
 		t.Errorf("legacy: %+v %+v", l, l.Changed[0])
 	}
 	if g := got["bench"]; g.Old != 7 || g.New != 0 || g.Changed[0].New != explain.Skip || !strings.HasSuffix(g.Changed[0].Why, "new: .github/workflows/gone.yml does not exist at new") {

@@ -8,6 +8,7 @@ package gitlog
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -60,6 +61,11 @@ func Log(dir string, revs []string, limit int, firstParent bool) ([]Commit, erro
 	}
 	out, err := run(dir, LogArgs(revs, limit, firstParent)...)
 	if err != nil {
+		// Name the revisions, not the dozen pinning flags.
+		var ge *gitError
+		if errors.As(err, &ge) {
+			return nil, fmt.Errorf("git log %s: %s", strings.Join(revs, " "), ge.msg)
+		}
 		return nil, err
 	}
 	return ParseLog(out)
@@ -172,18 +178,15 @@ func run(dir string, args ...string) ([]byte, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("git %s: %s", strings.Join(display(args), " "), firstLine(stderr.String(), err))
+		return nil, &gitError{cmd: "git " + strings.Join(args, " "), msg: firstLine(stderr.String(), err)}
 	}
 	return out, nil
 }
 
-// display drops the -c pins from a command shown in an error.
-func display(args []string) []string {
-	for len(args) >= 2 && args[0] == "-c" {
-		args = args[2:]
-	}
-	return args
-}
+// gitError is a failed git command and the first line of its complaint.
+type gitError struct{ cmd, msg string }
+
+func (e *gitError) Error() string { return e.cmd + ": " + e.msg }
 
 func firstLine(msg string, err error) string {
 	msg = strings.TrimSpace(msg)
