@@ -114,6 +114,8 @@ type prepared struct {
 	trig  trigger
 	steps []*pathsfilter.Step
 	sim   *simulate.Sim
+	// outputs holds each job's output templates, parsed (job id → name).
+	outputs map[string]map[string]*expr.Template
 }
 
 // Prepare parses and compiles wfs for o. fsys is the repository root (for
@@ -124,17 +126,39 @@ func Prepare(wfs []*workflowgraph.Workflow, fsys fs.FS, o Options) *Prepared {
 	}
 	p := &Prepared{o: o}
 	for _, w := range wfs {
-		p.wfs = append(p.wfs, &prepared{w: w, trig: compileTrigger(w, o.Event, o.Set),
-			steps: pathsfilter.FindSteps(w.AST, w.Source, w.Path, fsys, o.PathsFilter), sim: simulate.New(w)})
+		pw := &prepared{w: w, trig: compileTrigger(w, o.Event, o.Set),
+			steps: pathsfilter.FindSteps(w.AST, w.Source, w.Path, fsys, o.PathsFilter), sim: simulate.New(w),
+			outputs: map[string]map[string]*expr.Template{}}
+		for _, j := range w.Jobs {
+			if len(j.Outputs) == 0 {
+				continue
+			}
+			pw.outputs[j.ID] = map[string]*expr.Template{}
+			for name, raw := range j.Outputs {
+				pw.outputs[j.ID][name] = expr.ParseTemplate(raw)
+			}
+		}
+		p.wfs = append(p.wfs, pw)
 	}
 	return p
 }
 
 // Explain simulates every prepared workflow on the changed files.
 func (p *Prepared) Explain(files []pathsfilter.ChangedFile) *Report {
+	return p.report(files, false)
+}
+
+// Verdicts is Explain without the explanations: each job's verdict and
+// class, no filters, no reasons. Replay counts thousands of changes with
+// it and explains only the few it shows.
+func (p *Prepared) Verdicts(files []pathsfilter.ChangedFile) *Report {
+	return p.report(files, true)
+}
+
+func (p *Prepared) report(files []pathsfilter.ChangedFile, brief bool) *Report {
 	r := &Report{Version: 1, Workflows: []*Workflow{}}
 	for _, pw := range p.wfs {
-		r.Workflows = append(r.Workflows, explainOne(files, pw, p.o))
+		r.Workflows = append(r.Workflows, explainOne(files, pw, p.o, brief))
 	}
 	return r
 }
@@ -317,7 +341,7 @@ type stepOutcome struct {
 	res  pathsfilter.StepResult
 }
 
-func explainOne(files []pathsfilter.ChangedFile, pw *prepared, o Options) *Workflow {
+func explainOne(files []pathsfilter.ChangedFile, pw *prepared, o Options, brief bool) *Workflow {
 	w := pw.w
 	out := &Workflow{File: w.Path, Filters: []*Filter{}, Jobs: []*Job{}}
 	trig, why := pw.trig.decide(files)
@@ -334,6 +358,9 @@ func explainOne(files []pathsfilter.ChangedFile, pw *prepared, o Options) *Workf
 		}
 		res := s.Evaluate(stepFiles)
 		byJob[s.JobID] = append(byJob[s.JobID], stepOutcome{s, res})
+		if brief {
+			continue
+		}
 		name := s.ID
 		if name == "" {
 			name = fmt.Sprintf("#%d", s.Index+1)
@@ -353,7 +380,7 @@ func explainOne(files []pathsfilter.ChangedFile, pw *prepared, o Options) *Workf
 			out.Filters = append(out.Filters, f)
 		}
 	}
-	out.Jobs = verdicts(pw, o, byJob, trig, why)
+	out.Jobs = verdicts(pw, o, byJob, trig, why, brief)
 	return out
 }
 
@@ -361,17 +388,20 @@ func explainOne(files []pathsfilter.ChangedFile, pw *prepared, o Options) *Workf
 // success() over transitive ancestors, three-valued if: evaluation) with
 // the paths-filter outputs as the jobs' outputs, and explains each verdict
 // with the facts its condition reads. Heavy and GPU jobs come first.
-func verdicts(pw *prepared, o Options, steps map[string][]stepOutcome, trig pathsfilter.Tri, trigWhy string) []*Job {
+func verdicts(pw *prepared, o Options, steps map[string][]stepOutcome, trig pathsfilter.Tri, trigWhy string, brief bool) []*Job {
 	w := pw.w
 	labels := o.Labels
 	if labels == nil && !o.LabelsUnknown {
 		labels = []string{} // the complete label set: none given means none
 	}
 	sc := simulate.Scenario{Event: o.Event, Labels: labels, Set: o.Set,
-		Outputs: map[string]map[string]string{}, Outcomes: map[string]string{}}
-	facts := map[string]string{} // "job/output" -> witness text
+		Outputs: map[string]map[string]string{}, Outcomes: map[string]string{}, VerdictsOnly: brief}
+	var facts map[string]string // "job/output" -> witness text
+	if !brief {
+		facts = map[string]string{}
+	}
 	for _, j := range w.Jobs {
-		outs, failed := jobOutputs(j, steps[j.ID], facts, sc)
+		outs, failed := jobOutputs(j, pw.outputs[j.ID], steps[j.ID], facts, sc)
 		if len(outs) > 0 {
 			sc.Outputs[j.ID] = outs
 		}
@@ -394,13 +424,18 @@ func verdicts(pw *prepared, o Options, steps map[string][]stepOutcome, trig path
 			v.Verdict, v.Reason = Skip, "workflow not triggered: "+trigWhy
 		} else {
 			v.Verdict = sv.Verdict
-			v.Reason = reason(j, sv, sim, sc, facts, o)
+			if !brief {
+				v.Reason = reason(j, sv, sim, sc, facts, o)
+			}
 			if trig == pathsfilter.Unknown {
 				if v.Verdict == Run {
 					v.Verdict = Unknown
 				}
 				v.Reason = "trigger unknown (" + trigWhy + "); " + v.Reason
 			}
+		}
+		if brief {
+			v.Reason = ""
 		}
 		if v.Heavy || v.GPU {
 			heavy = append(heavy, v)
@@ -421,8 +456,10 @@ func runnerText(r workflowgraph.Runner) string {
 
 // jobOutputs computes the outputs a job sets when it runs, as far as they
 // come from its paths-filter steps (others stay unknown: not listed), and
-// whether a paths-filter step fails (then the job fails).
-func jobOutputs(j *workflowgraph.Job, steps []stepOutcome, facts map[string]string, sc simulate.Scenario) (map[string]string, bool) {
+// whether a paths-filter step fails (then the job fails). tmpl holds the
+// job's parsed output templates; facts (nil: not wanted) receives the
+// witness of each output for reasons.
+func jobOutputs(j *workflowgraph.Job, tmpl map[string]*expr.Template, steps []stepOutcome, facts map[string]string, sc simulate.Scenario) (map[string]string, bool) {
 	if len(steps) == 0 {
 		return nil, false
 	}
@@ -459,11 +496,18 @@ func jobOutputs(j *workflowgraph.Job, steps []stepOutcome, facts map[string]stri
 	env := &expr.Env{Contexts: map[string]expr.Value{"steps": expr.OpenObject(ctx)}}
 	out := map[string]string{}
 	for name, raw := range j.Outputs {
-		v := expr.EvalTemplate(raw, env)
+		t := tmpl[name]
+		if t == nil {
+			t = expr.ParseTemplate(raw)
+		}
+		v := t.Eval(env)
 		if v.Kind != expr.KindString {
 			continue // unknown: not given to the simulator
 		}
 		out[name] = v.Str
+		if facts == nil {
+			continue
+		}
 		if m := stepsOutRE().FindStringSubmatch(raw); m != nil {
 			if f := filterFact(steps, m[1], m[2], sc); f != "" {
 				facts[j.ID+"/"+strings.ToLower(name)] = f

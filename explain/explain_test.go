@@ -362,6 +362,13 @@ func TestPreparedMatchesExplain(t *testing.T) {
 			if a.String() != b.String() {
 				t.Errorf("%s %v: prepared\n%s\nfresh\n%s", fixture, files, a.String(), b.String())
 			}
+			// Verdicts only: the same verdicts and classes, no reasons.
+			full, brief := p.Explain(files).Workflows[0].Jobs, p.Verdicts(files).Workflows[0].Jobs
+			for i := range full {
+				if brief[i].ID != full[i].ID || brief[i].Verdict != full[i].Verdict || brief[i].Heavy != full[i].Heavy || brief[i].GPU != full[i].GPU || brief[i].Reason != "" {
+					t.Errorf("%s %v: verdicts-only %+v, explained %+v", fixture, files, brief[i], full[i])
+				}
+			}
 		}
 	}
 }

@@ -110,11 +110,13 @@ type verdict struct {
 }
 
 // sideRun evaluates commits under one side's workflows, once per distinct
-// changed-file list.
+// changed-file list: verdicts for every commit, reasons only for the
+// commits shown as examples.
 type sideRun struct {
-	side *Side
-	p    *explain.Prepared
-	memo map[string]map[jobKey]verdict
+	side    *Side
+	p       *explain.Prepared
+	memo    map[string]map[jobKey]verdict
+	reasons map[string]map[jobKey]string
 	// files lists the side's workflow files, to tell a missing job from a
 	// missing workflow.
 	files map[string]bool
@@ -123,7 +125,8 @@ type sideRun struct {
 type jobKey struct{ workflow, job string }
 
 func newSideRun(s *Side, o explain.Options) *sideRun {
-	r := &sideRun{side: s, p: explain.Prepare(s.Workflows, s.FS, o), memo: map[string]map[jobKey]verdict{}, files: map[string]bool{}}
+	r := &sideRun{side: s, p: explain.Prepare(s.Workflows, s.FS, o), memo: map[string]map[jobKey]verdict{},
+		reasons: map[string]map[jobKey]string{}, files: map[string]bool{}}
 	for _, w := range s.Workflows {
 		r.files[w.Path] = true
 	}
@@ -151,10 +154,10 @@ func (r *sideRun) eval(files []pathsfilter.ChangedFile, classes map[jobKey]strin
 		return m
 	}
 	m := map[jobKey]verdict{}
-	for _, w := range r.p.Explain(files).Workflows {
+	for _, w := range r.p.Verdicts(files).Workflows {
 		for _, j := range w.Jobs {
 			jk := jobKey{w.File, j.ID}
-			m[jk] = verdict{j.Verdict, j.Reason}
+			m[jk] = verdict{v: j.Verdict}
 			if !j.Heavy && !j.GPU {
 				continue
 			}
@@ -169,6 +172,22 @@ func (r *sideRun) eval(files []pathsfilter.ChangedFile, classes map[jobKey]strin
 	}
 	r.memo[k] = m
 	return m
+}
+
+// reason is explain-diff's reason for jk's verdict on files.
+func (r *sideRun) reason(files []pathsfilter.ChangedFile, jk jobKey) string {
+	k := fileKey(files)
+	m, ok := r.reasons[k]
+	if !ok {
+		m = map[jobKey]string{}
+		for _, w := range r.p.Explain(files).Workflows {
+			for _, j := range w.Jobs {
+				m[jobKey{w.File, j.ID}] = j.Reason
+			}
+		}
+		r.reasons[k] = m
+	}
+	return m[jk]
 }
 
 // of is jk's verdict; a job or workflow the side does not have never runs.
@@ -256,12 +275,21 @@ func Replay(commits []Commit, oldSide, newSide *Side, o Options) *Result {
 				continue
 			}
 			j.ChangedTotal++
+			isDecided := ov.v != explain.Unknown && nv.v != explain.Unknown
+			if isDecided && len(decided) >= examples || !isDecided && len(undecided) >= examples {
+				continue
+			}
+			files := commits[i].Files
+			if ov.why == "" {
+				ov.why = oldRun.reason(files, jk)
+			}
+			if nv.why == "" {
+				nv.why = newRun.reason(files, jk)
+			}
 			ch := &Change{Commit: commits[i].SHA, Old: ov.v, New: nv.v, Why: why(ov, nv), Subject: commits[i].Subject}
-			if ov.v != explain.Unknown && nv.v != explain.Unknown {
-				if len(decided) < examples {
-					decided = append(decided, ch)
-				}
-			} else if len(undecided) < examples {
+			if isDecided {
+				decided = append(decided, ch)
+			} else {
 				undecided = append(undecided, ch)
 			}
 		}
