@@ -270,16 +270,22 @@ const MaxJobMinutes = 5 * 24 * 60
 
 // validateMinutes checks heavy.minutes: job ids mapped to a positive number
 // of minutes no larger than a job can run. The decoder has already
-// checked that each value is a number.
+// checked that each value is a number. Job ids are case-insensitive in
+// GitHub, so two keys that differ only in case would name one job twice.
 func (d *decoder) validateMinutes(n *yaml.Node) error {
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
 	}
+	seen := map[string]string{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if strings.TrimSpace(k.Value) == "" {
 			return d.errf(k, "heavy.minutes: a job id is empty")
 		}
+		if prev, dup := seen[strings.ToLower(k.Value)]; dup {
+			return d.errf(k, "heavy.minutes: %s and %s name the same job (job ids are case-insensitive)", prev, k.Value)
+		}
+		seen[strings.ToLower(k.Value)] = k.Value
 		var m float64
 		if err := v.Decode(&m); err != nil || math.IsNaN(m) || m <= 0 || m > MaxJobMinutes {
 			return d.errf(v, "heavy.minutes.%s: %q is not a number of minutes in (0, %d]", k.Value, v.Value, MaxJobMinutes)

@@ -55,6 +55,8 @@ func TestParse(t *testing.T) {
 		{name: "minutes-nan", src: "heavy:\n  minutes: {clippy: .nan}\n", err: `c.yaml:2:21: heavy.minutes.clippy: ".nan" is not`},
 		{name: "minutes-text", src: "heavy:\n  minutes: {clippy: soon}\n", err: `c.yaml:2:21: heavy.minutes.clippy: cannot use "soon" as a number`},
 		{name: "minutes-empty-id", src: "heavy:\n  minutes: {\"\": 3}\n", err: `c.yaml:2:13: heavy.minutes: a job id is empty`},
+		{name: "minutes-case", src: "heavy:\n  minutes: {Clippy: 3, clippy: 4}\n", err: `c.yaml:2:24: heavy.minutes: Clippy and clippy name the same job (job ids are case-insensitive)`},
+		{name: "minutes-distinct", src: "heavy:\n  minutes: {clippy: 3, clippy2: 4}\n", check: func(c *Config) bool { return len(c.Heavy.Minutes) == 2 }},
 		{name: "minutes-list", src: "heavy:\n  minutes: [3]\n", err: `c.yaml:2:12: heavy.minutes must be a mapping`},
 		{name: "malformed", src: "gpu: [\n", err: `c.yaml: `},
 		{name: "top-list", src: "- a\n", err: `c.yaml:1:1: the top level must be a mapping`},

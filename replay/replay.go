@@ -319,14 +319,20 @@ func orDash(s string) string {
 }
 
 // minutesOf looks a job up in heavy.minutes; job ids are
-// case-insensitive, as in GitHub.
+// case-insensitive, as in GitHub. Keys are tried in sorted order, so a map
+// with two spellings of one id (config refuses it) still answers the same.
 func minutesOf(m map[string]float64, job string) (float64, bool) {
 	if v, ok := m[job]; ok {
 		return v, true
 	}
-	for k, v := range m {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
 		if strings.EqualFold(k, job) {
-			return v, true
+			return m[k], true
 		}
 	}
 	return 0, false

@@ -172,3 +172,27 @@ func TestParseTree(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseTree: any tree object parses or fails without panicking, and
+// every entry has a name and a hex id.
+func FuzzParseTree(f *testing.F) {
+	id := strings.Repeat("\x01", 20)
+	f.Add([]byte("100644 a.txt\x00"+id+"40000 dir\x00"+id), 20)
+	f.Add([]byte("160000 sub\x00"+id), 20)
+	f.Add([]byte("100644 a\x00"+id[:3]), 20)
+	f.Add([]byte("100644 a\x00"+strings.Repeat("\x02", 32)), 32)
+	f.Fuzz(func(t *testing.T, b []byte, idLen int) {
+		if idLen != 20 && idLen != 32 {
+			return
+		}
+		es, err := parseTree(b, idLen)
+		if err != nil {
+			return
+		}
+		for _, e := range es {
+			if len(e.id) != 2*idLen {
+				t.Fatalf("entry %+v", e)
+			}
+		}
+	})
+}
