@@ -622,7 +622,12 @@ func reason(j *workflowgraph.Job, sv simulate.Verdict, sim map[string]simulate.V
 	if sv.Verdict == Unknown {
 		if m := regexp.MustCompile(`(github|vars|inputs)\.[A-Za-z0-9_.-]+ is not given`).FindString(simWhy); m != "" {
 			ref := ctxRefRE().FindString(m)
-			simWhy = strings.Replace(simWhy, m, m+fmt.Sprintf(" (--set %s=...)", ref), 1)
+			hint := fmt.Sprintf(" (--set %s=...)", ref)
+			if ref == "github.event" && o.Labels == nil && o.LabelsUnknown {
+				// The event is unknown only in its labels: say how to give them.
+				hint = " (its labels: --label L or --no-labels)"
+			}
+			simWhy = strings.Replace(simWhy, m, m+hint, 1)
 		}
 	}
 	switch {

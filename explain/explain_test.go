@@ -387,7 +387,7 @@ func TestLabelsUnknown(t *testing.T) {
 		want    string
 		reason  string
 	}{
-		{"unknown labels, filter false", nil, true, changed("docs/a.md"), Unknown, "label ci:full unknown"},
+		{"unknown labels, filter false", nil, true, changed("docs/a.md"), Unknown, "label ci:full unknown; condition is unknown: github.event is not given (its labels: --label L or --no-labels)"},
 		{"unknown labels, filter true", nil, true, changed("src/main.rs"), Run, ""},
 		{"known empty set", []string{}, true, changed("docs/a.md"), Skip, "label ci:full absent"},
 		{"labels not given, not unknown", nil, false, changed("docs/a.md"), Skip, "label ci:full absent"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -28,7 +29,8 @@ const replayUsage = `usage: cicheck replay [--old REF] [--new REF|--worktree] [-
 
 Replays recent history through explain-diff's engine: every commit (default:
 the last 200 first-parent commits of HEAD, each diffed against its first
-parent, as its pull request or push changed) is explained twice, under the
+parent, as its pull request or push changed; a commit without a parent is
+left out) is explained twice, under the
 workflows as they are at --old (default: the merge base of HEAD with the
 default branch, origin/HEAD, main or master) and at --new (default: the
 working tree). For each heavy or GPU job it prints the commits that would
@@ -80,7 +82,7 @@ func runReplay(e *env, args []string) int {
 	switch {
 	case fl.NArg() > 0:
 		return usage("replay takes no arguments (got %q)", fl.Arg(0))
-	case !edContains(replay.Formats, o.format):
+	case !slices.Contains(replay.Formats, o.format):
 		return usage("invalid --format %q (valid: %s)", o.format, strings.Join(replay.Formats, ", "))
 	case o.new != "" && o.worktree:
 		return usage("--new and --worktree are exclusive")
@@ -169,9 +171,20 @@ func runReplay(e *env, args []string) int {
 	if err != nil {
 		return usage("%v", err)
 	}
-	commits := make([]replay.Commit, len(log))
-	for i, c := range log {
-		commits[i] = replay.Commit{SHA: c.SHA, Subject: c.Subject, Files: c.Files}
+	// A commit without a parent (the root, or the boundary of a shallow
+	// clone, whose parents git hides) has no diff a pull request made: as
+	// "every file added" it would wake every job, so it is left out.
+	var commits []replay.Commit
+	orphans := 0
+	for _, c := range log {
+		if len(c.Parents) == 0 {
+			orphans++
+			continue
+		}
+		commits = append(commits, replay.Commit{SHA: c.SHA, Subject: c.Subject, Files: c.Files})
+	}
+	if orphans > 0 {
+		fmt.Fprintf(e.stderr, "cicheck: left out %d commit(s) without a parent to diff against (the root, or a shallow clone's boundary: fetch more history)\n", orphans)
 	}
 
 	for _, s := range []*replay.Side{oldSide, newSide} {
