@@ -9,6 +9,7 @@ package explain
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -116,6 +117,10 @@ type prepared struct {
 	sim   *simulate.Sim
 	// outputs holds each job's output templates, parsed (job id → name).
 	outputs map[string]map[string]*expr.Template
+	// runs memoises the simulator by scenario: changes that set the same
+	// filter outputs (most of a history) share one simulation.
+	mu   sync.Mutex
+	runs map[string][]simulate.Verdict
 }
 
 // Prepare parses and compiles wfs for o. fsys is the repository root (for
@@ -128,7 +133,7 @@ func Prepare(wfs []*workflowgraph.Workflow, fsys fs.FS, o Options) *Prepared {
 	for _, w := range wfs {
 		pw := &prepared{w: w, trig: compileTrigger(w, o.Event, o.Set),
 			steps: pathsfilter.FindSteps(w.AST, w.Source, w.Path, fsys, o.PathsFilter), sim: simulate.New(w),
-			outputs: map[string]map[string]*expr.Template{}}
+			outputs: map[string]map[string]*expr.Template{}, runs: map[string][]simulate.Verdict{}}
 		for _, j := range w.Jobs {
 			if len(j.Outputs) == 0 {
 				continue
@@ -410,7 +415,7 @@ func verdicts(pw *prepared, o Options, steps map[string][]stepOutcome, trig path
 		}
 	}
 	sim := map[string]simulate.Verdict{}
-	for _, v := range pw.sim.Run(sc) {
+	for _, v := range pw.simulate(sc) {
 		sim[v.ID] = v
 	}
 	var heavy, rest []*Job
@@ -444,6 +449,44 @@ func verdicts(pw *prepared, o Options, steps map[string][]stepOutcome, trig path
 		}
 	}
 	return append(heavy, rest...)
+}
+
+// simulate runs the simulator on sc, once per distinct scenario. Only the
+// outputs, outcomes and VerdictsOnly vary between the scenarios of one
+// Prepared; the key lists them in job order, names sorted.
+func (pw *prepared) simulate(sc simulate.Scenario) []simulate.Verdict {
+	var b strings.Builder
+	if sc.VerdictsOnly {
+		b.WriteByte('v')
+	}
+	for _, j := range pw.w.Jobs {
+		outs, oc := sc.Outputs[j.ID], sc.Outcomes[j.ID]
+		if len(outs) == 0 && oc == "" {
+			continue
+		}
+		b.WriteString(j.ID)
+		b.WriteByte(0)
+		b.WriteString(oc)
+		for _, k := range slices.Sorted(maps.Keys(outs)) {
+			b.WriteByte(1)
+			b.WriteString(k)
+			b.WriteByte(2)
+			b.WriteString(outs[k])
+		}
+		b.WriteByte(0)
+	}
+	key := b.String()
+	pw.mu.Lock()
+	v, ok := pw.runs[key]
+	pw.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = pw.sim.Run(sc)
+	pw.mu.Lock()
+	pw.runs[key] = v
+	pw.mu.Unlock()
+	return v
 }
 
 func runnerText(r workflowgraph.Runner) string {

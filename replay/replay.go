@@ -14,6 +14,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/cicheck/cicheck/explain"
 	"github.com/cicheck/cicheck/pathsfilter"
@@ -117,6 +118,9 @@ type sideRun struct {
 	p       *explain.Prepared
 	memo    map[string]map[jobKey]verdict
 	reasons map[string]map[jobKey]string
+	// classes and order record the side's heavy and GPU jobs as met.
+	classes map[jobKey]string
+	order   []jobKey
 	// files lists the side's workflow files, to tell a missing job from a
 	// missing workflow.
 	files map[string]bool
@@ -126,7 +130,7 @@ type jobKey struct{ workflow, job string }
 
 func newSideRun(s *Side, o explain.Options) *sideRun {
 	r := &sideRun{side: s, p: explain.Prepare(s.Workflows, s.FS, o), memo: map[string]map[jobKey]verdict{},
-		reasons: map[string]map[jobKey]string{}, files: map[string]bool{}}
+		reasons: map[string]map[jobKey]string{}, classes: map[jobKey]string{}, files: map[string]bool{}}
 	for _, w := range s.Workflows {
 		r.files[w.Path] = true
 	}
@@ -146,9 +150,9 @@ func fileKey(files []pathsfilter.ChangedFile) string {
 	return b.String()
 }
 
-// eval returns every job's verdict for files, and the heavy/GPU jobs'
-// classes.
-func (r *sideRun) eval(files []pathsfilter.ChangedFile, classes map[jobKey]string, order *[]jobKey) map[jobKey]verdict {
+// eval returns every job's verdict for files, and records the heavy/GPU
+// jobs' classes.
+func (r *sideRun) eval(files []pathsfilter.ChangedFile) map[jobKey]verdict {
 	k := fileKey(files)
 	if m, ok := r.memo[k]; ok {
 		return m
@@ -161,12 +165,12 @@ func (r *sideRun) eval(files []pathsfilter.ChangedFile, classes map[jobKey]strin
 			if !j.Heavy && !j.GPU {
 				continue
 			}
-			if _, seen := classes[jk]; !seen {
-				*order = append(*order, jk)
-				classes[jk] = "heavy"
+			if _, seen := r.classes[jk]; !seen {
+				r.order = append(r.order, jk)
+				r.classes[jk] = "heavy"
 			}
 			if j.GPU {
-				classes[jk] = "gpu"
+				r.classes[jk] = "gpu"
 			}
 		}
 	}
@@ -216,20 +220,37 @@ func Replay(commits []Commit, oldSide, newSide *Side, o Options) *Result {
 		examples = 3
 	}
 	oldRun, newRun := newSideRun(oldSide, eo), newSideRun(newSide, eo)
-	classes := map[jobKey]string{}
-	var newOrder, oldOrder []jobKey
 	type pair struct{ old, new map[jobKey]verdict }
 	per := make([]pair, len(commits))
+	// The two sides share nothing but read-only inputs: evaluate them on
+	// two cores.
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i, c := range commits {
+			per[i].old = oldRun.eval(c.Files)
+		}
+		if len(commits) == 0 {
+			oldRun.eval(nil) // no commit still lists the jobs, with zero counts
+		}
+	}()
 	for i, c := range commits {
-		per[i] = pair{oldRun.eval(c.Files, classes, &oldOrder), newRun.eval(c.Files, classes, &newOrder)}
+		per[i].new = newRun.eval(c.Files)
 	}
 	if len(commits) == 0 {
-		// No commit to replay still lists the jobs, with zero counts.
-		per = nil
-		oldRun.eval(nil, classes, &oldOrder)
-		newRun.eval(nil, classes, &newOrder)
+		newRun.eval(nil)
 	}
-	order := append(newOrder, oldOrder...)
+	wg.Wait()
+	classes := map[jobKey]string{}
+	for _, r := range []*sideRun{newRun, oldRun} {
+		for jk, c := range r.classes {
+			if classes[jk] != "gpu" {
+				classes[jk] = c
+			}
+		}
+	}
+	order := append(append([]jobKey(nil), newRun.order...), oldRun.order...)
 	pos := map[jobKey]int{}
 	for i, jk := range order {
 		if _, ok := pos[jk]; !ok {

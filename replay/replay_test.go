@@ -222,7 +222,7 @@ func TestCounting(t *testing.T) {
 	}
 	// Rows by workflow file, then as explain-diff lists the new side; ids are
 	// case-insensitive (Train at new is train at old).
-	if strings.Join(rows, ", ") != ".github/workflows/a.yml eval, .github/workflows/a.yml train, .github/workflows/a.yml legacy, .github/workflows/gone.yml bench" {
+	if strings.Join(rows, ", ") != ".github/workflows/a.yml train, .github/workflows/a.yml eval, .github/workflows/a.yml legacy, .github/workflows/gone.yml bench" {
 		t.Fatalf("rows %v", rows)
 	}
 	// Unknown at new is counted, not guessed; minutes match case-insensitively.
