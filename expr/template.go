@@ -11,7 +11,7 @@ import (
 type Template struct {
 	lits  []string // lits[k] precedes nodes[k]; the last one ends the text
 	nodes []actionlint.ExprNode
-	bad   bool  // an unterminated or unparsable expression: err
+	bad   bool // an unterminated or unparsable expression: err
 	err   Value
 }
 
