@@ -27,16 +27,16 @@ const replayUsage = `usage: cicheck replay [--old REF] [--new REF|--worktree] [-
                       [--first-parent] [--event E] [--label L]... [--no-labels] [--set K=V]...
                       [--format text|markdown|json]
 
-Replays recent history through explain-diff's engine: every commit (default:
-the last 200 first-parent commits of HEAD, each diffed against its first
-parent, as its pull request or push changed; a commit without a parent is
-left out) is explained twice, under the
-workflows as they are at --old (default: the merge base of HEAD with the
-default branch, origin/HEAD, main or master) and at --new (default: the
-working tree). For each heavy or GPU job it prints the commits that would
-wake it under old and under new, the difference, the commits undecided,
-up to three commits whose verdict changed with both sides' reasons, and
-runner-hours for jobs given heavy.minutes in .cicheck.yaml.
+Replays recent history through explain-diff's engine. Every commit
+(default: the last 200 first-parent commits of HEAD, each diffed against
+its first parent, as its pull request or push changed; a commit without a
+parent is left out) is explained twice: under the workflows as they are
+at --old (default: the merge base of HEAD with the default branch,
+origin/HEAD, main or master) and at --new (default: the working tree).
+For each heavy or GPU job it prints the commits that would wake it under
+old and under new, the difference, the commits undecided, up to three
+commits whose verdict changed with both sides' reasons, and runner-hours
+for jobs given heavy.minutes in .cicheck.yaml.
 
 Git does not record pull-request labels: without --label or --no-labels a
 condition that reads one is unknown, and counted as unknown, never guessed.
