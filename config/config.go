@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -74,6 +75,9 @@ type Heavy struct {
 	// SelfHosted counts every job on a runner labelled self-hosted as
 	// heavy (default true).
 	SelfHosted bool `yaml:"self-hosted"`
+	// Minutes gives a job's typical run time in minutes by job id, so
+	// `cicheck replay` can turn wake counts into runner-hours.
+	Minutes map[string]float64 `yaml:"minutes"`
 }
 
 // RuleConfig overrides one rule.
@@ -99,7 +103,7 @@ var DefaultGPURunnerLabels = []string{"gpu", "*gpu", "nvidia", "cuda*", "h100", 
 func Default() *Config {
 	return &Config{
 		GPU:         GPU{RunnerLabels: slices.Clone(DefaultGPURunnerLabels), Jobs: []string{}, ExcludeLabels: []string{}},
-		Heavy:       Heavy{RunnerLabels: []string{}, Jobs: []string{}, SelfHosted: true},
+		Heavy:       Heavy{RunnerLabels: []string{}, Jobs: []string{}, SelfHosted: true, Minutes: map[string]float64{}},
 		Rules:       map[string]RuleConfig{},
 		Ignore:      []string{},
 		Registry:    testregistry.DefaultConfig(),
@@ -238,6 +242,9 @@ func (d *decoder) validate(c *Config, root *yaml.Node) error {
 			}
 		}
 	}
+	if err := d.validateMinutes(child(child(root, "heavy"), "minutes")); err != nil {
+		return err
+	}
 	globs := []struct {
 		where string
 		n     *yaml.Node
@@ -254,6 +261,36 @@ func (d *decoder) validate(c *Config, root *yaml.Node) error {
 			if p.Kind == yaml.ScalarNode && !doublestar.ValidatePattern(p.Value) {
 				return d.errf(p, "%s[%d]: invalid glob pattern %q", g.where, i, p.Value)
 			}
+		}
+	}
+	return nil
+}
+
+// MaxJobMinutes bounds heavy.minutes: GitHub stops a self-hosted runner's
+// job after five days, so a larger figure is a typo (hours, seconds).
+const MaxJobMinutes = 5 * 24 * 60
+
+// validateMinutes checks heavy.minutes: job ids mapped to a positive number
+// of minutes no larger than a job can run. The decoder has already
+// checked that each value is a number. Job ids are case-insensitive in
+// GitHub, so two keys that differ only in case would name one job twice.
+func (d *decoder) validateMinutes(n *yaml.Node) error {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	seen := map[string]string{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if strings.TrimSpace(k.Value) == "" {
+			return d.errf(k, "heavy.minutes: a job id is empty")
+		}
+		if prev, dup := seen[strings.ToLower(k.Value)]; dup {
+			return d.errf(k, "heavy.minutes: %s and %s name the same job (job ids are case-insensitive)", prev, k.Value)
+		}
+		seen[strings.ToLower(k.Value)] = k.Value
+		var m float64
+		if err := v.Decode(&m); err != nil || math.IsNaN(m) || m <= 0 || m > MaxJobMinutes {
+			return d.errf(v, "heavy.minutes.%s: %q is not a number of minutes in (0, %d]", k.Value, v.Value, MaxJobMinutes)
 		}
 	}
 	return nil

@@ -45,6 +45,20 @@ func TestParse(t *testing.T) {
 		{name: "bad-ignore-glob", src: "ignore: [\"legacy/[\"]\n", err: `c.yaml:1:10: ignore[0]: invalid glob pattern "legacy/["`},
 		{name: "bad-type", src: "rules:\n  x:\n    enabled: maybe\n", err: `c.yaml:3:14: rules.x.enabled: cannot use "maybe" as a boolean`},
 		{name: "not-list", src: "gpu:\n  jobs: train\n", err: `c.yaml:2:9: gpu.jobs must be a list`},
+		{name: "minutes", src: "heavy:\n  minutes: {cargo-clippy: 25, cuda-sm70: 7.5, big: 7200}\n", check: func(c *Config) bool {
+			return c.Heavy.Minutes["cargo-clippy"] == 25 && c.Heavy.Minutes["cuda-sm70"] == 7.5 && c.Heavy.Minutes["big"] == MaxJobMinutes
+		}},
+		{name: "minutes-null", src: "heavy:\n  minutes:\n", check: func(c *Config) bool { return len(c.Heavy.Minutes) == 0 }},
+		{name: "minutes-zero", src: "heavy:\n  minutes: {clippy: 0}\n", err: `c.yaml:2:21: heavy.minutes.clippy: "0" is not a number of minutes in (0, 7200]`},
+		{name: "minutes-negative", src: "heavy:\n  minutes: {clippy: -3}\n", err: `c.yaml:2:21: heavy.minutes.clippy: "-3" is not a number of minutes in (0, 7200]`},
+		{name: "minutes-too-long", src: "heavy:\n  minutes: {clippy: 7201}\n", err: `c.yaml:2:21: heavy.minutes.clippy: "7201" is not a number of minutes in (0, 7200]`},
+		{name: "minutes-inf", src: "heavy:\n  minutes: {clippy: .inf}\n", err: `c.yaml:2:21: heavy.minutes.clippy: ".inf" is not`},
+		{name: "minutes-nan", src: "heavy:\n  minutes: {clippy: .nan}\n", err: `c.yaml:2:21: heavy.minutes.clippy: ".nan" is not`},
+		{name: "minutes-text", src: "heavy:\n  minutes: {clippy: soon}\n", err: `c.yaml:2:21: heavy.minutes.clippy: cannot use "soon" as a number`},
+		{name: "minutes-empty-id", src: "heavy:\n  minutes: {\"\": 3}\n", err: `c.yaml:2:13: heavy.minutes: a job id is empty`},
+		{name: "minutes-case", src: "heavy:\n  minutes: {Clippy: 3, clippy: 4}\n", err: `c.yaml:2:24: heavy.minutes: Clippy and clippy name the same job (job ids are case-insensitive)`},
+		{name: "minutes-distinct", src: "heavy:\n  minutes: {clippy: 3, clippy2: 4}\n", check: func(c *Config) bool { return len(c.Heavy.Minutes) == 2 }},
+		{name: "minutes-list", src: "heavy:\n  minutes: [3]\n", err: `c.yaml:2:12: heavy.minutes must be a mapping`},
 		{name: "malformed", src: "gpu: [\n", err: `c.yaml: `},
 		{name: "top-list", src: "- a\n", err: `c.yaml:1:1: the top level must be a mapping`},
 	}

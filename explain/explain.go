@@ -9,6 +9,7 @@ package explain
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -26,8 +27,13 @@ import (
 type Options struct {
 	// Event is the triggering event (default pull_request).
 	Event string
-	// Labels is the pull request's complete label set (none given: none).
+	// Labels is the pull request's complete label set (none given: none,
+	// unless LabelsUnknown).
 	Labels []string
+	// LabelsUnknown: with no Labels, the label set is unknown rather than
+	// empty, so a condition that reads a label stays undecided (replay:
+	// the labels old pull requests carried are not in git).
+	LabelsUnknown bool
 	// Set supplies other context values (`github.repository`, `vars.X`,
 	// `inputs.X`); anything not set stays unknown.
 	Set map[string]string
@@ -91,22 +97,99 @@ type Job struct {
 // Explain simulates every workflow on the changed files. fsys is the
 // repository root (for filter files; may be nil).
 func Explain(files []pathsfilter.ChangedFile, wfs []*workflowgraph.Workflow, fsys fs.FS, o Options) *Report {
+	return Prepare(wfs, fsys, o).Explain(files)
+}
+
+// Prepared holds what explaining many changes against the same workflows
+// shares, so `cicheck replay` pays it once per side rather than once per
+// commit: each workflow's paths-filter steps (filters parsed), its
+// on.<event> trigger (branch filter decided, path filter compiled) and its
+// job simulator.
+type Prepared struct {
+	o   Options
+	wfs []*prepared
+}
+
+type prepared struct {
+	w     *workflowgraph.Workflow
+	trig  trigger
+	steps []*pathsfilter.Step
+	sim   *simulate.Sim
+	// outputs holds each job's output templates, parsed (job id → name).
+	outputs map[string]map[string]*expr.Template
+	// runs memoises the simulator by scenario: changes that set the same
+	// filter outputs (most of a history) share one simulation.
+	mu   sync.Mutex
+	runs map[string][]simulate.Verdict
+}
+
+// Prepare parses and compiles wfs for o. fsys is the repository root (for
+// filter files; may be nil).
+func Prepare(wfs []*workflowgraph.Workflow, fsys fs.FS, o Options) *Prepared {
 	if o.Event == "" {
 		o.Event = "pull_request"
 	}
-	r := &Report{Version: 1, Workflows: []*Workflow{}}
+	p := &Prepared{o: o}
 	for _, w := range wfs {
-		r.Workflows = append(r.Workflows, explainOne(files, w, fsys, o))
+		pw := &prepared{w: w, trig: compileTrigger(w, o.Event, o.Set),
+			steps: pathsfilter.FindSteps(w.AST, w.Source, w.Path, fsys, o.PathsFilter), sim: simulate.New(w),
+			outputs: map[string]map[string]*expr.Template{}, runs: map[string][]simulate.Verdict{}}
+		for _, j := range w.Jobs {
+			if len(j.Outputs) == 0 {
+				continue
+			}
+			pw.outputs[j.ID] = map[string]*expr.Template{}
+			for name, raw := range j.Outputs {
+				pw.outputs[j.ID][name] = expr.ParseTemplate(raw)
+			}
+		}
+		p.wfs = append(p.wfs, pw)
+	}
+	return p
+}
+
+// Explain simulates every prepared workflow on the changed files.
+func (p *Prepared) Explain(files []pathsfilter.ChangedFile) *Report {
+	return p.report(files, false)
+}
+
+// Verdicts is Explain without the explanations: each job's verdict and
+// class, no filters, no reasons. Replay counts thousands of changes with
+// it and explains only the few it shows.
+func (p *Prepared) Verdicts(files []pathsfilter.ChangedFile) *Report {
+	return p.report(files, true)
+}
+
+func (p *Prepared) report(files []pathsfilter.ChangedFile, brief bool) *Report {
+	r := &Report{Version: 1, Workflows: []*Workflow{}}
+	for _, pw := range p.wfs {
+		r.Workflows = append(r.Workflows, explainOne(files, pw, p.o, brief))
 	}
 	return r
 }
 
 func boolp(b bool) *bool { return &b }
 
-// triggered decides whether the event, with its path filters, starts w.
-func triggered(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, event string, set map[string]string) (pathsfilter.Tri, string) {
+// trigger is a workflow's on.<event> with everything that does not depend
+// on the changed files decided: fixed triggers (no such event, an event
+// without path filters, a branch filter that excludes) carry their answer.
+type trigger struct {
+	fixed bool
+	t     pathsfilter.Tri
+	why   string
+	// brWhy explains a branch filter that passed ("" when none).
+	brWhy string
+	// The path filter: key is paths or paths-ignore; err a pattern that
+	// does not compile.
+	g     *pathsfilter.GitHubPaths
+	key   string
+	err   error
+	event string
+}
+
+func compileTrigger(w *workflowgraph.Workflow, event string, set map[string]string) trigger {
 	if w.AST == nil {
-		return pathsfilter.False, "the workflow does not parse"
+		return trigger{fixed: true, t: pathsfilter.False, why: "the workflow does not parse"}
 	}
 	for _, ev := range w.AST.On {
 		if !strings.EqualFold(ev.EventName(), event) {
@@ -114,19 +197,33 @@ func triggered(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, event
 		}
 		we, ok := ev.(*actionlint.WebhookEvent)
 		if !ok {
-			return pathsfilter.True, "on." + event
+			return trigger{fixed: true, t: pathsfilter.True, why: "on." + event}
 		}
 		br, brWhy := branchFilter(we, event, set)
 		if br == pathsfilter.False {
-			return br, brWhy
+			return trigger{fixed: true, t: br, why: brWhy}
 		}
-		t, why := pathFilter(files, we, event)
-		if t == pathsfilter.False || brWhy == "" {
-			return t, why
+		tr := compilePathFilter(we, event)
+		if tr.fixed && tr.t != pathsfilter.False && brWhy != "" {
+			tr.why += "; " + brWhy
 		}
-		return t, why + "; " + brWhy
+		tr.brWhy = brWhy
+		return tr
 	}
-	return pathsfilter.False, "not triggered by " + event
+	return trigger{fixed: true, t: pathsfilter.False, why: "not triggered by " + event}
+}
+
+// decide says whether the event, with its path filters, starts the
+// workflow for files.
+func (tr *trigger) decide(files []pathsfilter.ChangedFile) (pathsfilter.Tri, string) {
+	if tr.fixed {
+		return tr.t, tr.why
+	}
+	t, why := tr.pathFilter(files)
+	if t == pathsfilter.False || tr.brWhy == "" {
+		return t, why
+	}
+	return t, why + "; " + tr.brWhy
 }
 
 // branchFilter decides on.<event>.branches / branches-ignore against the
@@ -183,13 +280,13 @@ func branchFilter(we *actionlint.WebhookEvent, event string, set map[string]stri
 	return pathsfilter.False, fmt.Sprintf("on.%s.%s: %s %s is ignored", event, key, what, branch)
 }
 
-// pathFilter decides on.<event>.paths / paths-ignore for the changed files.
-func pathFilter(files []pathsfilter.ChangedFile, we *actionlint.WebhookEvent, event string) (pathsfilter.Tri, string) {
+// compilePathFilter compiles on.<event>.paths / paths-ignore.
+func compilePathFilter(we *actionlint.WebhookEvent, event string) trigger {
 	if !pathsfilter.IsPathFilteredEvent(event) || (we.Paths.IsEmpty() && we.PathsIgnore.IsEmpty()) {
-		return pathsfilter.True, "on." + event
+		return trigger{fixed: true, t: pathsfilter.True, why: "on." + event}
 	}
 	if !we.Paths.IsEmpty() && !we.PathsIgnore.IsEmpty() {
-		return pathsfilter.False, fmt.Sprintf("on.%s sets both paths and paths-ignore: GitHub rejects the workflow", event)
+		return trigger{fixed: true, t: pathsfilter.False, why: fmt.Sprintf("on.%s sets both paths and paths-ignore: GitHub rejects the workflow", event)}
 	}
 	flt, key := we.Paths, "paths"
 	if flt.IsEmpty() {
@@ -199,15 +296,21 @@ func pathFilter(files []pathsfilter.ChangedFile, we *actionlint.WebhookEvent, ev
 	for _, v := range flt.Values {
 		pats = append(pats, v.Value)
 	}
-	var g *pathsfilter.GitHubPaths
-	var err error
+	tr := trigger{key: key, event: event}
 	if key == "paths" {
-		g, err = pathsfilter.CompileGitHubPaths(pats)
+		tr.g, tr.err = pathsfilter.CompileGitHubPaths(pats)
 	} else {
-		g, err = pathsfilter.CompileGitHubPathsIgnore(pats)
+		tr.g, tr.err = pathsfilter.CompileGitHubPathsIgnore(pats)
 	}
-	if err != nil {
-		return pathsfilter.Unknown, fmt.Sprintf("on.%s.%s: %v", event, key, err)
+	return tr
+}
+
+// pathFilter decides the compiled on.<event>.paths / paths-ignore for the
+// changed files.
+func (tr *trigger) pathFilter(files []pathsfilter.ChangedFile) (pathsfilter.Tri, string) {
+	event, key, g := tr.event, tr.key, tr.g
+	if tr.err != nil {
+		return pathsfilter.Unknown, fmt.Sprintf("on.%s.%s: %v", event, key, tr.err)
 	}
 	paths := make([]string, len(files))
 	for i, f := range files {
@@ -243,14 +346,15 @@ type stepOutcome struct {
 	res  pathsfilter.StepResult
 }
 
-func explainOne(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, fsys fs.FS, o Options) *Workflow {
+func explainOne(files []pathsfilter.ChangedFile, pw *prepared, o Options, brief bool) *Workflow {
+	w := pw.w
 	out := &Workflow{File: w.Path, Filters: []*Filter{}, Jobs: []*Job{}}
-	trig, why := triggered(files, w, o.Event, o.Set)
+	trig, why := pw.trig.decide(files)
 	out.TriggerReason = why
 	if trig != pathsfilter.Unknown {
 		out.Triggered = boolp(trig == pathsfilter.True)
 	}
-	steps := pathsfilter.FindSteps(w.AST, w.Source, w.Path, fsys, o.PathsFilter)
+	steps := pw.steps
 	byJob := map[string][]stepOutcome{}
 	for _, s := range steps {
 		stepFiles := files
@@ -259,6 +363,9 @@ func explainOne(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, fsys
 		}
 		res := s.Evaluate(stepFiles)
 		byJob[s.JobID] = append(byJob[s.JobID], stepOutcome{s, res})
+		if brief {
+			continue
+		}
 		name := s.ID
 		if name == "" {
 			name = fmt.Sprintf("#%d", s.Index+1)
@@ -278,7 +385,7 @@ func explainOne(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, fsys
 			out.Filters = append(out.Filters, f)
 		}
 	}
-	out.Jobs = verdicts(w, o, byJob, trig, why)
+	out.Jobs = verdicts(pw, o, byJob, trig, why, brief)
 	return out
 }
 
@@ -286,16 +393,20 @@ func explainOne(files []pathsfilter.ChangedFile, w *workflowgraph.Workflow, fsys
 // success() over transitive ancestors, three-valued if: evaluation) with
 // the paths-filter outputs as the jobs' outputs, and explains each verdict
 // with the facts its condition reads. Heavy and GPU jobs come first.
-func verdicts(w *workflowgraph.Workflow, o Options, steps map[string][]stepOutcome, trig pathsfilter.Tri, trigWhy string) []*Job {
+func verdicts(pw *prepared, o Options, steps map[string][]stepOutcome, trig pathsfilter.Tri, trigWhy string, brief bool) []*Job {
+	w := pw.w
 	labels := o.Labels
-	if labels == nil {
+	if labels == nil && !o.LabelsUnknown {
 		labels = []string{} // the complete label set: none given means none
 	}
 	sc := simulate.Scenario{Event: o.Event, Labels: labels, Set: o.Set,
-		Outputs: map[string]map[string]string{}, Outcomes: map[string]string{}}
-	facts := map[string]string{} // "job/output" -> witness text
+		Outputs: map[string]map[string]string{}, Outcomes: map[string]string{}, VerdictsOnly: brief}
+	var facts map[string]string // "job/output" -> witness text
+	if !brief {
+		facts = map[string]string{}
+	}
 	for _, j := range w.Jobs {
-		outs, failed := jobOutputs(j, steps[j.ID], facts, sc)
+		outs, failed := jobOutputs(j, pw.outputs[j.ID], steps[j.ID], facts, sc)
 		if len(outs) > 0 {
 			sc.Outputs[j.ID] = outs
 		}
@@ -304,7 +415,7 @@ func verdicts(w *workflowgraph.Workflow, o Options, steps map[string][]stepOutco
 		}
 	}
 	sim := map[string]simulate.Verdict{}
-	for _, v := range simulate.Run(w, sc) {
+	for _, v := range pw.simulate(sc) {
 		sim[v.ID] = v
 	}
 	var heavy, rest []*Job
@@ -318,13 +429,18 @@ func verdicts(w *workflowgraph.Workflow, o Options, steps map[string][]stepOutco
 			v.Verdict, v.Reason = Skip, "workflow not triggered: "+trigWhy
 		} else {
 			v.Verdict = sv.Verdict
-			v.Reason = reason(j, sv, sim, sc, facts, o)
+			if !brief {
+				v.Reason = reason(j, sv, sim, sc, facts, o)
+			}
 			if trig == pathsfilter.Unknown {
 				if v.Verdict == Run {
 					v.Verdict = Unknown
 				}
 				v.Reason = "trigger unknown (" + trigWhy + "); " + v.Reason
 			}
+		}
+		if brief {
+			v.Reason = ""
 		}
 		if v.Heavy || v.GPU {
 			heavy = append(heavy, v)
@@ -333,6 +449,44 @@ func verdicts(w *workflowgraph.Workflow, o Options, steps map[string][]stepOutco
 		}
 	}
 	return append(heavy, rest...)
+}
+
+// simulate runs the simulator on sc, once per distinct scenario. Only the
+// outputs, outcomes and VerdictsOnly vary between the scenarios of one
+// Prepared; the key lists them in job order, names sorted.
+func (pw *prepared) simulate(sc simulate.Scenario) []simulate.Verdict {
+	var b strings.Builder
+	if sc.VerdictsOnly {
+		b.WriteByte('v')
+	}
+	for _, j := range pw.w.Jobs {
+		outs, oc := sc.Outputs[j.ID], sc.Outcomes[j.ID]
+		if len(outs) == 0 && oc == "" {
+			continue
+		}
+		b.WriteString(j.ID)
+		b.WriteByte(0)
+		b.WriteString(oc)
+		for _, k := range slices.Sorted(maps.Keys(outs)) {
+			b.WriteByte(1)
+			b.WriteString(k)
+			b.WriteByte(2)
+			b.WriteString(outs[k])
+		}
+		b.WriteByte(0)
+	}
+	key := b.String()
+	pw.mu.Lock()
+	v, ok := pw.runs[key]
+	pw.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = pw.sim.Run(sc)
+	pw.mu.Lock()
+	pw.runs[key] = v
+	pw.mu.Unlock()
+	return v
 }
 
 func runnerText(r workflowgraph.Runner) string {
@@ -345,8 +499,10 @@ func runnerText(r workflowgraph.Runner) string {
 
 // jobOutputs computes the outputs a job sets when it runs, as far as they
 // come from its paths-filter steps (others stay unknown: not listed), and
-// whether a paths-filter step fails (then the job fails).
-func jobOutputs(j *workflowgraph.Job, steps []stepOutcome, facts map[string]string, sc simulate.Scenario) (map[string]string, bool) {
+// whether a paths-filter step fails (then the job fails). tmpl holds the
+// job's parsed output templates; facts (nil: not wanted) receives the
+// witness of each output for reasons.
+func jobOutputs(j *workflowgraph.Job, tmpl map[string]*expr.Template, steps []stepOutcome, facts map[string]string, sc simulate.Scenario) (map[string]string, bool) {
 	if len(steps) == 0 {
 		return nil, false
 	}
@@ -383,11 +539,18 @@ func jobOutputs(j *workflowgraph.Job, steps []stepOutcome, facts map[string]stri
 	env := &expr.Env{Contexts: map[string]expr.Value{"steps": expr.OpenObject(ctx)}}
 	out := map[string]string{}
 	for name, raw := range j.Outputs {
-		v := expr.EvalTemplate(raw, env)
+		t := tmpl[name]
+		if t == nil {
+			t = expr.ParseTemplate(raw)
+		}
+		v := t.Eval(env)
 		if v.Kind != expr.KindString {
 			continue // unknown: not given to the simulator
 		}
 		out[name] = v.Str
+		if facts == nil {
+			continue
+		}
 		if m := stepsOutRE().FindStringSubmatch(raw); m != nil {
 			if f := filterFact(steps, m[1], m[2], sc); f != "" {
 				facts[j.ID+"/"+strings.ToLower(name)] = f
@@ -485,8 +648,11 @@ func reason(j *workflowgraph.Job, sv simulate.Verdict, sim map[string]simulate.V
 	}
 	for _, m := range labelRE().FindAllStringSubmatch(raw, -1) {
 		state := "absent"
-		if slices.Contains(o.Labels, m[1]) {
+		switch {
+		case slices.Contains(o.Labels, m[1]):
 			state = "present"
+		case o.Labels == nil && o.LabelsUnknown:
+			state = "unknown"
 		}
 		if !strings.HasPrefix(o.Event, "pull_request") {
 			state = "n/a for " + o.Event
@@ -499,7 +665,12 @@ func reason(j *workflowgraph.Job, sv simulate.Verdict, sim map[string]simulate.V
 	if sv.Verdict == Unknown {
 		if m := regexp.MustCompile(`(github|vars|inputs)\.[A-Za-z0-9_.-]+ is not given`).FindString(simWhy); m != "" {
 			ref := ctxRefRE().FindString(m)
-			simWhy = strings.Replace(simWhy, m, m+fmt.Sprintf(" (--set %s=...)", ref), 1)
+			hint := fmt.Sprintf(" (--set %s=...)", ref)
+			if ref == "github.event" && o.Labels == nil && o.LabelsUnknown {
+				// The event is unknown only in its labels: say how to give them.
+				hint = " (its labels: --label L or --no-labels)"
+			}
+			simWhy = strings.Replace(simWhy, m, m+hint, 1)
 		}
 	}
 	switch {

@@ -338,3 +338,79 @@ jobs:
 		t.Errorf("reason = %q, want %q", j.Reason, want)
 	}
 }
+
+// TestPreparedMatchesExplain: a Prepared reused across changes answers
+// exactly what a fresh Explain answers for each, so replay and
+// explain-diff cannot disagree.
+func TestPreparedMatchesExplain(t *testing.T) {
+	for _, fixture := range []string{"paths-mlx", "paths-mlx-before"} {
+		wfs, cfg := load(t, fixture)
+		o := Options{Set: map[string]string{"github.repository": "lablup/mlxcel", "github.base_ref": "main"},
+			Classifier: cfg.Classifier(), PathsFilter: cfg.PathsFilter}
+		p := Prepare(wfs, nil, o)
+		for _, files := range [][]pathsfilter.ChangedFile{
+			changed(".github/workflows/ci.yml"), changed("docs/a.md"), nil,
+			changed("src/lib/mlx-cpp/patches-rocm/a.hip", "Cargo.lock"), changed(".github/workflows/ci.yml"),
+		} {
+			var a, b bytes.Buffer
+			if err := Write(&a, "json", p.Explain(files), len(files), nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := Write(&b, "json", Explain(files, wfs, nil, o), len(files), nil); err != nil {
+				t.Fatal(err)
+			}
+			if a.String() != b.String() {
+				t.Errorf("%s %v: prepared\n%s\nfresh\n%s", fixture, files, a.String(), b.String())
+			}
+			// Verdicts only: the same verdicts and classes, no reasons.
+			full, brief := p.Explain(files).Workflows[0].Jobs, p.Verdicts(files).Workflows[0].Jobs
+			for i := range full {
+				if brief[i].ID != full[i].ID || brief[i].Verdict != full[i].Verdict || brief[i].Heavy != full[i].Heavy || brief[i].GPU != full[i].GPU || brief[i].Reason != "" {
+					t.Errorf("%s %v: verdicts-only %+v, explained %+v", fixture, files, brief[i], full[i])
+				}
+			}
+		}
+	}
+}
+
+// TestLabelsUnknown: with LabelsUnknown and no labels, a condition that
+// reads the opt-in label is undecided when the filter is false; the near
+// misses (an empty known set, the label given, the filter true) decide.
+func TestLabelsUnknown(t *testing.T) {
+	wfs, cfg := load(t, "paths-mlx")
+	base := Options{Set: map[string]string{"github.repository": "lablup/mlxcel"}, Classifier: cfg.Classifier(), PathsFilter: cfg.PathsFilter}
+	cases := []struct {
+		name    string
+		labels  []string
+		unknown bool
+		files   []pathsfilter.ChangedFile
+		want    string
+		reason  string
+	}{
+		{"unknown labels, filter false", nil, true, changed("docs/a.md"), Unknown, "label ci:full unknown; condition is unknown: github.event is not given (its labels: --label L or --no-labels)"},
+		{"unknown labels, filter true", nil, true, changed("src/main.rs"), Run, ""},
+		{"known empty set", []string{}, true, changed("docs/a.md"), Skip, "label ci:full absent"},
+		{"labels not given, not unknown", nil, false, changed("docs/a.md"), Skip, "label ci:full absent"},
+		{"label given", []string{"ci:full"}, true, changed("docs/a.md"), Run, "label ci:full present"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o := base
+			o.Labels, o.LabelsUnknown = c.labels, c.unknown
+			r := Explain(c.files, wfs, nil, o)
+			found := false
+			for _, j := range r.Workflows[0].Jobs {
+				if j.ID != "clippy" {
+					continue
+				}
+				found = true
+				if j.Verdict != c.want || !strings.Contains(j.Reason, c.reason) {
+					t.Errorf("clippy = %s (%s), want %s with %q", j.Verdict, j.Reason, c.want, c.reason)
+				}
+			}
+			if !found {
+				t.Fatal("no clippy job")
+			}
+		})
+	}
+}
