@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/cicheck/cicheck/internal/gitlog"
+	"github.com/cicheck/cicheck/internal/gitdiff"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/pathsfilter"
 	"github.com/cicheck/cicheck/replay"
@@ -126,7 +126,7 @@ func runReplay(e *env, args []string) int {
 	root := lint.RepoRoot(e.wd)
 
 	// One cat-file process serves every revision, tree and file below.
-	store, err := gitlog.OpenStore(root)
+	store, err := gitdiff.OpenStore(root)
 	if err != nil {
 		return usage("%v", err)
 	}
@@ -152,7 +152,7 @@ func runReplay(e *env, args []string) int {
 		if err != nil {
 			return usage("%v (give --old REF)", err)
 		}
-		if oldRef, err = gitlog.MergeBase(root, id, head); err != nil {
+		if oldRef, err = gitdiff.MergeBase(root, id, head); err != nil {
 			return usage("%v (give --old REF)", err)
 		}
 	}
@@ -168,7 +168,7 @@ func runReplay(e *env, args []string) int {
 	if fl.Changed("commits") {
 		limit = o.commits
 	}
-	log, err := gitlog.Log(root, revs, limit, o.firstParent)
+	log, err := gitdiff.Log(root, revs, limit, o.firstParent)
 	if err != nil {
 		return usage("%v", err)
 	}
@@ -216,7 +216,7 @@ func runReplay(e *env, args []string) int {
 // replaySide is the repository at ref through store, or the working tree
 // when ref is "" (its workflows are loaded later). id is the commit ref
 // names ("" for the working tree).
-func replaySide(store *gitlog.Store, root, ref, flag string) (s *replay.Side, id string, err error) {
+func replaySide(store *gitdiff.Store, root, ref, flag string) (s *replay.Side, id string, err error) {
 	if ref == "" {
 		return &replay.Side{Ref: "worktree", FS: os.DirFS(root)}, "", nil
 	}

@@ -1,6 +1,8 @@
 // Package gitdiff is the one place cicheck runs git and reads what it
-// prints: name-status change lists (with -z, or as a user saved them), the
-// files of a tree at a ref, and the staged paths.
+// prints: name-status change lists (with -z, or as a user saved them), a
+// history's commits with their changes from one git log, the files of a
+// tree at any commit through one cat-file --batch (Store), and the staged
+// paths.
 package gitdiff
 
 import (
@@ -123,10 +125,15 @@ func Git(dir string, args ...string) ([]byte, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("git %s: %s", strings.Join(args, " "), firstLine(stderr.String(), err))
+		return nil, &Error{Cmd: "git " + strings.Join(args, " "), Msg: firstLine(stderr.String(), err)}
 	}
 	return out, nil
 }
+
+// Error is a failed git command and the first line of its complaint.
+type Error struct{ Cmd, Msg string }
+
+func (e *Error) Error() string { return e.Cmd + ": " + e.Msg }
 
 // Tree reads the files under dir (".github") at ref, with two git
 // processes whatever their number: ls-tree for the names, then one

@@ -1,16 +1,8 @@
-// Package gitlog reads a repository's history and trees with a fixed
-// number of git processes, whatever the number of commits: one `git log`
-// for every commit's changed files, one `git cat-file --batch` for every
-// tree and file at any commit. It serves `cicheck replay`, which replays
-// hundreds of commits; explain-diff's single diffs live in cmd/cicheck
-// (design.md's internal/gitdiff is where both belong once it exists).
-package gitlog
+package gitdiff
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
 
 	"github.com/cicheck/cicheck/pathsfilter"
@@ -59,12 +51,12 @@ func Log(dir string, revs []string, limit int, firstParent bool) ([]Commit, erro
 			return nil, fmt.Errorf("invalid revision %q", r)
 		}
 	}
-	out, err := run(dir, LogArgs(revs, limit, firstParent)...)
+	out, err := Git(dir, LogArgs(revs, limit, firstParent)...)
 	if err != nil {
 		// Name the revisions, not the dozen pinning flags.
-		var ge *gitError
+		var ge *Error
 		if errors.As(err, &ge) {
-			return nil, fmt.Errorf("git log %s: %s", strings.Join(revs, " "), ge.msg)
+			return nil, fmt.Errorf("git log %s: %s", strings.Join(revs, " "), ge.Msg)
 		}
 		return nil, err
 	}
@@ -162,39 +154,9 @@ func isHex(s string) bool {
 
 // MergeBase returns the best common ancestor of a and b.
 func MergeBase(dir, a, b string) (string, error) {
-	out, err := run(dir, "merge-base", "--end-of-options", a, b)
+	out, err := Git(dir, "merge-base", "--end-of-options", a, b)
 	if err != nil {
 		return "", err
 	}
 	return strings.TrimSpace(string(out)), nil
-}
-
-// run runs git in dir; its error is one line naming the command and git's
-// first line of complaint.
-func run(dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, &gitError{cmd: "git " + strings.Join(args, " "), msg: firstLine(stderr.String(), err)}
-	}
-	return out, nil
-}
-
-// gitError is a failed git command and the first line of its complaint.
-type gitError struct{ cmd, msg string }
-
-func (e *gitError) Error() string { return e.cmd + ": " + e.msg }
-
-func firstLine(msg string, err error) string {
-	msg = strings.TrimSpace(msg)
-	if i := strings.IndexByte(msg, '\n'); i >= 0 {
-		msg = msg[:i]
-	}
-	if msg == "" {
-		msg = err.Error()
-	}
-	return msg
 }

@@ -1,4 +1,4 @@
-package gitlog
+package gitdiff
 
 import (
 	"bufio"
