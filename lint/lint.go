@@ -18,6 +18,7 @@ import (
 	"github.com/cicheck/cicheck/checks"
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/fix"
 	"github.com/cicheck/cicheck/testregistry"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
@@ -34,6 +35,9 @@ type Options struct {
 	// Log receives what --verbose prints (which files are linted and
 	// skipped, and why); nil discards it.
 	Log func(format string, a ...any)
+	// Fix computes, for each file, its text with the certain fixes of the
+	// gate rules applied (Result.Fixes); nothing is written.
+	Fix bool
 }
 
 // Linter lints workflows and test registries.
@@ -109,7 +113,7 @@ func (l *Linter) LintSource(name string, src []byte) (*Result, error) {
 
 // LintTargets lints files already discovered.
 func (l *Linter) LintTargets(targets []Target) (*Result, error) {
-	return lintTargets(l.o.WorkingDir, targets, l.o.Config, l.o.Shellcheck, l.o.Log)
+	return lintTargets(l.o.WorkingDir, targets, l.o.Config, l.o.Shellcheck, l.o.Fix, l.o.Log)
 }
 
 // Result is everything a lint run produced.
@@ -117,6 +121,14 @@ type Result struct {
 	Findings    []finding.Finding
 	Sources     map[string][]byte
 	InputErrors []string // unusable files: reported, and the exit code is 2
+	// Fixes holds, with Options.Fix, each file that has fixable findings.
+	Fixes []FileFix
+}
+
+// FileFix is one file's fixed text.
+type FileFix struct {
+	Target Target
+	fix.Result
 }
 
 // lintTargets lints each file with actionlint and cicheck's rules, applies
@@ -124,7 +136,7 @@ type Result struct {
 // in inputErrors; the other files are still linted. Files are linted in
 // parallel (one actionlint linter per worker) and merged in input order, so
 // the output does not depend on scheduling.
-func lintTargets(wd string, targets []Target, cfg *config.Config, shellcheck string, logf func(string, ...any)) (*Result, error) {
+func lintTargets(wd string, targets []Target, cfg *config.Config, shellcheck string, fixing bool, logf func(string, ...any)) (*Result, error) {
 	res := &Result{Sources: map[string][]byte{}}
 	var sc *checks.Shellcheck
 	if shellcheck != "" {
@@ -145,6 +157,7 @@ func lintTargets(wd string, targets []Target, cfg *config.Config, shellcheck str
 		src      []byte
 		findings []finding.Finding
 		inputErr string
+		fix      *fix.Result
 		fatal    error
 	}
 	slots := make([]slot, len(todo))
@@ -171,7 +184,20 @@ func lintTargets(wd string, targets []Target, cfg *config.Config, shellcheck str
 				}
 			}
 			s.fatal = recovered(todo[i].Display, func() {
-				s.src, s.findings, s.inputErr = lintOne(l, todo[i], cfg, sc, callees)
+				var w *workflowgraph.Workflow
+				s.src, s.findings, w, s.inputErr = lintOne(l, todo[i], cfg, sc, callees)
+				if fixing && w != nil {
+					var fixable []finding.Finding
+					for _, f := range s.findings {
+						if fix.Fixable(f) && cfg.RuleEnabled(f.Rule) {
+							fixable = append(fixable, f)
+						}
+					}
+					if len(fixable) > 0 {
+						r := fix.Apply(s.src, w, fixable)
+						s.fix = &r
+					}
+				}
 			})
 		}
 	}
@@ -195,6 +221,9 @@ func lintTargets(wd string, targets []Target, cfg *config.Config, shellcheck str
 		}
 		res.Sources[todo[i].Display] = s.src
 		res.Findings = append(res.Findings, s.findings...)
+		if s.fix != nil {
+			res.Fixes = append(res.Fixes, FileFix{todo[i], *s.fix})
+		}
 	}
 	res.Findings = finding.Sort(res.Findings)
 	return res, nil
@@ -226,7 +255,7 @@ func recovered(file string, f func()) (err error) {
 // callees is the run's cache of local reusable workflows: a linted file that
 // declares workflow_call is added with its parse, so its callers do not
 // parse it again.
-func lintOne(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellcheck, callees *workflowgraph.Callees) ([]byte, []finding.Finding, string) {
+func lintOne(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellcheck, callees *workflowgraph.Callees) ([]byte, []finding.Finding, *workflowgraph.Workflow, string) {
 	src, err := t.Src, error(nil)
 	if src == nil {
 		src, err = workflowgraph.ReadFile(os.DirFS(t.Root), t.Rel)
@@ -236,17 +265,17 @@ func lintOne(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellche
 	var inv *workflowgraph.InvalidFile
 	if errors.As(err, &inv) {
 		// GitHub refuses the file: a finding (exit 1), not bad input.
-		return src, []finding.Finding{checks.InvalidFile(t.Display, inv)}, ""
+		return src, []finding.Finding{checks.InvalidFile(t.Display, inv)}, nil, ""
 	}
 	if err != nil {
-		return nil, nil, Relabel(err, t.Rel, t.Display).Error()
+		return nil, nil, nil, Relabel(err, t.Rel, t.Display).Error()
 	}
 	fs, ast, err := l.Lint(t.Abs, t.Root, t.Display, src)
 	if err != nil {
-		return nil, nil, err.Error()
+		return nil, nil, nil, err.Error()
 	}
 	if err := workflowgraph.CheckParsed(t.Display, src, ast); errors.As(err, &inv) {
-		return src, []finding.Finding{checks.InvalidFile(t.Display, inv)}, ""
+		return src, []finding.Finding{checks.InvalidFile(t.Display, inv)}, nil, ""
 	}
 	var w *workflowgraph.Workflow
 	if ast != nil {
@@ -262,7 +291,7 @@ func lintOne(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellche
 	}
 	fs = checks.AssignJobs(src, w, fs)
 	fs = checks.ApplySuppressions(t.Display, src, w, fs)
-	return src, fs, ""
+	return src, fs, w, ""
 }
 
 // ignored applies the config's ignore globs to the path relative to the

@@ -90,7 +90,7 @@ func BuildScenario(w *workflowgraph.Workflow, file string, spec Spec) (Scenario,
 			perr = fmt.Errorf("missing ]")
 		}
 		if perr != nil {
-			err = fmt.Errorf("--%s %q: %v (want JOB[key=value,...])", flag, arg, perr)
+			err = fmt.Errorf("--%s %q: %w (want JOB[key=value,...])", flag, arg, perr)
 			return false
 		}
 		legs, static := workflowgraph.Legs(w.Job(j))

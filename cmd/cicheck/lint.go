@@ -48,7 +48,8 @@ type lintOptions struct {
 	report                       reportFlags
 	config, shellcheck, baseline string
 	stdinName                    string
-	verbose                      bool
+	verbose, fix, diff           bool
+	stdin                        []byte // read once, for --fix's second pass
 }
 
 // addLintFlags declares the flags lint and baseline write share.
@@ -64,6 +65,8 @@ func runLint(e *env, args []string) int {
 	fl := pflag.NewFlagSet("cicheck lint", pflag.ContinueOnError)
 	fl.SetOutput(e.stderr)
 	o.report.add(fl)
+	fl.BoolVar(&o.fix, "fix", false, "apply the certain fixes of gpu-gate, closure-bridge and always-without-cancelled to the files, then report what remains")
+	fl.BoolVar(&o.diff, "diff", false, "with --fix: print the fixes as a unified diff instead of writing them (exit 1 when there is one)")
 	fl.StringVar(&o.stdinName, "stdin-filename", "<stdin>", "with PATH -, the path the workflow read from stdin has (names it in findings, places it in its repository)")
 	fl.StringVar(&o.baseline, "baseline", "", "accept the findings recorded in this file (see 'cicheck baseline write'); report only new ones")
 	addLintFlags(fl, &o)
@@ -85,6 +88,15 @@ func runLint(e *env, args []string) int {
 			return exitUsage
 		}
 		base = b
+	}
+	if o.diff && !o.fix {
+		fmt.Fprintln(e.stderr, "cicheck: --diff shows what --fix would change; use it with --fix")
+		return exitUsage
+	}
+	if o.fix {
+		if code, done := applyFixes(e, o, fl.Args()); done {
+			return code
+		}
 	}
 	res, code := collectFindings(e, o, fl.Args())
 	if res == nil {
@@ -188,6 +200,11 @@ func pruneHint(stale int) string {
 // unusable-input errors. A nil result means stop with the returned exit
 // code.
 func collectFindings(e *env, o lintOptions, paths []string) (*lint.Result, int) {
+	return lintRun(e, &o, paths, false)
+}
+
+// lintRun is collectFindings, computing fixes when fixing.
+func lintRun(e *env, o *lintOptions, paths []string, fixing bool) (*lint.Result, int) {
 	cfg, cfgFile, err := loadConfig(e, o.config)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
@@ -196,7 +213,7 @@ func collectFindings(e *env, o lintOptions, paths []string) (*lint.Result, int) 
 	if o.verbose && cfgFile != "" {
 		fmt.Fprintf(e.stderr, "cicheck: using configuration %s\n", cfgFile)
 	}
-	l := lint.New(lint.Options{WorkingDir: e.wd, Config: cfg, Shellcheck: o.shellcheck, Log: func(format string, a ...any) {
+	l := lint.New(lint.Options{WorkingDir: e.wd, Config: cfg, Shellcheck: o.shellcheck, Fix: o.fix && fixing, Log: func(format string, a ...any) {
 		if o.verbose {
 			fmt.Fprintf(e.stderr, "cicheck: "+format+"\n", a...)
 		}
@@ -206,13 +223,16 @@ func collectFindings(e *env, o lintOptions, paths []string) (*lint.Result, int) 
 	case len(paths) == 0:
 		res, err = l.LintRepo()
 	case len(paths) == 1 && paths[0] == "-":
-		// One read past the limit, so an endless pipe cannot exhaust memory.
-		src, rerr := io.ReadAll(io.LimitReader(e.stdin, workflowgraph.MaxFileSize+1))
-		if rerr != nil {
-			fmt.Fprintf(e.stderr, "cicheck: <stdin>: %v\n", rerr)
-			return nil, exitUsage
+		if o.stdin == nil {
+			// One read past the limit, so an endless pipe cannot exhaust memory.
+			src, rerr := io.ReadAll(io.LimitReader(e.stdin, workflowgraph.MaxFileSize+1))
+			if rerr != nil {
+				fmt.Fprintf(e.stderr, "cicheck: <stdin>: %v\n", rerr)
+				return nil, exitUsage
+			}
+			o.stdin = append(src, []byte{}...)
 		}
-		res, err = l.LintSource(o.stdinName, src)
+		res, err = l.LintSource(o.stdinName, o.stdin)
 	case slices.Contains(paths, "-"):
 		fmt.Fprintln(e.stderr, "cicheck: - (stdin) cannot be combined with other paths")
 		return nil, exitUsage
@@ -308,4 +328,57 @@ func colorWanted(e *env, mode string) (bool, bool) {
 // writeReportDiscard renders the text report and drops it (benchmarks).
 func writeReportDiscard(res *lint.Result) error {
 	return report.Write(io.Discard, "text", res.Findings, report.Options{Sources: res.Sources, Rules: lint.RuleInfos()})
+}
+
+// applyFixes runs --fix: with --diff it prints the fixes and is done;
+// otherwise it writes each fixed file (stdin's fixed text goes to stdout)
+// and lets the caller lint again to report what remains. Findings it
+// cannot fix with certainty are named on stderr.
+func applyFixes(e *env, o lintOptions, paths []string) (code int, done bool) {
+	res, code := lintRun(e, &o, paths, true)
+	if res == nil {
+		return code, true
+	}
+	fixed, files := 0, 0
+	for _, f := range res.Fixes {
+		for _, s := range f.Skipped {
+			fmt.Fprintf(e.stderr, "cicheck: %s\n", s.Describe())
+		}
+		if len(f.Applied) == 0 {
+			continue
+		}
+		fixed, files = fixed+len(f.Applied), files+1
+		switch {
+		case o.diff:
+			fmt.Fprint(e.stdout, f.Unified(f.Target.Display))
+		case f.Target.Src != nil:
+			// stdin: the fixed workflow is the output.
+			_, _ = e.stdout.Write(f.Source)
+			return exitOK, true
+		default:
+			mode := os.FileMode(0o644)
+			if st, err := os.Stat(f.Target.Abs); err == nil {
+				mode = st.Mode().Perm()
+			}
+			if err := os.WriteFile(f.Target.Abs, f.Source, mode); err != nil {
+				fmt.Fprintf(e.stderr, "cicheck: %s: %v\n", f.Target.Display, lint.Unwrap(err))
+				return exitUsage, true
+			}
+		}
+	}
+	if o.diff {
+		if fixed > 0 {
+			return exitFindings, true
+		}
+		return exitOK, true
+	}
+	if fixed > 0 {
+		fmt.Fprintf(e.stderr, "cicheck: fixed %d finding%s in %d file%s\n", fixed, plural(fixed), files, plural(files))
+	}
+	if len(paths) == 1 && paths[0] == "-" {
+		// Nothing to fix on stdin: echo it, as a formatter does.
+		_, _ = e.stdout.Write(o.stdin)
+		return exitOK, true
+	}
+	return 0, false
 }

@@ -1,0 +1,277 @@
+package fix_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/fix"
+	"github.com/cicheck/cicheck/lint"
+	"github.com/cicheck/cicheck/workflowgraph"
+)
+
+// fixOnce lints name (relative to dir) from src with fixes on and returns
+// the fix result, or nil when nothing is fixable.
+func fixOnce(t *testing.T, dir, name string, src []byte) *lint.FileFix {
+	t.Helper()
+	res, err := lint.New(lint.Options{WorkingDir: dir, Fix: true}).LintSource(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Fixes) == 0 {
+		return nil
+	}
+	return &res.Fixes[0]
+}
+
+func relint(t *testing.T, dir, name string, src []byte) []finding.Finding {
+	t.Helper()
+	res, err := lint.New(lint.Options{WorkingDir: dir}).LintSource(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Findings
+}
+
+func key(f finding.Finding) string { return f.Rule + "/" + f.Job }
+
+// checkFixed: the fixed text has none of the applied findings, no new
+// finding of any rule, and a second --fix changes nothing.
+func checkFixed(t *testing.T, dir, name string, src []byte, ff *lint.FileFix) {
+	t.Helper()
+	before := relint(t, dir, name, src)
+	after := relint(t, dir, name, ff.Source)
+	var gone []string
+	for _, f := range ff.Applied {
+		gone = append(gone, key(f))
+	}
+	for _, f := range after {
+		if slices.Contains(gone, key(f)) {
+			t.Errorf("%s: still reported after the fix: %s", name, f.Message)
+		}
+		if !slices.ContainsFunc(before, func(b finding.Finding) bool { return key(b) == key(f) && b.Message == f.Message }) {
+			t.Errorf("%s: the fix introduced %s at %d:%d: %s", name, f.Rule, f.Line, f.Column, f.Message)
+		}
+	}
+	if again := fixOnce(t, dir, name, ff.Source); again != nil && len(again.Applied) > 0 {
+		t.Errorf("%s: not idempotent: a second fix applies %d more:\n%s", name, len(again.Applied), again.Unified(name))
+	}
+}
+
+// TestFixSeed003: --fix on seed 003's broken pipeline gives resolve-ci-image
+// the fixed pipeline's gate, and the re-lint is clean.
+func TestFixSeed003(t *testing.T) {
+	dir, _ := filepath.Abs("../fixtures/gate-broken")
+	name := ".github/workflows/pr-test.yml"
+	src, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ff := fixOnce(t, dir, name, src)
+	if ff == nil || len(ff.Applied) != 2 || len(ff.Skipped) != 0 {
+		t.Fatalf("fixes: %+v", ff)
+	}
+	want := "  resolve-ci-image:\n    if: ${{ !cancelled() && needs.docker-build.result == 'success' }}\n    # A failed"
+	if !strings.Contains(string(ff.Source), want) {
+		t.Errorf("fixed text lacks\n%s\n---\n%s", want, ff.Source)
+	}
+	if left := relint(t, dir, name, ff.Source); len(left) != 0 {
+		t.Errorf("re-lint after the fix: %v", left)
+	}
+	checkFixed(t, dir, name, src, ff)
+	// Only the if: lines changed: removing them gives the original back.
+	var kept []string
+	for _, l := range strings.SplitAfter(string(ff.Source), "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "if: ${{ !cancelled() && needs.") {
+			kept = append(kept, l)
+		}
+	}
+	if strings.Join(kept, "") != string(src) {
+		t.Error("the fix changed more than the if: lines")
+	}
+}
+
+// TestFixForms: an existing if: in each scalar form, with comments and
+// CRLF; the forms that cannot be edited with certainty are skipped.
+func TestFixForms(t *testing.T) {
+	head := "on: push\njobs:\n  cpu:\n    runs-on: ubuntu-latest\n    steps: [{run: x}]\n  mid:\n    needs: cpu\n    runs-on: ubuntu-latest\n    steps: [{run: x}]\n"
+	gpu := "  gpu:\n    needs: mid\n    runs-on: [self-hosted, h100]\n    steps: [{run: x}]\n"
+	for _, c := range []struct {
+		name, mid, want, skip string
+	}{
+		{"plain", "    if: github.event_name == 'push' # keep me\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && github.event_name == 'push' }} # keep me\n", ""},
+		{"double-quoted", "    if: \"github.event_name == 'push'\"\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && github.event_name == 'push' }}\n", ""},
+		{"single-quoted", "    if: 'github.event_name == ''push'''\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && github.event_name == 'push' }}\n", ""},
+		{"block", "    if: >-\n      github.event_name == 'push'\n\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && github.event_name == 'push' }}\n\n    runs-on", ""},
+		{"literal block", "    if: |\n      github.event_name == 'push' &&\n      github.ref == 'x'\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && github.event_name == 'push' && github.ref == 'x' }}\n    runs-on", ""},
+		// The rules claim nothing about a job whose if: does not parse: it is
+		// left as it is while its dependent is fixed.
+		{"does not parse", "    if: |\n      github.event_name == 'push' &&\n      # not a comment: block content\n      true\n", "    if: |\n      github.event_name == 'push' &&\n      # not a comment: block content\n", ""},
+		{"multi-line plain", "    if: github.event_name == 'push' &&\n      github.ref == 'refs/heads/main'\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && github.event_name == 'push' && github.ref == 'refs/heads/main' }}\n    runs-on", ""},
+		{"block header comment", "    if: >- # folded\n      github.event_name == 'push'\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && github.event_name == 'push' }} # folded\n", ""},
+		{"colon in a string", "    if: \"contains(github.ref, 'a: b')\"\n", "    if: \"${{ !cancelled() && needs.cpu.result == 'success' && contains(github.ref, 'a: b') }}\"\n", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := strings.Replace(head, "  mid:\n    needs: cpu\n", "  mid:\n    needs: cpu\n"+c.mid, 1) + gpu
+			dir := t.TempDir()
+			ff := fixOnce(t, dir, "w.yml", []byte(src))
+			if ff == nil {
+				if c.skip == "nothing fixable" {
+					return
+				}
+				t.Fatal("nothing fixable")
+			}
+			if c.skip != "" {
+				if len(ff.Skipped) == 0 || !strings.Contains(ff.Skipped[0].Reason, c.skip) || !strings.Contains(string(ff.Source), c.mid) {
+					t.Errorf("want skipped (%s), got %+v", c.skip, ff.Skipped)
+				}
+				return
+			}
+			if !strings.Contains(string(ff.Source), c.want) {
+				t.Errorf("fixed:\n%s\nwant line\n%s", ff.Source, c.want)
+			}
+			checkFixed(t, dir, "w.yml", []byte(src), ff)
+			crlf := strings.ReplaceAll(src, "\n", "\r\n")
+			if ff := fixOnce(t, dir, "w.yml", []byte(crlf)); ff == nil || strings.Count(string(ff.Source), "\r\n") != strings.Count(string(ff.Source), "\n") {
+				t.Error("CRLF: a line ending changed")
+			}
+		})
+	}
+}
+
+// TestFixUnparsableIf: a fix for a job whose if: does not parse would be
+// built without its condition; it is skipped.
+func TestFixUnparsableIf(t *testing.T) {
+	src := "on: push\njobs:\n  a:\n    if: github.ref == (\n    runs-on: x\n    steps: [{run: x}]\n"
+	w, _, err := workflowgraph.Load(fstest.MapFS{"w.yml": {Data: []byte(src)}}, "w.yml")
+	if err != nil || w == nil {
+		t.Fatal(err)
+	}
+	f := finding.Finding{Rule: "gpu-gate", Job: "a", Fix: "if: ${{ !cancelled() }}"}
+	r := fix.Apply([]byte(src), w, []finding.Finding{f})
+	if len(r.Applied) != 0 || len(r.Skipped) != 1 || !strings.Contains(r.Skipped[0].Reason, "does not parse") || string(r.Source) != src {
+		t.Errorf("%+v", r)
+	}
+	// The near miss: the same finding on a parsable if: is applied.
+	src2 := strings.Replace(src, "github.ref == (", "github.ref == 'x'", 1)
+	w2, _, _ := workflowgraph.Load(fstest.MapFS{"w.yml": {Data: []byte(src2)}}, "w.yml")
+	if r := fix.Apply([]byte(src2), w2, []finding.Finding{f}); len(r.Applied) != 1 {
+		t.Errorf("parsable: %+v", r)
+	}
+}
+
+// TestFixFlowJob: a job written in flow style has no line to add if: to.
+func TestFixFlowJob(t *testing.T) {
+	src := "on: push\njobs:\n  cpu: {runs-on: ubuntu-latest, steps: [{run: x}]}\n  mid: {needs: cpu, runs-on: ubuntu-latest, steps: [{run: x}]}\n  gpu:\n    needs: mid\n    runs-on: [self-hosted, h100]\n    steps: [{run: x}]\n"
+	ff := fixOnce(t, t.TempDir(), "w.yml", []byte(src))
+	if ff == nil || len(ff.Skipped) == 0 || !strings.Contains(ff.Skipped[0].Reason, "flow style") {
+		t.Fatalf("want the flow-style job skipped: %+v", ff)
+	}
+	if len(ff.Applied) > 0 && strings.Contains(ff.Unified("w.yml"), "\n-  mid: {") {
+		t.Error("the flow-style line was edited")
+	}
+}
+
+// TestFixCorpus: on every ../shared/corpus file with a fixable finding, the
+// fix removes those findings, adds none, and is idempotent.
+func TestFixCorpus(t *testing.T) {
+	dir, _ := filepath.Abs("../../shared/corpus")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("../shared/corpus is absent")
+	}
+	var files []string
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && lint.IsYAML(p) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	fixed, skipped := 0, 0
+	for _, p := range files {
+		rel, _ := filepath.Rel(dir, p)
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ff := fixOnce(t, dir, rel, src)
+		if ff == nil {
+			continue
+		}
+		skipped += len(ff.Skipped)
+		if len(ff.Applied) == 0 {
+			continue
+		}
+		fixed++
+		t.Run(rel, func(t *testing.T) { checkFixed(t, dir, rel, src, ff) })
+	}
+	if fixed == 0 {
+		t.Fatal("no corpus file had a fixable finding")
+	}
+	t.Logf("%d corpus files fixed; %d findings skipped as uncertain", fixed, skipped)
+}
+
+// FuzzApply: on any workflow text, a fix never panics, and a fix it
+// applies leaves a file that still parses with the new condition in place.
+func FuzzApply(f *testing.F) {
+	for _, s := range []string{
+		"on: push\njobs:\n  a:\n    runs-on: x\n    steps: [{run: x}]\n",
+		"on: push\njobs:\n  a:\n    if: >-\n      true\n    runs-on: x\n    steps: [{run: x}]\n",
+		"on: push\njobs:\n  a:\n    if: 'x' # c\n    runs-on: x\n",
+		"on: push\njobs:\n  a: {runs-on: x}\n",
+		"on: push\r\njobs:\r\n  a:\r\n    if: \"a\r\n      b\"\r\n    runs-on: x\r\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		w, _, err := workflowgraph.Load(fstest.MapFS{"w.yml": {Data: []byte(src)}}, "w.yml")
+		if err != nil || w == nil {
+			return
+		}
+		var fs []finding.Finding
+		for _, j := range w.Jobs {
+			fs = append(fs, finding.Finding{Rule: "gpu-gate", Job: j.ID, Fix: "if: ${{ !cancelled() }}"})
+		}
+		r := fix.Apply([]byte(src), w, fs)
+		if len(r.Applied) == 0 {
+			return
+		}
+		w2, _, err := workflowgraph.Load(fstest.MapFS{"w.yml": {Data: r.Source}}, "w.yml")
+		if err != nil || w2 == nil {
+			t.Fatalf("fixed text does not load: %v\n%s", err, r.Source)
+		}
+		for _, a := range r.Applied {
+			if j := w2.Job(a.Job); j == nil || j.If == nil || !strings.Contains(j.If.Raw, "!cancelled()") {
+				t.Fatalf("job %s lacks the new if: in\n%s", a.Job, r.Source)
+			}
+		}
+	})
+}
+
+// TestUnifiedPatches: GNU patch applies the diff and gets the fixed text.
+func TestUnifiedPatches(t *testing.T) {
+	patch, err := exec.LookPath("patch")
+	if err != nil {
+		t.Skip("no patch")
+	}
+	dir, _ := filepath.Abs("../fixtures/gate-broken")
+	name := ".github/workflows/pr-test.yml"
+	src, _ := os.ReadFile(filepath.Join(dir, name))
+	ff := fixOnce(t, dir, name, src)
+	work := t.TempDir()
+	if err := os.WriteFile(filepath.Join(work, "w.yml"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(patch, "-s", "w.yml")
+	cmd.Dir, cmd.Stdin = work, strings.NewReader(ff.Unified(name))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("patch: %v: %s", err, out)
+	}
+	if got, _ := os.ReadFile(filepath.Join(work, "w.yml")); string(got) != string(ff.Source) {
+		t.Errorf("patched text differs from the fix:\n%s", got)
+	}
+}
