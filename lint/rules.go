@@ -10,13 +10,11 @@ import (
 
 	"github.com/cicheck/cicheck/checks"
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/project"
 	"github.com/cicheck/cicheck/report"
 	"github.com/cicheck/cicheck/testregistry"
 	"golang.org/x/tools/txtar"
 )
-
-// DocsBaseURL is where docs/rules/<id>.md is published; SARIF helpUri points there.
-const DocsBaseURL = "https://github.com/cicheck/cicheck/blob/main/docs/rules/"
 
 // RuleDoc is one rule as documented: cicheck's workflow rules, the
 // suppression meta-rules and the test-registry rules share this shape.
@@ -51,11 +49,10 @@ func RuleDocs() []RuleDoc {
 
 // Info is the rule's SARIF metadata.
 func (d RuleDoc) Info() report.RuleInfo {
-	return report.RuleInfo{ID: d.ID, Short: d.Doc, Help: d.Help, HelpURI: RuleHelpURI(d.ID), Severity: d.Severity}
+	// SARIF carries the whole page, so code scanning shows it without a
+	// link; helpUri only once the page is published (project.RuleDocURL).
+	return report.RuleInfo{ID: d.ID, Short: d.Doc, Help: d.Markdown(), HelpURI: project.RuleDocURL(d.ID), Severity: d.Severity}
 }
-
-// RuleHelpURI is the published page of a rule (SARIF helpUri).
-func RuleHelpURI(id string) string { return DocsBaseURL + id + ".md" }
 
 func FindRuleDoc(id string) (RuleDoc, bool) {
 	for _, d := range RuleDocs() {

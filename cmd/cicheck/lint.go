@@ -8,10 +8,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -275,16 +273,6 @@ func readBaseline(e *env, name string) (*baseline.Baseline, error) {
 	}
 	return baseline.Parse(name, data)
 }
-
-// version is the cicheck version reported in SARIF: the module version
-// when built by `go install ...@version`, else "dev".
-// (Read on first use: parsing the build info costs every start-up.)
-var version = sync.OnceValue(func() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-})
 
 func failThreshold(s string) (finding.Severity, bool) {
 	if s == "never" {

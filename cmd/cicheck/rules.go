@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cicheck/cicheck/checks"
+	"github.com/cicheck/cicheck/internal/project"
 	"github.com/cicheck/cicheck/internal/suggest"
 	"github.com/cicheck/cicheck/lint"
 )
@@ -51,7 +52,9 @@ func runRules(e *env, args []string) int {
 			return exitUsage
 		}
 		fmt.Fprint(e.stdout, d.Markdown())
-		fmt.Fprintf(e.stdout, "\nOnline: %s\n", lint.RuleHelpURI(d.ID))
+		if u := project.RuleDocURL(d.ID); u != "" {
+			fmt.Fprintf(e.stdout, "\nOnline: %s\n", u)
+		}
 		return exitOK
 	}
 	fmt.Fprintln(e.stderr, "cicheck: rules takes at most one rule id")

@@ -1,9 +1,13 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"runtime/debug"
+	"sync"
+)
 
 func init() {
-	register(command{name: "version", summary: "print cicheck's version", run: func(e *env, args []string) int {
+	register(command{name: "version", summary: "print cicheck's version and the revision it was built from", run: func(e *env, args []string) int {
 		if len(args) > 0 {
 			fmt.Fprintln(e.stderr, "cicheck: version takes no arguments")
 			return exitUsage
@@ -11,4 +15,43 @@ func init() {
 		fmt.Fprintf(e.stdout, "cicheck %s\n", version())
 		return exitOK
 	}})
+}
+
+// version is the module version (a tagged `go install …@vX`, else "dev")
+// and, when the build recorded it, the VCS revision and whether the tree
+// had local changes: "dev (rev 1a2b3c4d5e6f, modified)". SARIF reports it.
+// (Read on first use: parsing the build info costs every start-up.)
+var version = sync.OnceValue(func() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	return versionOf(bi)
+})
+
+func versionOf(bi *debug.BuildInfo) string {
+	v := bi.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "dev"
+	}
+	var rev string
+	modified := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return v
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified {
+		return v + " (rev " + rev + ", modified)"
+	}
+	return v + " (rev " + rev + ")"
 }
