@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/project"
 )
 
 // The sarif format is a SARIF 2.1.0 log with one run, shaped for GitHub code
@@ -33,7 +34,6 @@ const (
 	sarifVersion        = "2.1.0"
 	sarifFingerprintKey = "cicheck/v1"
 	defaultToolName     = "cicheck"
-	informationURI      = "https://github.com/cicheck/cicheck"
 )
 
 type sarifLog struct {
@@ -55,7 +55,7 @@ type sarifTool struct {
 type sarifDriver struct {
 	Name           string      `json:"name"`
 	Version        string      `json:"version,omitempty"`
-	InformationURI string      `json:"informationUri"`
+	InformationURI string      `json:"informationUri,omitempty"` // none until the project has a home
 	Rules          []sarifRule `json:"rules"`
 }
 
@@ -227,7 +227,7 @@ func writeSARIF(buf *bytes.Buffer, fs []finding.Finding, opts Options) error {
 			Tool: sarifTool{Driver: sarifDriver{
 				Name:           name,
 				Version:        opts.ToolVersion,
-				InformationURI: informationURI,
+				InformationURI: project.Home,
 				Rules:          rules,
 			}},
 			Results:    results,

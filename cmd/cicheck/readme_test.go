@@ -38,8 +38,8 @@ func readmeExample(t *testing.T, marker string) string {
 // actionlint checks every `with:` input against the action's metadata.
 func TestReadmeActionExample(t *testing.T) {
 	example := readmeExample(t, "<!-- example: action workflow -->")
-	if !strings.Contains(example, "uses: cicheck/cicheck@v1") {
-		t.Fatal("the README example does not use the cicheck action")
+	if !strings.Contains(example, "uses: ./.github/actions/cicheck\n") {
+		t.Fatal("the README example does not use the cicheck action from the repository's own copy")
 	}
 	action, err := os.ReadFile("../../action.yml")
 	if err != nil {
@@ -52,10 +52,13 @@ func TestReadmeActionExample(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, ".github", "workflows"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "action.yml"), action, 0o644); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, ".github", "actions", "cicheck"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	local := strings.ReplaceAll(example, "uses: cicheck/cicheck@v1", "uses: ./")
+	if err := os.WriteFile(filepath.Join(dir, ".github", "actions", "cicheck", "action.yml"), action, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	local := example
 	if err := os.WriteFile(filepath.Join(dir, ".github", "workflows", "cicheck.yml"), []byte(local), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -72,5 +75,130 @@ func TestReadmeActionExample(t *testing.T) {
 	stdout.Reset()
 	if code := dispatch(e, []string{"lint", "--format", "json"}); code != exitFindings || !strings.Contains(stdout.String(), `input \"fail-onn\" is not defined`) {
 		t.Fatalf("a misspelt action input was not reported (exit %d):\n%s", code, stdout.String())
+	}
+}
+
+// readmeOutputs returns each command README shows after an
+// `<!-- output -->` marker, with the output it shows: an indented block
+// whose first line is `$ cicheck ARGS` (or `$ go run ./cmd/cicheck ARGS`,
+// continued with trailing backslashes) and whose other lines are the
+// output. A last line `...` means the output goes on.
+func readmeOutputs(t *testing.T) (cmds [][]string, outs []string, partial []bool) {
+	t.Helper()
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	for i := 0; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "<!-- output -->" {
+			continue
+		}
+		var block []string
+		for i++; i < len(lines) && (strings.HasPrefix(lines[i], "    ") || lines[i] == ""); i++ {
+			block = append(block, strings.TrimPrefix(lines[i], "    "))
+		}
+		for len(block) > 0 && block[len(block)-1] == "" {
+			block = block[:len(block)-1]
+		}
+		if len(block) == 0 || !strings.HasPrefix(block[0], "$ ") {
+			t.Fatalf("README.md:%d: an output block must start with `$ cicheck ...`", i)
+		}
+		cmd := strings.TrimPrefix(block[0], "$ ")
+		n := 1
+		for strings.HasSuffix(cmd, "\\") && n < len(block) {
+			cmd = strings.TrimSuffix(cmd, "\\") + " " + strings.TrimSpace(block[n])
+			n++
+		}
+		cmd = strings.TrimPrefix(strings.TrimPrefix(cmd, "go run ./cmd/cicheck "), "cicheck ")
+		out := block[n:]
+		part := len(out) > 0 && out[len(out)-1] == "..."
+		if part {
+			out = out[:len(out)-1]
+		}
+		cmds, outs, partial = append(cmds, shellWords(t, cmd)), append(outs, strings.Join(out, "\n")+"\n"), append(partial, part)
+	}
+	return cmds, outs, partial
+}
+
+// shellWords splits a command line as sh does for plain words and
+// single-quoted strings (all README's commands use).
+func shellWords(t *testing.T, s string) []string {
+	var words []string
+	var w strings.Builder
+	in, quoted := false, false
+	for _, r := range s {
+		switch {
+		case quoted && r == '\'':
+			quoted = false
+		case quoted:
+			w.WriteRune(r)
+		case r == '\'':
+			quoted, in = true, true
+		case r == ' ':
+			if in {
+				words = append(words, w.String())
+				w.Reset()
+				in = false
+			}
+		default:
+			w.WriteRune(r)
+			in = true
+		}
+	}
+	if quoted {
+		t.Fatalf("unterminated quote in %q", s)
+	}
+	if in {
+		words = append(words, w.String())
+	}
+	return words
+}
+
+// TestReadmeOutputs runs every command README shows an output for, from the
+// repository root, and compares the output byte for byte (a prefix where
+// README elides the rest with "...").
+func TestReadmeOutputs(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	cmds, outs, partial := readmeOutputs(t)
+	if len(cmds) < 2 {
+		t.Fatalf("README shows %d command outputs; the Try-it and simulate examples are expected", len(cmds))
+	}
+	for i, args := range cmds {
+		got, errs, _ := runIn(t, root, args...)
+		if partial[i] {
+			if !strings.HasPrefix(got, outs[i]) {
+				t.Errorf("cicheck %s: README shows\n%s\nwhich does not begin the output\n%s%s", strings.Join(args, " "), outs[i], got, errs)
+			}
+			continue
+		}
+		if got != outs[i] {
+			t.Errorf("cicheck %s: README shows\n%s\nthe command prints\n%s%s", strings.Join(args, " "), outs[i], got, errs)
+		}
+	}
+}
+
+// TestNoForeignNamespace: nothing a user copies from README, the action or
+// the hooks, and nothing in SARIF, points at a GitHub namespace the project
+// does not control (the "cicheck" account belongs to somebody else).
+func TestNoForeignNamespace(t *testing.T) {
+	foreign := []string{"github.com/cicheck", "uses: cicheck/", "cicheck/cicheck@"}
+	for _, f := range []string{"README.md", "action.yml", ".pre-commit-hooks.yaml"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range foreign {
+			if strings.Contains(string(b), bad) {
+				t.Errorf("%s mentions %q", f, bad)
+			}
+		}
+	}
+	root, _ := filepath.Abs("../..")
+	out, _, _ := runIn(t, root, "lint", "--format", "sarif", "fixtures/nightly-gpu")
+	for _, bad := range foreign {
+		if strings.Contains(out, bad) {
+			t.Errorf("SARIF mentions %q", bad)
+		}
 	}
 }
