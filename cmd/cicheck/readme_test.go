@@ -202,3 +202,31 @@ func TestNoForeignNamespace(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaExamples: report/SCHEMA.md's json, text and github examples are
+// what cicheck prints for the workflow the page shows, so its rule ids and
+// messages come from the rules themselves.
+func TestSchemaExamples(t *testing.T) {
+	b, err := os.ReadFile("../../report/SCHEMA.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := func(lang string) string {
+		s := string(b)
+		i := strings.Index(s, "```"+lang+"\n")
+		if i < 0 {
+			t.Fatalf("SCHEMA.md has no ```%s block", lang)
+		}
+		s = s[i+len("```"+lang+"\n"):]
+		return s[:strings.Index(s, "```")]
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, ".git", "HEAD"), "ref: refs/heads/main\n")
+	writeFile(t, filepath.Join(dir, ".github", "workflows", "ci.yml"), block("yaml"))
+	for _, format := range []string{"json", "text", "github"} {
+		got, errs, code := runIn(t, dir, "lint", "--format", format)
+		if code != exitFindings || got != block(format) {
+			t.Errorf("--format %s (exit %d): SCHEMA.md shows\n%s\ncicheck prints\n%s%s", format, code, block(format), got, errs)
+		}
+	}
+}
