@@ -92,6 +92,8 @@ type Job struct {
 	Name string `json:"-"`
 	// Changed is set by the workflow-change advisory (not in JSON).
 	Changed bool `json:"-"`
+	// Needs are the job's direct needs, for the graph (not in JSON).
+	Needs []string `json:"-"`
 }
 
 // Explain simulates every workflow on the changed files. fsys is the
@@ -420,7 +422,7 @@ func verdicts(pw *prepared, o Options, steps map[string][]stepOutcome, trig path
 	}
 	var heavy, rest []*Job
 	for _, j := range w.Jobs {
-		v := &Job{ID: j.ID, Name: j.Name, Runner: runnerText(j.Runner)}
+		v := &Job{ID: j.ID, Name: j.Name, Runner: runnerText(j.Runner), Needs: j.Needs}
 		if o.Classifier != nil {
 			v.Heavy, v.GPU = o.Classifier.IsHeavy(j), o.Classifier.IsGPU(j)
 		}

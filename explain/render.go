@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/cicheck/cicheck/workflowgraph/render"
 )
 
 // Formats lists the output formats of Write.
@@ -219,6 +221,9 @@ func writeMarkdown(out io.Writer, r *Report, nfiles int, advisories []Advisory) 
 			fmt.Fprintln(&b, "\n</details>")
 		}
 	}
+	for _, w := range r.Workflows {
+		writeMermaid(&b, w)
+	}
 	if len(advisories) > 0 {
 		fmt.Fprintln(&b)
 		for _, a := range advisories {
@@ -227,4 +232,52 @@ func writeMarkdown(out io.Writer, r *Report, nfiles int, advisories []Advisory) 
 	}
 	_, err := io.WriteString(out, b.String())
 	return err
+}
+
+// maxGraphJobs bounds the graph: a larger one is unreadable in a comment.
+const maxGraphJobs = 120
+
+// writeMermaid draws the workflow's jobs and needs as a Mermaid flowchart
+// (GitHub renders it in comments and step summaries): green runs, grey
+// skips, yellow undecided; accelerator and heavy jobs have a thick border.
+func writeMermaid(b *strings.Builder, w *Workflow) {
+	if len(w.Jobs) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n<details><summary>job graph of <code>%s</code></summary>\n\n", mdCell(w.File))
+	if len(w.Jobs) > maxGraphJobs {
+		fmt.Fprintf(b, "%d jobs: too many to draw (at most %d).\n\n</details>\n", len(w.Jobs), maxGraphJobs)
+		return
+	}
+	b.WriteString("```mermaid\nflowchart LR\n")
+	b.WriteString("  classDef run fill:#dafbe1,stroke:#1a7f37,color:#1f2328\n")
+	b.WriteString("  classDef skip fill:#eaeef2,stroke:#8c959f,color:#57606a\n")
+	b.WriteString("  classDef unknown fill:#fff8c5,stroke:#9a6700,color:#1f2328\n")
+	b.WriteString("  classDef heavy stroke-width:4px\n")
+	node := map[string]string{}
+	for i, j := range w.Jobs {
+		node[j.ID] = fmt.Sprintf("j%d", i)
+	}
+	for _, j := range w.Jobs {
+		label := j.ID
+		switch {
+		case j.GPU:
+			label += " · GPU"
+		case j.Heavy:
+			label += " · heavy"
+		}
+		label += " · " + j.Verdict
+		fmt.Fprintf(b, "  %s[\"%s\"]:::%s\n", node[j.ID], render.MermaidText(label), j.Verdict)
+		if j.GPU || j.Heavy {
+			fmt.Fprintf(b, "  class %s heavy\n", node[j.ID])
+		}
+	}
+	for _, j := range w.Jobs {
+		for _, n := range j.Needs {
+			if p, ok := node[strings.ToLower(n)]; ok {
+				fmt.Fprintf(b, "  %s --> %s\n", p, node[j.ID])
+			}
+		}
+	}
+	b.WriteString("```\n\n</details>\n")
 }

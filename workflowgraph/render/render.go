@@ -195,8 +195,9 @@ func writeTextJobs(b *strings.Builder, gw Workflow, indent string) {
 	}
 }
 
-// mermaidText escapes a label for a quoted Mermaid node label.
-func mermaidText(s string) string {
+// MermaidText escapes a label for a quoted Mermaid node label.
+// MermaidText escapes s for a quoted Mermaid node label.
+func MermaidText(s string) string {
 	r := strings.NewReplacer("#", "#35;", `"`, "#quot;", "&", "#amp;", "<", "#lt;", ">", "#gt;", "\n", " ", "|", "#124;", "`", "#96;")
 	return r.Replace(s)
 }
@@ -255,7 +256,7 @@ func Mermaid(w io.Writer, gws []Workflow) error {
 	var gpu, heavy, edges []string
 	g := &walker{
 		node: func(id, prefix string, gj Job) {
-			fmt.Fprintf(&b, "    %s[\"%s\"]\n", id, nodeLabel(prefix, gj, "<br/>", mermaidText))
+			fmt.Fprintf(&b, "    %s[\"%s\"]\n", id, nodeLabel(prefix, gj, "<br/>", MermaidText))
 			if gj.GPU {
 				gpu = append(gpu, id)
 			}
@@ -267,7 +268,7 @@ func Mermaid(w io.Writer, gws []Workflow) error {
 		needEdge: func(from, to string) { edges = append(edges, fmt.Sprintf("    %s --> %s", from, to)) },
 	}
 	for wi, gw := range gws {
-		fmt.Fprintf(&b, "  subgraph w%d[\"%s\"]\n", wi, mermaidText(gw.File))
+		fmt.Fprintf(&b, "  subgraph w%d[\"%s\"]\n", wi, MermaidText(gw.File))
 		edges = edges[:0]
 		g.walk(gw, "")
 		for _, e := range edges {
