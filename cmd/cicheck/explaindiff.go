@@ -147,23 +147,11 @@ func runExplainDiff(e *env, args []string) int {
 		if head == "" {
 			head = "HEAD"
 		}
-		// -z: without it git quotes unusual paths ("docs/\303\251t\303\251.md").
-		out, err := gitdiff.Git(root, "diff", "--no-renames", "--name-status", "-z", o.base+"..."+head, "--")
+		changed, mergeBase, err = gitdiff.Changes(root, o.base, head)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 			return exitUsage
 		}
-		changed, err = gitdiff.ParseNameStatusZ(out)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-			return exitUsage
-		}
-		mb, err := gitdiff.Git(root, "merge-base", o.base, head)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-			return exitUsage
-		}
-		mergeBase = strings.TrimSpace(string(mb))
 	}
 
 	// The repository as the head sees it.

@@ -203,6 +203,37 @@ func catFile(root string, objects []string) ([][]byte, error) {
 	return blobs, nil
 }
 
+// Changes is what a pull request from base to head changed: the files of
+// `git diff base...head` (renames as a deletion and an addition) and the
+// merge base. When the clone lacks a commit or the merge base (a shallow
+// checkout), the error says so and what to do, in one line, rather than
+// git's "Invalid symmetric difference expression".
+func Changes(root, base, head string) ([]pathsfilter.ChangedFile, string, error) {
+	shallow := func() string {
+		if out, err := Git(root, "rev-parse", "--is-shallow-repository"); err == nil && strings.TrimSpace(string(out)) == "true" {
+			return "this clone is shallow: fetch the history (actions/checkout with fetch-depth: 0) or pass the changed files with --files"
+		}
+		return "fetch it, or pass the changed files with --files"
+	}
+	for _, ref := range []string{base, head} {
+		if _, err := Git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}"); err != nil {
+			return nil, "", fmt.Errorf("%s is not a commit of this clone; %s", ref, shallow())
+		}
+	}
+	mb, err := Git(root, "merge-base", "--end-of-options", base, head)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s and %s have no merge base in this clone; %s", base, head, shallow())
+	}
+	mergeBase := strings.TrimSpace(string(mb))
+	// -z: without it git quotes unusual paths ("docs/\303\251t\303\251.md").
+	out, err := Git(root, "diff", "--no-renames", "--name-status", "-z", mergeBase, head, "--")
+	if err != nil {
+		return nil, "", err
+	}
+	changed, err := ParseNameStatusZ(out)
+	return changed, mergeBase, err
+}
+
 // Show returns the file at ref:path; an error when it does not exist there.
 func Show(root, ref, path string) ([]byte, error) { return Git(root, "show", ref+":"+path) }
 
