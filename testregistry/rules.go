@@ -748,13 +748,13 @@ Fix the label name, or add the label to ‵KNOWN_LABELS‵.`),
 
 // collectorFails is the consequence shared by the reference collector's
 // errors (spec §9, seed 003).
-const collectorFails = `The reference collector stops at the first such error and fails. On a
+const collectorFails = `The test collector stops at the first such error and fails. On a
 pull request the policy job collects the registry, so the error fails it
 and every stage is skipped, CPU included. On the nightly schedule the
 policy job does not collect: the error fails the CPU stage, and a CPU
-failure can take the GPU stages behind it down too. In seed 003 that cost
-a whole night of GPU coverage. cicheck reports every such error, in every
-file, before merge.`
+failure can take the GPU stages behind it down too, for a whole night of
+GPU coverage. cicheck reports every such error, in every file, before
+merge.`
 
 // mdHelp lets help texts be Go raw strings: raw strings cannot hold a
 // backtick, so the markdown writes ‵ for it.
