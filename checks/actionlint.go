@@ -163,11 +163,7 @@ func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Find
 // replacedByCicheck drops the actionlint errors cicheck's own rules report
 // with a job id and a fix (unknown-needs, needs-cycle).
 func replacedByCicheck(e *actionlint.Error) bool {
-	if e.Kind != "job-needs" {
-		return false
-	}
-	return strings.Contains(e.Message, "which does not exist in this workflow") ||
-		strings.HasPrefix(e.Message, "cyclic dependencies in \"needs\"")
+	return alUnknownNeed.is(e) || alNeedsCycle.is(e)
 }
 
 var needsJobRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^job "[^"]+" needs job "[^"]+"`) })
@@ -205,12 +201,9 @@ func (l *Linter) DropIgnored(fs []finding.Finding) []finding.Finding {
 // problem would carry "workflow-call" in one run and "expression" in the next.
 func stableKind(e *actionlint.Error) string {
 	switch {
-	case strings.HasPrefix(e.Message, "could not read reusable workflow file"),
-		strings.HasPrefix(e.Message, "could not parse reusable workflow file"):
+	case alReusableWorkflow.is(e):
 		return "workflow-call"
-	case strings.HasPrefix(e.Message, "could not read action metadata"),
-		strings.HasPrefix(e.Message, "could not parse action metadata"),
-		strings.HasPrefix(e.Message, "invalid local action"):
+	case alLocalAction.is(e):
 		return "action"
 	}
 	return e.Kind
@@ -221,7 +214,7 @@ func stableKind(e *actionlint.Error) string {
 // file, at whichever job reaches its cache first, and it visits jobs in map
 // order: without this the same problem wanders between jobs from run to run.
 func firstUse(f *finding.Finding, src []byte) {
-	if !strings.HasPrefix(f.Message, "could not ") {
+	if !alReusableWorkflow.re.MatchString(f.Message) && !alLocalAction.re.MatchString(f.Message) {
 		return
 	}
 	start := strings.Index(f.Message, "\"")

@@ -33,16 +33,14 @@ func RefineRunnerLabels(fs []finding.Finding, w *workflowgraph.Workflow, c *work
 
 // unknownRunnerLabel extracts X from actionlint's `label "X" is unknown`.
 func unknownRunnerLabel(f finding.Finding) (string, bool) {
-	const prefix = `label "`
-	if f.Rule != "runner-label" || !strings.HasPrefix(f.Message, prefix) {
+	if f.Rule != alRunnerLabel.kind {
 		return "", false
 	}
-	rest := f.Message[len(prefix):]
-	end := strings.Index(rest, `" is unknown`)
-	if end < 0 {
+	m := alRunnerLabel.re.FindStringSubmatch(f.Message)
+	if m == nil {
 		return "", false
 	}
-	return rest[:end], true
+	return m[1], true
 }
 
 // besideSelfHosted: some job of w (or of a workflow it calls) lists label
