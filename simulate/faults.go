@@ -27,15 +27,56 @@ type FaultRow struct {
 // itself is left out of its row.
 func (sim *Sim) FaultMatrix(sc Scenario, watched func(*workflowgraph.Job) bool) []FaultRow {
 	w := sim.w
+	if w == nil {
+		return nil
+	}
+	n := len(sim.order)
+	sc.VerdictsOnly = true
+	// One run of the scenario; each row then decides again only the failing
+	// job and the jobs below it (Sim.below), so a row costs what it changes.
+	base := sim.newState(sc)
+	baseOut := make([]Verdict, n)
+	for i := range sim.order {
+		baseOut[i] = base.decide(i)
+	}
+	children := make([][]int, n)
+	for i, ps := range sim.needs {
+		for _, p := range ps {
+			children[p] = append(children[p], i)
+		}
+	}
+	var watchedPos []int
+	for i, j := range sim.jobs {
+		if watched(j) {
+			watchedPos = append(watchedPos, i)
+		}
+	}
+	changed := make([]bool, n)
+	var marked []int
+	mark := func(p int) {
+		for _, q := range marked {
+			changed[q] = false
+		}
+		marked = append(marked[:0], p)
+		changed[p] = true
+		for k := 0; k < len(marked); k++ {
+			for _, c := range children[marked[k]] {
+				if !changed[c] {
+					changed[c] = true
+					marked = append(marked, c)
+				}
+			}
+		}
+	}
 	var rows []FaultRow
-	row := func(label, id string, s Scenario) {
-		s.VerdictsOnly = true
+	row := func(label string, p int, s Scenario) {
+		vs := sim.below(base, baseOut, s, changed)
 		r := FaultRow{Fails: label, Skipped: []string{}, Run: []string{}, Unknown: []string{}}
-		for _, v := range sim.Run(s) {
-			if v.ID == id || !watched(w.Job(v.ID)) {
+		for _, q := range watchedPos {
+			if q == p {
 				continue
 			}
-			switch v.Verdict {
+			switch v := vs[q]; v.Verdict {
 			case VerdictSkip:
 				r.Skipped = append(r.Skipped, v.ID)
 			case VerdictRun:
@@ -46,16 +87,17 @@ func (sim *Sim) FaultMatrix(sc Scenario, watched func(*workflowgraph.Job) bool) 
 		}
 		rows = append(rows, r)
 	}
-	for _, id := range w.TopoOrder() {
+	for p, id := range sim.order {
+		mark(p)
 		s := sc
 		s.Outcomes = maps.Clone(sc.Outcomes)
 		if s.Outcomes == nil {
 			s.Outcomes = map[string]string{}
 		}
 		s.Outcomes[id] = Failure
-		row(id, id, s)
+		row(id, p, s)
 		// Each leg of a static matrix alone, too.
-		legs, static := workflowgraph.Legs(w.Job(id))
+		legs, static := workflowgraph.Legs(sim.jobs[p])
 		if !static || len(legs) < 2 {
 			continue
 		}
@@ -70,7 +112,7 @@ func (sim *Sim) FaultMatrix(sc Scenario, watched func(*workflowgraph.Job) bool) 
 				sel[k] = l.Values[i]
 			}
 			s.LegOutcomes[id] = append(slices.Clone(s.LegOutcomes[id]), LegOutcome{Select: sel, Outcome: Failure})
-			row(id+"["+l.String()+"]", id, s)
+			row(id+"["+l.String()+"]", p, s)
 		}
 	}
 	return rows

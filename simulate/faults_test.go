@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -32,5 +33,60 @@ func TestFaultMatrix(t *testing.T) {
 	WriteFaultMatrix(&b, "markdown", []FaultRow{{Fails: "a", Skipped: []string{"g1", "g2"}}})
 	if got := b.String(); !strings.Contains(got, "| a | g1, g2 | - | - |") {
 		t.Errorf("markdown:\n%s", got)
+	}
+}
+
+// naiveFaultMatrix is FaultMatrix by one full Run per row: the reference
+// the incremental rows (Sim.below) must agree with.
+func naiveFaultMatrix(sim *Sim, sc Scenario, watched func(*workflowgraph.Job) bool) []FaultRow {
+	var rows []FaultRow
+	for _, id := range sim.order {
+		s := sc
+		s.VerdictsOnly = true
+		s.Outcomes = map[string]string{}
+		for k, v := range sc.Outcomes {
+			s.Outcomes[k] = v
+		}
+		s.Outcomes[id] = Failure
+		r := FaultRow{Fails: id, Skipped: []string{}, Run: []string{}, Unknown: []string{}}
+		for _, v := range sim.Run(s) {
+			if v.ID == id || !watched(sim.w.Job(v.ID)) {
+				continue
+			}
+			switch v.Verdict {
+			case VerdictSkip:
+				r.Skipped = append(r.Skipped, v.ID)
+			case VerdictRun:
+				r.Run = append(r.Run, v.ID)
+			default:
+				r.Unknown = append(r.Unknown, v.ID)
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// TestFaultMatrixIncremental: on random workflows (and the fixtures), each
+// row decided again only below the failing job equals a full run of its
+// scenario, under plain, outcome-giving and cancelled scenarios.
+func TestFaultMatrixIncremental(t *testing.T) {
+	all := func(*workflowgraph.Job) bool { return true }
+	ws := randomWorkflows(t, 300)
+	ws = append(ws, fixture(t, "gate-broken"), fixture(t, "gate-fixed"))
+	for n, w := range ws {
+		sim := New(w)
+		for k, sc := range []Scenario{
+			{},
+			{Event: "push", Outputs: map[string]map[string]string{"j0": {"o": "true"}}},
+			{DefaultOutcome: Unknown},
+			{Cancelled: true},
+			{Event: "schedule", Outputs: nightly.Outputs, Outcomes: map[string]string{"j1": Cancelled}},
+		} {
+			got, want := sim.FaultMatrix(sc, all), naiveFaultMatrix(sim, sc, all)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("workflow %d, scenario %d:\nincremental %v\nfull runs   %v", n, k, got, want)
+			}
+		}
 	}
 }

@@ -308,48 +308,91 @@ func (s *Sim) Run(sc Scenario) []Verdict {
 	if s.w == nil {
 		return nil
 	}
+	st := s.newState(sc)
+	out := make([]Verdict, 0, len(s.order))
+	for i := range s.order {
+		out = append(out, st.decide(i))
+	}
+	return out
+}
+
+func (s *Sim) newState(sc Scenario) *state {
 	if sc.InputTypes == nil && (len(sc.Inputs) > 0 || len(sc.Set) > 0) {
 		sc.InputTypes = InputTypes(s.w)
 	}
 	n := len(s.order)
-	st := &state{s: s, sc: sc, outcomes: foldKeys(sc.Outcomes), forced: foldKeys(sc.Results), given: foldKeys(sc.Outputs), legOutcomes: foldKeys(sc.LegOutcomes),
+	return &state{s: s, sc: sc, outcomes: foldKeys(sc.Outcomes), forced: foldKeys(sc.Results), given: foldKeys(sc.Outputs), legOutcomes: foldKeys(sc.LegOutcomes),
 		results: make([]string, n), decided: make([]bool, n), outputs: make([]expr.Value, n),
 		need: make([]expr.Value, n), haveNeed: make([]bool, n), cancelSkip: make([]bool, n), anc: make([]closure, n), ctx: Contexts(sc)}
-	out := make([]Verdict, 0, n)
-	for i, id := range s.order {
-		var v Verdict
-		if s.invalid != "" {
-			v = Verdict{ID: id, Verdict: VerdictSkip, Result: Skipped, Reason: "the workflow is invalid: " + s.invalid}
-		} else {
-			c := closure{bad: -1, unknown: -1}
-			for _, p := range s.needs[i] {
-				c = c.join(p, st.results[p], st.anc[p])
+}
+
+// below re-runs base, a finished run, under sc, a scenario that differs
+// from base's only in what it says about the jobs marked in changed and
+// the jobs below them: every other job has the same inputs, so it keeps
+// base's verdict, and only the marked jobs are decided again. It is Run
+// for the fault matrix's rows in the time of the jobs each row changes.
+func (s *Sim) below(base *state, baseOut []Verdict, sc Scenario, changed []bool) []Verdict {
+	st := s.newState(sc)
+	copy(st.results, base.results)
+	copy(st.decided, base.decided)
+	copy(st.outputs, base.outputs)
+	copy(st.need, base.need)
+	copy(st.haveNeed, base.haveNeed)
+	copy(st.cancelSkip, base.cancelSkip)
+	copy(st.anc, base.anc)
+	for p, m := range base.calledOut {
+		if !changed[p] {
+			if st.calledOut == nil {
+				st.calledOut = map[int]map[string]expr.Value{}
 			}
-			st.anc[i] = c
-			v = st.job(i)
+			st.calledOut[p] = m
 		}
-		st.results[i], st.decided[i] = v.Result, true
-		st.outputs[i] = st.jobOutputs(s.jobs[i], v.Result)
-		if v.Result == Success || v.Result == Failure {
-			// The runner evaluates a job's outputs when it ends, failed or not.
-			st.outputs[i] = st.staticOutputs(i, st.outputs[i])
+	}
+	out := slices.Clone(baseOut)
+	for i := range s.order {
+		if changed[i] {
+			st.haveNeed[i], st.cancelSkip[i], st.decided[i] = false, false, false
+			out[i] = st.decide(i)
 		}
-		if m, ok := st.calledOut[i]; ok && st.outputs[i].Kind == expr.KindObject && v.Result != Skipped && v.Result != Cancelled {
-			// The called workflow's outputs, unless the scenario gives one.
-			fields := make(map[string]expr.Value, len(m))
-			for k, x := range m {
-				fields[k] = x
-			}
-			for k, x := range st.outputs[i].Fields {
-				if _, given := st.given[s.jobs[i].ID][k]; given {
-					fields[k] = x
-				}
-			}
-			st.outputs[i] = object(fields)
-		}
-		out = append(out, v)
 	}
 	return out
+}
+
+// decide decides job i, whose needs are decided, and records its result
+// and outputs for the jobs below it.
+func (st *state) decide(i int) Verdict {
+	s := st.s
+	var v Verdict
+	if s.invalid != "" {
+		v = Verdict{ID: s.order[i], Verdict: VerdictSkip, Result: Skipped, Reason: "the workflow is invalid: " + s.invalid}
+	} else {
+		c := closure{bad: -1, unknown: -1}
+		for _, p := range s.needs[i] {
+			c = c.join(p, st.results[p], st.anc[p])
+		}
+		st.anc[i] = c
+		v = st.job(i)
+	}
+	st.results[i], st.decided[i] = v.Result, true
+	st.outputs[i] = st.jobOutputs(s.jobs[i], v.Result)
+	if v.Result == Success || v.Result == Failure {
+		// The runner evaluates a job's outputs when it ends, failed or not.
+		st.outputs[i] = st.staticOutputs(i, st.outputs[i])
+	}
+	if m, ok := st.calledOut[i]; ok && st.outputs[i].Kind == expr.KindObject && v.Result != Skipped && v.Result != Cancelled {
+		// The called workflow's outputs, unless the scenario gives one.
+		fields := make(map[string]expr.Value, len(m))
+		for k, x := range m {
+			fields[k] = x
+		}
+		for k, x := range st.outputs[i].Fields {
+			if _, given := st.given[s.jobs[i].ID][k]; given {
+				fields[k] = x
+			}
+		}
+		st.outputs[i] = object(fields)
+	}
+	return v
 }
 
 // foldKeys re-keys m by lower-cased job id (GitHub compares job ids
