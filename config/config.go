@@ -20,7 +20,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/cicheck/cicheck/finding"
-	"github.com/cicheck/cicheck/internal/suggest"
+	"github.com/cicheck/cicheck/internal/textdist"
 	"github.com/cicheck/cicheck/pathsfilter"
 	"github.com/cicheck/cicheck/scope"
 	"github.com/cicheck/cicheck/testregistry"
@@ -315,7 +315,7 @@ func (c *Config) CheckRuleIDs(known map[string]bool) error {
 	for _, k := range c.ruleKeys {
 		if !known[k.id] {
 			ids := slices.Sorted(maps.Keys(known))
-			if m := suggest.Closest(k.id, ids); m != "" {
+			if m := textdist.Closest(k.id, ids); m != "" {
 				return fmt.Errorf("%s:%d:%d: unknown rule %q in rules; did you mean %q?", k.file, k.line, k.col, k.id, m)
 			}
 			return fmt.Errorf("%s:%d:%d: unknown rule %q in rules (`cicheck rules` lists the valid ids)", k.file, k.line, k.col, k.id)
@@ -392,7 +392,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, where string) error {
 				if where != "" {
 					in = " in " + where
 				}
-				if m := suggest.Closest(k.Value, names); m != "" {
+				if m := textdist.Closest(k.Value, names); m != "" {
 					return d.errf(k, "unknown key %q%s; did you mean %q? (valid: %s)", k.Value, in, m, valid)
 				}
 				return d.errf(k, "unknown key %q%s (valid: %s)", k.Value, in, valid)

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cicheck/cicheck/config"
-	"github.com/cicheck/cicheck/internal/suggest"
+	"github.com/cicheck/cicheck/internal/textdist"
 	"github.com/cicheck/cicheck/lint"
 )
 
@@ -113,7 +113,7 @@ func flagHint(fl *pflag.FlagSet, err error) string {
 	}
 	var names []string
 	fl.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
-	if m := suggest.Closest(name, names); m != "" {
+	if m := textdist.Closest(name, names); m != "" {
 		return "; did you mean --" + m + "?"
 	}
 	return ""

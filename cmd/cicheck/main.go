@@ -17,7 +17,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cicheck/cicheck/internal/suggest"
+	"github.com/cicheck/cicheck/internal/textdist"
 )
 
 // Exit codes shared by every sub-command (see design.md).
@@ -116,7 +116,7 @@ func dispatch(e *env, args []string) (code int) {
 	}
 	c, ok := commands[name]
 	if !ok {
-		if m := suggest.Closest(name, slices.Sorted(maps.Keys(commands))); m != "" {
+		if m := textdist.Closest(name, slices.Sorted(maps.Keys(commands))); m != "" {
 			fmt.Fprintf(e.stderr, "cicheck: unknown command %q; did you mean %q? (run 'cicheck help' for the list)\n", name, m)
 		} else {
 			fmt.Fprintf(e.stderr, "cicheck: unknown command %q (run 'cicheck help' for the list)\n", name)
@@ -176,7 +176,7 @@ func dispatchSub(e *env, cmd, usage string, subs []subcommand, args []string) in
 		}
 		names = append(names, s.name)
 	}
-	if m := suggest.Closest(args[0], names); m != "" {
+	if m := textdist.Closest(args[0], names); m != "" {
 		fmt.Fprintf(e.stderr, "cicheck: unknown %s subcommand %q; did you mean %q? (valid: %s)\n", cmd, args[0], m, strings.Join(names, ", "))
 	} else {
 		fmt.Fprintf(e.stderr, "cicheck: unknown %s subcommand %q (valid: %s)\n", cmd, args[0], strings.Join(names, ", "))

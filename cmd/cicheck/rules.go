@@ -9,7 +9,7 @@ import (
 
 	"github.com/cicheck/cicheck/checks"
 	"github.com/cicheck/cicheck/internal/project"
-	"github.com/cicheck/cicheck/internal/suggest"
+	"github.com/cicheck/cicheck/internal/textdist"
 	"github.com/cicheck/cicheck/lint"
 )
 
@@ -44,7 +44,7 @@ func runRules(e *env, args []string) int {
 		}
 		if !ok {
 			ids := slices.Sorted(maps.Keys(lint.KnownRuleIDs()))
-			if m := suggest.Closest(fl.Arg(0), ids); m != "" {
+			if m := textdist.Closest(fl.Arg(0), ids); m != "" {
 				fmt.Fprintf(e.stderr, "cicheck: unknown rule %q; did you mean %q?\n", fl.Arg(0), m)
 				return exitUsage
 			}

@@ -1,4 +1,4 @@
-package suggest
+package textdist
 
 import "testing"
 
@@ -28,7 +28,7 @@ func TestDistance(t *testing.T) {
 		a, b string
 		d    int
 	}{{"", "", 0}, {"a", "", 1}, {"abc", "acb", 1}, {"kitten", "sitting", 3}, {"format", "fromat", 1}} {
-		if got := distance(c.a, c.b, 10); got != c.d {
+		if got := OSA(c.a, c.b); got != c.d {
 			t.Errorf("distance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
 		}
 	}
@@ -42,7 +42,7 @@ func FuzzClosest(f *testing.F) {
 		if got != "" && (got != c || s == c) {
 			t.Fatalf("Closest(%q, [%q]) = %q", s, c, got)
 		}
-		if d := min(distance(s, c, 100), 100); d != min(distance(c, s, 100), 100) {
+		if OSA(s, c) != OSA(c, s) {
 			t.Fatalf("distance not symmetric for %q, %q", s, c)
 		}
 	})
