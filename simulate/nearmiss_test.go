@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -229,5 +230,99 @@ func TestFaultMatrixLegRows(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("rows:\n%v\nwant\n%v", got, want)
+	}
+}
+
+// Why a condition is false, as the verdict's reason says it: cancelled()
+// false is not "no ancestor failed", a negated function other than
+// cancelled() is not "the run was cancelled", and the note lists each
+// direct need the false part reads once, and only direct needs (GitHub's
+// needs context holds nothing else).
+func TestFalseReasonNearMiss(t *testing.T) {
+	w := loadTestdata(t, "reasons.yml")
+	got := map[string]string{}
+	for _, v := range Run(w, Scenario{Outcomes: map[string]string{"lint": Failure}, Set: map[string]string{"github.ref": "refs/tags/v1"}}) {
+		got[v.ID] = v.Verdict + ": " + v.Reason
+	}
+	for id, want := range map[string]string{
+		"on-cancel": "skip: condition is false: cancelled() is false",
+		"not-tag":   "skip: condition is false: !startsWith(github.ref, 'refs/tags/') is false",
+		"retry":     "skip: condition is false: needs.lint.result == 'success' || (needs.lint.result == 'skipped' || needs.ghost.result == 'success') is false (lint: failure)",
+	} {
+		if got[id] != want {
+			t.Errorf("%s: %s\nwant %s", id, got[id], want)
+		}
+	}
+}
+
+// Inputs and the scenario's keys: a declared boolean input is a boolean
+// (inputs.flag == true), unless the caller gives InputTypes of its own;
+// github.event.inputs is filled only on workflow_dispatch; needs.* given
+// in Set is ignored (the run decides it); job ids are matched
+// case-insensitively, a lower-case key winning, then the first in sorted
+// order.
+func TestInputsNearMiss(t *testing.T) {
+	w := loadTestdata(t, "inputs.yml")
+	if got, want := InputTypes(w), map[string]string{"flag": "boolean", "shards": "number"}; !maps.Equal(got, want) {
+		t.Errorf("InputTypes = %v, want %v", got, want)
+	}
+	if got := InputTypes(nil); len(got) != 0 {
+		t.Errorf("InputTypes(nil) = %v", got)
+	}
+	dispatch := map[string]string{"flag": "true"}
+	tests := []struct {
+		name string
+		sc   Scenario
+		job  string
+		want string // verdict
+	}{
+		{"declared boolean", Scenario{Event: "workflow_dispatch", Inputs: dispatch}, "typed", VerdictRun},
+		{"caller's InputTypes win", Scenario{Event: "workflow_dispatch", Inputs: dispatch, InputTypes: map[string]string{"flag": "string"}}, "typed", VerdictSkip},
+		{"event.inputs on dispatch", Scenario{Event: "workflow_dispatch", Inputs: dispatch}, "event-inputs", VerdictRun},
+		{"no event.inputs on push", Scenario{Event: "push", Inputs: dispatch}, "event-inputs", VerdictUnknown},
+		{"Set cannot give needs", Scenario{Set: map[string]string{"needs.lint.result": "failure", "flag": "x"}}, "after-lint", VerdictRun},
+		{"lower-case key wins", Scenario{Outcomes: map[string]string{"LINT": Success, "lint": Failure}}, "after-lint", VerdictSkip},
+		{"then the first in sorted order", Scenario{Outcomes: map[string]string{"Lint": Success, "LINT": Failure}}, "after-lint", VerdictSkip},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// Map order is random: the answer must not depend on it.
+			for range 20 {
+				for _, v := range Run(w, tt.sc) {
+					if v.ID == tt.job && v.Verdict != tt.want {
+						t.Fatalf("%s: %s (%s), want %s", tt.job, v.Verdict, v.Reason, tt.want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A called workflow's inputs come from the caller's with:, whatever the
+// event (on push too); a with: value the scenario does not decide
+// (${{ vars.SUITE }}) leaves the input unknown, not null: GitHub passes
+// whatever vars.SUITE holds.
+func TestCalledInputsNearMiss(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for _, f := range []string{"ci.yml", "suite.yml"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "called", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fsys[".github/workflows/"+f] = &fstest.MapFile{Data: b}
+	}
+	w := load(t, fsys, ".github/workflows/ci.yml")
+	for _, v := range Run(w, Scenario{Event: "push", Outcomes: map[string]string{"gpu/lint": Success}}) {
+		if v.ID != "gpu" {
+			continue
+		}
+		for _, c := range v.Called {
+			if c.ID == "test" && c.Verdict != VerdictUnknown {
+				t.Errorf("gpu/test: %s (%s), want unknown: inputs.suite is vars.SUITE", c.Verdict, c.Reason)
+			}
+		}
+		if len(v.Called) != 2 {
+			t.Errorf("gpu: called %+v", v.Called)
+		}
 	}
 }
