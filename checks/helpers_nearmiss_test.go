@@ -181,3 +181,42 @@ func TestCondEnv(t *testing.T) {
 		t.Errorf("needValue keeps a given reason: %+v", v.Fields["outputs"])
 	}
 }
+
+// outputReadsUnsafe: a read with a fallback (`x || 'default'`) is safe,
+// the right operand of || is not; in a job's own if:, a read is unsafe
+// only where an empty value can make the condition true: under !, !=, an
+// ordering, or == ''. A function argument is if-eval-error's (fromJSON)
+// or false when empty (contains).
+func TestOutputReadsUnsafe(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		inIf bool
+		want string
+	}{
+		{"needs.p.outputs.v", false, "[[p v]]"},
+		{"needs.p.outputs.v || 'default'", false, "[]"},
+		{"github.ref == 'x' || needs.p.outputs.v", false, "[[p v]]"},
+		{"needs.p.outputs.v", true, "[]"},
+		{"needs.p.outputs.v == 'true'", true, "[]"},
+		{"needs.p.outputs.v == ''", true, "[[p v]]"},
+		{"'' == needs.p.outputs.v", true, "[[p v]]"},
+		{"'true' == needs.p.outputs.v", true, "[]"},
+		{"needs.p.outputs.v != 'false'", true, "[[p v]]"},
+		{"!needs.p.outputs.v", true, "[[p v]]"},
+		{"needs.p.outputs.n < 1", true, "[[p n]]"},
+		{"needs.p.outputs.v == github.ref", true, "[]"},
+		{"contains(needs.p.outputs.v, 'gpu')", true, "[]"},
+	} {
+		n, err := expr.Parse(tt.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := fmt.Sprint(outputReadsUnsafe(n, tt.inIf))
+		if got == "[]" || got == "" {
+			got = "[]"
+		}
+		if got != tt.want {
+			t.Errorf("outputReadsUnsafe(%s, inIf=%v) = %s, want %s", tt.src, tt.inIf, got, tt.want)
+		}
+	}
+}

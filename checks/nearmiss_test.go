@@ -21,6 +21,7 @@ import (
 // GitHub does for each job; the other half of each near miss (a job that
 // does have the bridge) must still be reported.
 func TestBridgeNearMiss(t *testing.T) {
+	const R = "gate-reads-unguarded-output"
 	tests := []struct {
 		file, rule, job string
 		want            string // "" quiet, else the finding's severity
@@ -44,6 +45,18 @@ func TestBridgeNearMiss(t *testing.T) {
 		// Guard: a workflow GitHub rejects runs no job.
 		{"rejected_unknown_need", "gpu-gate", "gpu-test", ""},
 		{"rejected_cycle", "gpu-gate", "gpu-test", ""},
+		// gate-reads-unguarded-output: a need that is never silently
+		// skipped, or a read that something guards.
+		{"reads_unguarded", R, "reads-setup", ""},
+		{"reads_unguarded", R, "reads-own-repo", ""},
+		{"reads_unguarded", R, "reads-not-failed", ""},
+		{"reads_unguarded", R, "reads-not-scheduled", "warning"},
+		{"reads_unguarded", R, "step-guard", "warning"},
+		{"reads_unguarded", R, "step-guard-only", ""},
+		{"reads_unguarded", R, "script-guard", ""},
+		{"reads_unguarded", R, "passes-result", ""},
+		{"reads_unguarded", R, "if-true", ""},
+		{"reads_unguarded", R, "not-a-need", ""},
 	}
 	rules := map[string]*Rule{}
 	for _, r := range gateRules {
