@@ -124,7 +124,7 @@ jobs:
   notfailure: {needs: a, if: "${{ !failure() }}", runs-on: x, steps: [{run: a}]}
 `)
 	for _, tt := range []struct {
-		job                       string
+		job                        string
 		gate, ungate, notCancelled bool
 	}{
 		{"a", false, true, false},
@@ -185,7 +185,7 @@ func TestCondEnv(t *testing.T) {
 // outputReadsUnsafe: a read with a fallback (`x || 'default'`) is safe,
 // the right operand of || is not; in a job's own if:, a read is unsafe
 // only where an empty value can make the condition true: under !, !=, an
-// ordering, or == ''. A function argument is if-eval-error's (fromJSON)
+// ordering, or == ”. A function argument is if-eval-error's (fromJSON)
 // or false when empty (contains).
 func TestOutputReadsUnsafe(t *testing.T) {
 	for _, tt := range []struct {

@@ -62,6 +62,11 @@ type mutant struct {
 	op        string
 	off, n    int
 	repl      string
+	// For -mode=schema: the node the mutant changes and, for operator
+	// swaps, the new operator.
+	node ast.Node
+	alt  token.Token
+	id   int // 1-based, in the schema build
 }
 
 func (m mutant) key() string { return fmt.Sprintf("%s:%d:%d %s", m.rel, m.line, m.col, m.op) }
@@ -77,73 +82,86 @@ var bounds = map[token.Token]token.Token{
 	token.GTR: token.GEQ, token.GEQ: token.GTR,
 }
 
-// collect returns every mutant of one file.
+// collect returns every mutant of one file. simple holds the statements
+// that sit in a for/if/switch header, which cannot be wrapped in an if.
 func collect(fset *token.FileSet, f *ast.File, src []byte, abs, rel string) []mutant {
 	var ms []mutant
-	add := func(pos token.Pos, n int, repl, op string) {
+	add := func(node ast.Node, pos token.Pos, n int, repl, op string, alt token.Token) {
 		p := fset.Position(pos)
-		ms = append(ms, mutant{file: abs, rel: rel, line: p.Line, col: p.Column, op: op, off: p.Offset, n: n, repl: repl})
+		ms = append(ms, mutant{file: abs, rel: rel, line: p.Line, col: p.Column, op: op, off: p.Offset, n: n, repl: repl, node: node, alt: alt})
 	}
+	simple := map[ast.Stmt]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.GenDecl:
 			// Constants and package-level values are data, not logic.
 			return x.Tok != token.CONST
+		case *ast.ForStmt:
+			simple[x.Init], simple[x.Post] = true, true
+		case *ast.IfStmt:
+			simple[x.Init] = true
+		case *ast.SwitchStmt:
+			simple[x.Init] = true
+		case *ast.TypeSwitchStmt:
+			simple[x.Init] = true
 		case *ast.BinaryExpr:
 			if t, ok := flips[x.Op]; ok {
-				add(x.OpPos, len(x.Op.String()), t.String(), "cond-flip")
+				add(x, x.OpPos, len(x.Op.String()), t.String(), "cond-flip", t)
 			}
 			if t, ok := bounds[x.Op]; ok {
-				add(x.OpPos, len(x.Op.String()), t.String(), "cond-bound")
+				add(x, x.OpPos, len(x.Op.String()), t.String(), "cond-bound", t)
 			}
 			switch x.Op {
 			case token.LAND:
-				add(x.OpPos, 2, "||", "logic-flip")
+				add(x, x.OpPos, 2, "||", "logic-flip", token.LOR)
 			case token.LOR:
-				add(x.OpPos, 2, "&&", "logic-flip")
+				add(x, x.OpPos, 2, "&&", "logic-flip", token.LAND)
 			}
 		case *ast.UnaryExpr:
 			if x.Op == token.NOT {
-				add(x.OpPos, 1, "", "not-drop")
+				add(x, x.OpPos, 1, "", "not-drop", 0)
 			}
 		case *ast.Ident:
 			switch x.Name {
 			case "true":
-				add(x.Pos(), 4, "false", "bool-flip")
+				add(x, x.Pos(), 4, "false", "bool-flip", 0)
 			case "false":
-				add(x.Pos(), 5, "true", "bool-flip")
+				add(x, x.Pos(), 5, "true", "bool-flip", 0)
+			}
+		case *ast.IncDecStmt:
+			if !simple[x] {
+				if x.Tok == token.INC {
+					add(x, x.TokPos, 2, "--", "incdec-flip", token.DEC)
+				} else {
+					add(x, x.TokPos, 2, "++", "incdec-flip", token.INC)
+				}
 			}
 		case *ast.BlockStmt:
 			// Only calls that stand as statements in a block: a call in
 			// defer, go or a case clause is left alone.
 			for _, st := range x.List {
 				if es, ok := st.(*ast.ExprStmt); ok {
-					if _, ok := es.X.(*ast.CallExpr); ok {
+					if c, ok := es.X.(*ast.CallExpr); ok && !isPanic(c) {
 						s, e := fset.Position(es.Pos()).Offset, fset.Position(es.End()).Offset
-						add(es.Pos(), e-s, "", "stmt-drop")
+						add(es, es.Pos(), e-s, "", "stmt-drop", 0)
 					}
 				}
 			}
-		case *ast.IncDecStmt:
-			if x.Tok == token.INC {
-				add(x.TokPos, 2, "--", "incdec-flip")
-			} else {
-				add(x.TokPos, 2, "++", "incdec-flip")
-			}
-		case *ast.IfStmt:
+		}
+		if x, ok := n.(*ast.IfStmt); ok {
 			if !isComparison(x.Cond) {
 				s, e := fset.Position(x.Cond.Pos()).Offset, fset.Position(x.Cond.End()).Offset
-				add(x.Cond.Pos(), e-s, "!("+string(src[s:e])+")", "if-negate")
+				add(x, x.Cond.Pos(), e-s, "!("+string(src[s:e])+")", "if-negate", 0)
 			}
 			if len(x.Body.List) == 1 {
 				switch b := x.Body.List[0].(type) {
 				case *ast.BranchStmt:
 					if b.Label == nil && (b.Tok == token.CONTINUE || b.Tok == token.BREAK) {
-						add(b.Pos(), len(b.Tok.String()), "", "guard-drop")
+						add(b, b.Pos(), len(b.Tok.String()), "", "guard-drop", 0)
 					}
 				case *ast.ReturnStmt:
 					if len(b.Results) == 0 {
-						add(b.Pos(), len("return"), "", "guard-drop")
+						add(b, b.Pos(), len("return"), "", "guard-drop", 0)
 					}
 				}
 			}
@@ -151,6 +169,11 @@ func collect(fset *token.FileSet, f *ast.File, src []byte, abs, rel string) []mu
 		return true
 	})
 	return ms
+}
+
+func isPanic(c *ast.CallExpr) bool {
+	id, ok := c.Fun.(*ast.Ident)
+	return ok && id.Name == "panic"
 }
 
 func isComparison(e ast.Expr) bool {
@@ -242,8 +265,7 @@ func run(parent context.Context, pkg, dir string, m mutant, src []byte, timeout 
 	if err := os.WriteFile(mf, mut, 0o600); err != nil {
 		return result{m, "ERROR " + err.Error(), 0}
 	}
-	js, _ := json.Marshal(map[string]map[string]string{"Replace": {m.file: mf}})
-	if err := os.WriteFile(ov, js, 0o600); err != nil {
+	if err := writeOverlay(ov, map[string]string{m.file: mf}); err != nil {
 		return result{m, "ERROR " + err.Error(), 0}
 	}
 	ctx, cancel := context.WithTimeout(parent, timeout)
@@ -269,6 +291,14 @@ func run(parent context.Context, pkg, dir string, m mutant, src []byte, timeout 
 	return r
 }
 
+func writeOverlay(path string, replace map[string]string) error {
+	js, err := json.Marshal(map[string]map[string]string{"Replace": replace})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, js, 0o600)
+}
+
 func main() {
 	pkg := flag.String("pkg", "", "package directory, e.g. ./checks")
 	timeout := flag.Duration("timeout", 3*time.Minute, "per-mutant limit on go test (build included)")
@@ -279,18 +309,19 @@ func main() {
 	outPath := flag.String("out", "", "also write every result line to this file")
 	dry := flag.Bool("dry", false, "list the covered mutants without running them")
 	ops := flag.String("ops", "", "comma-separated operators to apply (default: all)")
+	mode := flag.String("mode", "schema", "schema: one build, mutants switched at run time; overlay: one build per mutant")
 	flag.Parse()
 	if *pkg == "" {
 		fmt.Fprintln(os.Stderr, "mutate: -pkg is required")
 		os.Exit(2)
 	}
-	if err := mutate(*pkg, *timeout, *sample, *seed, *only, *files, *ops, *outPath, *dry); err != nil {
+	if err := mutate(*pkg, *mode, *timeout, *sample, *seed, *only, *files, *ops, *outPath, *dry); err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
 		os.Exit(1)
 	}
 }
 
-func mutate(pkg string, timeout time.Duration, sample int, seed int64, only, files, ops, outPath string, dry bool) error {
+func mutate(pkg, mode string, timeout time.Duration, sample int, seed int64, only, files, ops, outPath string, dry bool) error {
 	abs, err := filepath.Abs(pkg)
 	if err != nil {
 		return err
@@ -333,6 +364,7 @@ func mutate(pkg string, timeout time.Duration, sample int, seed int64, only, fil
 	}
 	sort.Strings(names)
 	srcs := map[string][]byte{}
+	asts := map[string]*ast.File{}
 	var all []mutant
 	fset := token.NewFileSet()
 	for _, name := range names {
@@ -353,6 +385,7 @@ func mutate(pkg string, timeout time.Duration, sample int, seed int64, only, fil
 			continue
 		}
 		srcs[name] = src
+		asts[name] = f
 		all = append(all, collect(fset, f, src, name, base)...)
 	}
 
@@ -405,6 +438,23 @@ func mutate(pkg string, timeout time.Duration, sample int, seed int64, only, fil
 		})
 	}
 	counts := map[string]int{}
+	var bin string
+	if mode == "schema" && !dry && len(runnable) > 0 {
+		files := map[string]*ast.File{}
+		ptrs := make([]*mutant, len(runnable))
+		for i := range runnable {
+			ptrs[i] = &runnable[i]
+			files[runnable[i].file] = asts[runnable[i].file]
+		}
+		if bin, err = buildSchema(pkg, dir, files, fset, ptrs, timeout); err != nil {
+			return err
+		}
+		if st, _ := runSchema(context.Background(), bin, abs, 0, timeout); st != "SURVIVED" {
+			return fmt.Errorf("the schema with no mutant switched on fails its tests (%s)", st)
+		}
+	} else if mode != "schema" && mode != "overlay" {
+		return fmt.Errorf("unknown -mode %q", mode)
+	}
 	stop, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	for i, m := range runnable {
@@ -416,7 +466,13 @@ func mutate(pkg string, timeout time.Duration, sample int, seed int64, only, fil
 			emit("RUNNABLE " + m.key())
 			continue
 		}
-		r := run(stop, pkg, dir, m, srcs[m.file], timeout)
+		var r result
+		if bin != "" {
+			r.m = m
+			r.status, r.dur = runSchema(stop, bin, abs, m.id, timeout)
+		} else {
+			r = run(stop, pkg, dir, m, srcs[m.file], timeout)
+		}
 		if stop.Err() != nil {
 			emit("INTERRUPTED: the score below counts only the mutants run")
 			break
