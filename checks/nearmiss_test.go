@@ -45,6 +45,11 @@ func TestBridgeNearMiss(t *testing.T) {
 		// Guard: a workflow GitHub rejects runs no job.
 		{"rejected_unknown_need", "gpu-gate", "gpu-test", ""},
 		{"rejected_cycle", "gpu-gate", "gpu-test", ""},
+		// Certain skips: another direct need skipped by the same skip, an
+		// always-skipped job that is no ancestor.
+		{"certain", "closure-bridge", "publish", "warning"},
+		{"certain", "closure-bridge", "release", "error"},
+		{"certain", "closure-bridge", "ship", "warning"},
 		// gate-reads-unguarded-output: a need that is never silently
 		// skipped, or a read that something guards.
 		{"reads_unguarded", R, "reads-setup", ""},
@@ -89,5 +94,21 @@ func TestBridgeNearMiss(t *testing.T) {
 				t.Errorf("want one %s, got\n%s", tt.want, render(got))
 			}
 		})
+	}
+}
+
+// The certain-skip message names every trigger on which the job could run,
+// in sorted order.
+func TestCertainMessage(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "nearmiss", "certain.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "on every pull_request and workflow_dispatch run lint's if: is false, so lint is skipped and release never runs " +
+		"(build runs through the skip, but release has no status check, so GitHub gates it on success() of its whole closure)"
+	for _, f := range Run(loadSrc(t, string(src)), "", nil, []*Rule{ClosureBridge}) {
+		if f.Job == "release" && f.Message != want {
+			t.Errorf("release: %s\nwant %s", f.Message, want)
+		}
 	}
 }
