@@ -50,6 +50,13 @@ func TestBridgeNearMiss(t *testing.T) {
 		{"certain", "closure-bridge", "publish", "warning"},
 		{"certain", "closure-bridge", "release", "error"},
 		{"certain", "closure-bridge", "ship", "warning"},
+		// A GPU job with its own gate is not skipped with its ancestor.
+		{"gpu_gated_below", "gpu-gate", "prep", "error"},
+		{"gpu_gated_below", "gpu-gate", "gpu-test", ""},
+		// dead-needs-result: a condition that is false whatever the
+		// needs do is not the success() trap.
+		{"dead_needs_typo", "dead-needs-result", "cleanup", "error"},
+		{"dead_needs_typo", "dead-needs-result", "typo", ""},
 		// gate-reads-unguarded-output: a need that is never silently
 		// skipped, or a read that something guards.
 		{"reads_unguarded", R, "reads-setup", ""},
