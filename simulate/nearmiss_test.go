@@ -326,3 +326,15 @@ func TestCalledInputsNearMiss(t *testing.T) {
 		}
 	}
 }
+
+// A job output that reads matrix.py is empty on a job without a matrix
+// and unknown on a job whose matrix is computed at run time.
+func TestMatrixOutputsNearMiss(t *testing.T) {
+	w := loadTestdata(t, "matrix_outputs.yml")
+	want := map[string]string{"after-plain": VerdictRun, "after-dynamic": VerdictUnknown}
+	for _, v := range Run(w, Scenario{}) {
+		if w, ok := want[v.ID]; ok && v.Verdict != w {
+			t.Errorf("%s: %s (%s), want %s", v.ID, v.Verdict, v.Reason, w)
+		}
+	}
+}
