@@ -1,7 +1,9 @@
 package checks
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/cicheck/cicheck/finding"
@@ -100,6 +102,52 @@ func TestSourceLineNearMiss(t *testing.T) {
 	for n, want := range map[int]string{0: "", 1: "first", 2: "", 3: "third", 4: "", 5: "fifth", 7: ""} {
 		if got := sourceLine(src, n); got != want {
 			t.Errorf("sourceLine(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// Linting inside a project: its actionlint.yaml's paths: entry drops the
+// h100 label error in nightly-gpu.yml but not in ci.yml; the missing local
+// reusable workflow is reported at its first uses: line, every time
+// (actionlint visits jobs in map order).
+func TestLinterProjectNearMiss(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("testdata", "nearmiss", "project"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLinter(LinterOptions{WorkingDir: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		file  string
+		label bool
+	}{{"nightly-gpu.yml", false}, {"ci.yml", true}} {
+		p := filepath.Join(root, ".github", "workflows", tt.file)
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 10 {
+			fs, _, err := l.Lint(p, root, tt.file, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			label, missing := false, 0
+			for _, f := range fs {
+				if strings.Contains(f.Message, `label "h100" is unknown`) {
+					label = true
+				}
+				if strings.HasPrefix(f.Message, "could not ") {
+					missing++
+					if f.Line != 7 {
+						t.Fatalf("%s: %s at line %d, want 7 (first uses:)", tt.file, f.Message, f.Line)
+					}
+				}
+			}
+			if label != tt.label || missing == 0 {
+				t.Fatalf("%s: label error %v (want %v), %d missing-file errors\n%s", tt.file, label, tt.label, missing, render(fs))
+			}
 		}
 	}
 }
