@@ -208,7 +208,7 @@ func coverage(pkg, dir string, timeout time.Duration) (map[string][]block, error
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	blocks := map[string][]block{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
@@ -352,7 +352,7 @@ func mutate(pkg, mode string, timeout time.Duration, sample int, seed int64, onl
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer func() { _ = os.RemoveAll(dir) }()
 
 	blocks, err := coverage(pkg, dir, timeout)
 	if err != nil {
@@ -396,7 +396,7 @@ func mutate(pkg, mode string, timeout time.Duration, sample int, seed int64, onl
 		if out, err = os.Create(outPath); err != nil {
 			return err
 		}
-		defer out.Close()
+		defer func() { _ = out.Close() }()
 	}
 	emit := func(s string) {
 		fmt.Println(s)
