@@ -1,0 +1,34 @@
+package pathsfilter
+
+import "testing"
+
+// Near misses of some-with-excludes (dorny/paths-filter's
+// predicate-quantifier): a file counts when it matches an include pattern
+// and no `!` pattern. A status-keyed list without `!` is an ordinary
+// include; with a `!` the release's classification of it is unknown, so
+// the result is Unknown, never a guess.
+func TestSomeWithExcludesNearMiss(t *testing.T) {
+	for _, tt := range []struct {
+		name, filters string
+		file, status  string
+		want          Tri
+	}{
+		{"included", "app: ['src/**', '!src/gen/**']", "src/main.go", "modified", True},
+		{"excluded", "app: ['src/**', '!src/gen/**']", "src/gen/x.go", "modified", False},
+		{"outside", "app: ['src/**', '!src/gen/**']", "docs/x.md", "modified", False},
+		{"status-keyed include", "app:\n  - added: 'src/**'", "src/new.go", "added", True},
+		{"status-keyed, other status", "app:\n  - added: 'src/**'", "src/old.go", "modified", False},
+		{"status-keyed with !", "app:\n  - added: '!src/gen/**'", "src/new.go", "added", Unknown},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fs, err := ParseFilters([]byte(tt.filters), Origin{File: "f.yml"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs := fs.Evaluate([]ChangedFile{{tt.file, tt.status}}, QuantSomeWithExcludes)
+			if len(rs) != 1 || rs[0].Match != tt.want {
+				t.Fatalf("%+v, want %v", rs, tt.want)
+			}
+		})
+	}
+}
