@@ -32,3 +32,16 @@ func TestSomeWithExcludesNearMiss(t *testing.T) {
 		})
 	}
 }
+
+// IsNegated is picomatch's whole-pattern negation: an odd number of
+// leading `!`, not counting one that opens an extglob `!(`.
+func TestIsNegatedNearMiss(t *testing.T) {
+	for p, want := range map[string]bool{
+		"!": true, "!!": false, "!!!x": true, "!x/**": true, "x/!y": false,
+		"!(gen)/**": false, "!!(gen)/**": true, "./!x": true, "": false,
+	} {
+		if got := IsNegated(p); got != want {
+			t.Errorf("IsNegated(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
