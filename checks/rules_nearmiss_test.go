@@ -125,3 +125,14 @@ func TestReportAndRunNearMiss(t *testing.T) {
 		t.Errorf("got\n%s", render(fs))
 	}
 }
+
+// A need listed twice is one need: the bridge is named once and the fix
+// tests it once.
+func TestDuplicateNeedNearMiss(t *testing.T) {
+	w := loadSrc(t, "on: push\njobs:\n  a: {runs-on: x, steps: [{run: a}]}\n  b: {needs: a, if: \"${{ !cancelled() }}\", runs-on: x, steps: [{run: a}]}\n  c: {needs: [b, b], runs-on: x, steps: [{run: a}]}\n")
+	fs := Run(w, "", nil, []*Rule{ClosureBridge})
+	if len(fs) != 1 || strings.Count(fs[0].Message, "bridged by b") != 1 || strings.Contains(fs[0].Message, "more") ||
+		fs[0].Fix != "if: ${{ !cancelled() && needs.b.result == 'success' }}" {
+		t.Errorf("got\n%s", render(fs))
+	}
+}
