@@ -68,3 +68,43 @@ func TestGateReadsCommentsHold(t *testing.T) {
 		}
 	}
 }
+
+// The other gate goldens state their expectation in the workflow's header
+// comment: gate_traps.yml's GPU jobs all look gated to a text search and
+// only real-gate is (a comment, a string literal, a step-level if: and a
+// block-scalar template are no gate); gate_certain.yml's push-only job
+// below a pull-request-only job never runs on push (an error, the certain
+// message), the same job without the push condition is a hypothesis (a
+// warning).
+func TestGateGoldensStatedExpectations(t *testing.T) {
+	for _, tt := range []struct {
+		file, rule, job, want string
+	}{
+		{"gate_traps", "gpu-gate", "comment-gate", "error"},
+		{"gate_traps", "gpu-gate", "string-gate", "error"},
+		{"gate_traps", "gpu-gate", "step-gate", "error"},
+		{"gate_traps", "gpu-gate", "templated-gate", "error"},
+		{"gate_traps", "gpu-gate", "real-gate", ""},
+		{"gate_certain", "closure-bridge", "deploy", "error:never runs"},
+		{"gate_certain", "closure-bridge", "deploy-any", "warning"},
+		{"gate_certain", "gpu-gate", "gpu-nightly", "error:never runs"},
+	} {
+		src, err := os.ReadFile(filepath.Join("testdata", tt.file+".yml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range Run(loadSrc(t, string(src)), "", nil, gateRules) {
+			if f.Job == tt.job && f.Rule == tt.rule {
+				s := f.Severity.String()
+				if strings.Contains(f.Message, "never runs") {
+					s += ":never runs"
+				}
+				got = append(got, s)
+			}
+		}
+		if strings.Join(got, ",") != tt.want {
+			t.Errorf("%s %s %s: %v, want %q", tt.file, tt.rule, tt.job, got, tt.want)
+		}
+	}
+}
