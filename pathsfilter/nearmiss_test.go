@@ -45,3 +45,16 @@ func TestIsNegatedNearMiss(t *testing.T) {
 		}
 	}
 }
+
+// A result that cannot be decided says why: a status-keyed rule needs the
+// files' statuses, which a plain file list does not give.
+func TestUnknownSaysWhy(t *testing.T) {
+	fs, err := ParseFilters([]byte("app:\n  - added: 'src/**'"), Origin{File: "f.yml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := fs.Evaluate([]ChangedFile{{"src/new.go", ""}, {"src/other.go", ""}}, QuantSome)
+	if len(rs) != 1 || rs[0].Match != Unknown || rs[0].Reason != "status-keyed rules need file statuses (--name-status)" {
+		t.Fatalf("%+v", rs)
+	}
+}
