@@ -90,3 +90,19 @@ func TestBindingDelNearMiss(t *testing.T) {
 		}
 	}
 }
+
+// A class with type parameters (PEP 695) parses through its bases and
+// body; an unclosed parameter list is an error.
+func TestClassTypeParamsNearMiss(t *testing.T) {
+	for src, ok := range map[string]bool{
+		"class C[T]:\n    x = 1\n":            true,
+		"class C[T](Base):\n    pass\n":       true,
+		"class C[T: (int, str)]:\n    pass\n": true,
+		"class C[T:\n    pass\n":              false,
+	} {
+		_, err := lexLines(src, true, nil)
+		if (err == nil) != ok {
+			t.Errorf("%q: err = %v, want ok=%v", src, err, ok)
+		}
+	}
+}
