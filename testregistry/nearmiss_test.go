@@ -99,6 +99,7 @@ func TestClassTypeParamsNearMiss(t *testing.T) {
 		"class C[T](Base):\n    pass\n":       true,
 		"class C[T: (int, str)]:\n    pass\n": true,
 		"class C[T:\n    pass\n":              false,
+		"class C[T] x:\n    pass\n":           false,
 	} {
 		_, err := lexLines(src, true, nil)
 		if (err == nil) != ok {
