@@ -107,3 +107,13 @@ func TestClassTypeParamsNearMiss(t *testing.T) {
 		}
 	}
 }
+
+// Old Mac (CR) and Windows (CRLF) line ends, including a file that ends
+// in a lone CR, lex like LF.
+func TestCarriageReturnEndsNearMiss(t *testing.T) {
+	for _, src := range []string{"x = 1\r", "x = 1\r\ny = 2\r", "x = 1\ry = 2\r\n", "x = (1,\r 2)\r", "x = 1\n# note\r", "x = 1\n   \r"} {
+		if _, err := lexLines(src, true, nil); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+}
