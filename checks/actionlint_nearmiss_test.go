@@ -75,18 +75,19 @@ func TestRelativeMessage(t *testing.T) {
 }
 
 // firstUse moves a "could not read/parse <file>" finding to the first
-// uses: line naming the file; other findings stay where actionlint put
-// them, even when they quote a file a uses: line names.
+// uses: line naming the file (blank lines count); other findings stay
+// where actionlint put them, even when they quote a file a uses: line
+// names.
 func TestFirstUse(t *testing.T) {
-	src := []byte("on: push\njobs:\n  a:\n    # ./.github/workflows/called.yml is ours\n    uses: ./.github/workflows/called.yml\n  b:\n    uses: ./.github/workflows/called.yml\n")
+	src := []byte("on: push\n\njobs:\n  a:\n    # ./.github/workflows/called.yml is ours\n    uses: ./.github/workflows/called.yml\n  b:\n    uses: ./.github/workflows/called.yml\n")
 	for _, tt := range []struct {
 		msg            string
 		line, col      int
 		wantL, wantCol int
 	}{
-		{`could not read reusable workflow file for "./.github/workflows/called.yml": no such file`, 7, 11, 5, 11},
-		{`reusable workflow "./.github/workflows/called.yml" has no input "x"`, 7, 11, 7, 11},
-		{`could not read reusable workflow file for "./.github/workflows/other.yml": no such file`, 7, 11, 7, 11},
+		{`could not read reusable workflow file for "./.github/workflows/called.yml": no such file`, 8, 11, 6, 11},
+		{`reusable workflow "./.github/workflows/called.yml" has no input "x"`, 8, 11, 8, 11},
+		{`could not read reusable workflow file for "./.github/workflows/other.yml": no such file`, 8, 11, 8, 11},
 	} {
 		f := finding.Finding{Line: tt.line, Column: tt.col, Message: tt.msg}
 		firstUse(&f, src)
