@@ -29,7 +29,7 @@ var (
 	// A local action that cannot be read, likewise.
 	alLocalAction = alMessage{"", regexp.MustCompile(`^(could not (read|parse) action metadata|invalid local action)`)}
 	// An unknown runner label; the label is the first group.
-	alRunnerLabel = alMessage{"runner-label", regexp.MustCompile(`^label "([^"]+)" is unknown`)}
+	alRunnerLabel = alMessage{"runner-label", regexp.MustCompile(`^label "([^"]*)" is unknown`)}
 )
 
 // is reports whether e is this message (of its kind, when it has one).
