@@ -117,8 +117,15 @@ func ResolveWorkflowInputs(in WorkflowInputs, pc Policy) (cadence string, raw []
 	case in.CadenceOverride != "":
 		return in.CadenceOverride, raw, nil
 	case in.EventName == "pull_request":
-		var labels []any
-		if err := json.Unmarshal([]byte(in.PRLabelsJSON), &labels); err != nil {
+		// Decoded into any, not []any: json.Unmarshal maps "null" to a nil
+		// slice without error, while the reference rejects anything but a
+		// list.
+		var v any
+		if err := json.Unmarshal([]byte(in.PRLabelsJSON), &v); err != nil {
+			return "", nil, errors.New("PR labels were not a JSON string array")
+		}
+		labels, ok := v.([]any)
+		if !ok {
 			return "", nil, errors.New("PR labels were not a JSON string array")
 		}
 		re := prLabelRe()
