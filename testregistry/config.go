@@ -34,6 +34,10 @@ type Config struct {
 	ExternalSuites []string `yaml:"external-suites"`
 	// Policy holds the label-policy and selection tables.
 	Policy Policy `yaml:"policy"`
+	// Python is the Python version the reference collector runs under
+	// ("3.11" .. "3.14"; "" means the newest, PythonNewest). Grammar newer
+	// than it is a syntax error, and error messages follow its parser.
+	Python string `yaml:"python"`
 }
 
 // Marker describes one registration function.
