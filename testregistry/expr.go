@@ -57,6 +57,10 @@ type parser struct {
 	// call arguments, dict items and string values are not kept.
 	check bool
 	depth int // recursion depth, bounded like CPython's parser
+	minor int // target Python 3.minor (0 = newest)
+	// softKw is "match" or "case" when the line checked last is such a
+	// header, for the block structure check.
+	softKw string
 }
 
 // maxExprDepth bounds the parser's recursion (CPython gives up on about

@@ -20,7 +20,7 @@ func isAugOp(s string) bool {
 // checkLine returns the first syntax error of one logical line. p is reused
 // across lines: its node slab is recycled, as no node outlives the check.
 func checkLine(p *parser, toks []token) *SyntaxError {
-	p.toks, p.i, p.slab, p.depth = toks, 0, p.slab[:0], 0
+	p.toks, p.i, p.slab, p.depth, p.softKw = toks, 0, p.slab[:0], 0, ""
 	if err := p.statement(); err != nil {
 		var se *SyntaxError
 		if errors.As(err, &se) {
@@ -95,6 +95,7 @@ func (p *parser) statement() error {
 				return err
 			}
 			p.i = 1
+			p.softKw = t.text
 			if t.text == "match" {
 				return p.matchHeader()
 			}

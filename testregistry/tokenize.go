@@ -47,7 +47,12 @@ func (t token) strParts() (prefix, body string) {
 type SyntaxError struct {
 	Line, Col int
 	Msg       string
+	// NoLine: CPython reports this error without a line (Line and Col
+	// still locate its cause).
+	NoLine bool
 }
+
+const nulBytes = "source code string cannot contain null bytes"
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
 
@@ -60,6 +65,7 @@ type logicalLine struct {
 
 type lexer struct {
 	src       string
+	minor     int // target Python 3.minor
 	pos       int
 	line      int
 	lineStart int // byte offset of the current physical line
@@ -77,6 +83,11 @@ type lexer struct {
 	first      int  // index in toks of the current logical line's first token
 	needIndent bool // the previous logical line ended with ':'
 	colonLine  int
+	colonWhat  string // what the ':' line opens, for the error message
+	// pending is the parser's "expected an indented block": CPython
+	// raises it only after the tokenizer has produced the next line's
+	// first token, so a tokenizer error on that line wins.
+	pending *SyntaxError
 	decorated  bool // the previous logical line was a decorator
 	check      parser
 	keep       []token // arena of the kept lines' tokens
@@ -104,13 +115,28 @@ func (lx *lexer) emit(k tokKind, start, line, col int) {
 // want, when not nil, selects the module-level lines worth keeping (the
 // others are checked and dropped).
 func lexLines(src string, keepAll bool, want func([]token) bool) ([]logicalLine, error) {
-	src = strings.TrimPrefix(src, "\ufeff")
+	return lexLinesFor(src, newestMinor, keepAll, want)
+}
+
+// newestMinor is the minor version of PythonNewest.
+const newestMinor = 14
+
+// lexLinesFor is lexLines for the grammar and messages of Python 3.minor.
+func lexLinesFor(src string, minor int, keepAll bool, want func([]token) bool) ([]logicalLine, error) {
 	if err := checkUTF8(src); err != nil {
 		return nil, err
 	}
+	// The reference reads files with open().read(), which decodes them
+	// before ast.parse sees them: a NUL byte fails the whole file (CPython
+	// gives no line; the finding points at the byte), and a UTF-8 BOM
+	// stays in the text as U+FEFF.
+	if i := strings.IndexByte(src, 0); i >= 0 {
+		return nil, &SyntaxError{Line: 1 + strings.Count(src[:i], "\n"), Col: i - strings.LastIndexByte(src[:i], '\n'),
+			Msg: nulBytes, NoLine: true}
+	}
 	sc := scratchPool.Get().(*scratch)
-	lx := &lexer{src: src, line: 1, atBOL: true, indents: append(sc.indents[:0], indentLevel{0, 0}), keepAll: keepAll, want: want,
-		toks: sc.toks[:0], brackets: sc.brackets[:0], check: parser{check: true, slab: sc.slab[:0]}}
+	lx := &lexer{src: src, minor: minor, line: 1, atBOL: true, indents: append(sc.indents[:0], indentLevel{0, 0}), keepAll: keepAll, want: want,
+		toks: sc.toks[:0], brackets: sc.brackets[:0], check: parser{check: true, minor: minor, slab: sc.slab[:0]}}
 	err := lx.run()
 	sc.toks, sc.slab, sc.brackets, sc.indents = lx.toks[:0], lx.check.slab[:0], lx.brackets[:0], lx.indents[:0]
 	scratchPool.Put(sc)
@@ -152,11 +178,14 @@ func (lx *lexer) endLine() error {
 		return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"}
 	}
 	lx.decorated = line[0].kind == tkOp && line[0].text == "@"
-	if se := lx.blocks.next(depth, line); se != nil {
+	if se := lx.blocks.next(depth, line, lx.check.softKw); se != nil {
 		return se
 	}
 	lx.needIndent = endsWithColon(line)
 	lx.colonLine = line[0].line
+	if lx.needIndent {
+		lx.colonWhat = blockName(line)
+	}
 	if lx.keepAll || depth == 0 && (lx.want == nil || lx.want(line)) {
 		// Copy the line out of the scratch buffer into the file's arena.
 		start := len(lx.keep)
@@ -175,6 +204,9 @@ func (lx *lexer) newline() {
 
 func (lx *lexer) run() error {
 	for {
+		if lx.pending != nil && len(lx.toks) > lx.first {
+			return lx.pending
+		}
 		if lx.atBOL && len(lx.brackets) == 0 {
 			blank, err := lx.indentation()
 			if err != nil {
@@ -282,13 +314,50 @@ func (lx *lexer) eof() error {
 	if err := lx.endLine(); err != nil {
 		return err
 	}
-	if lx.needIndent {
-		return lx.errAt(lx.line, lx.col(), "expected an indented block after line %d", lx.colonLine)
+	// CPython reports errors at the end of the file on the last line
+	// that has text.
+	line := lx.line
+	if n := len(lx.src); n > 0 && (lx.src[n-1] == '\n' || lx.src[n-1] == '\r') {
+		line--
 	}
-	if se := lx.blocks.close(0, token{line: lx.line, col: lx.col()}); se != nil {
+	if lx.needIndent {
+		return lx.indentErr(line, lx.col())
+	}
+	if se := lx.blocks.close(0, token{line: line, col: lx.col()}); se != nil {
 		return se
 	}
 	return nil
+}
+
+// indentErr is the parser's error for a block header without its block.
+func (lx *lexer) indentErr(line, col int) *SyntaxError {
+	if lx.colonWhat == "" {
+		return lx.errAt(line, col, "expected an indented block")
+	}
+	return lx.errAt(line, col, "expected an indented block after %s on line %d", lx.colonWhat, lx.colonLine)
+}
+
+// blockName names the compound statement a header line opens, as
+// CPython's "expected an indented block after ..." does ("" if unknown).
+func blockName(line []token) string {
+	kw := line[0].text
+	if kw == "async" && len(line) > 1 {
+		kw = line[1].text
+	}
+	switch kw {
+	case "def":
+		return "function definition"
+	case "class":
+		return "class definition"
+	case "except":
+		if len(line) > 1 && line[1].text == "*" {
+			return "'except*' statement"
+		}
+		return "'except' statement"
+	case "if", "elif", "else", "for", "while", "with", "try", "finally", "match", "case":
+		return "'" + kw + "' statement"
+	}
+	return ""
 }
 
 // blockState follows, per indentation depth, the compound statement that
@@ -330,7 +399,7 @@ func (b *blockState) close(depth int, at token) *SyntaxError {
 	return nil
 }
 
-func (b *blockState) next(depth int, line []token) *SyntaxError {
+func (b *blockState) next(depth int, line []token, softKw string) *SyntaxError {
 	if se := b.close(depth+1, line[0]); se != nil {
 		return se
 	}
@@ -339,6 +408,19 @@ func (b *blockState) next(depth int, line []token) *SyntaxError {
 	}
 	prev, kw := (*b)[depth], clause(line)
 	bad := func() *SyntaxError { return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"} }
+	// A match block holds case blocks only, and a case block lives only
+	// there; CPython's parser fails at the first token that breaks this.
+	inMatch := depth > 0 && (*b)[depth-1] == "match"
+	if softKw == "case" && !inMatch {
+		return &SyntaxError{Line: line[1].line, Col: line[1].col, Msg: "invalid syntax"}
+	}
+	if inMatch && softKw != "case" {
+		return bad()
+	}
+	if softKw != "" {
+		(*b)[depth] = softKw
+		return nil
+	}
 	state := kw
 	switch kw {
 	case "elif":
@@ -422,7 +504,8 @@ done:
 	top := lx.indents[len(lx.indents)-1]
 	line, c := lx.line, lx.col()
 	if lx.needIndent && col <= top.col {
-		return false, lx.errAt(line, c, "expected an indented block after line %d", lx.colonLine)
+		lx.pending = lx.indentErr(line, c)
+		lx.needIndent = false
 	}
 	switch {
 	case col == top.col:

@@ -45,7 +45,10 @@ func TestFindCalls(t *testing.T) {
 		{"decorator", "@register_cpu_ci(1, 'a')\ndef f():\n    pass\n", nil, ""},
 		{"bytes prefix", "x = rb'\\'' ; register_cpu_ci(1, 'a')\n", []string{"register_cpu_ci@1:14"}, ""},
 		{"crlf", "register_cpu_ci(1, 'a')\r\nregister_cpu_ci(2, 'b')\r\n", []string{"register_cpu_ci@1:1", "register_cpu_ci@2:1"}, ""},
-		{"bom", "\ufeffregister_cpu_ci(1, 'a')\n", []string{"register_cpu_ci@1:1"}, ""},
+		// The reference reads files with open(), so a BOM reaches ast.parse.
+		{"bom", "\ufeffregister_cpu_ci(1, 'a')\n", nil, "invalid non-printable character U+FEFF"},
+		{"bom inside a string", "register_cpu_ci(1, '\ufeff')\n", []string{"register_cpu_ci@1:1"}, ""},
+		{"nul", "register_cpu_ci(1, 'a')\n\x00", nil, "source code string cannot contain null bytes"},
 		{"unterminated", "x = 'abc\n", nil, "unterminated string literal (detected at line 1)"},
 		{"unterminated triple", "x = '''abc\n", nil, "unterminated triple-quoted string literal"},
 		{"never closed", "register_cpu_ci(1, 'a'\n", nil, "'(' was never closed"},
@@ -65,7 +68,7 @@ func TestFindCalls(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			calls, err := findCalls(tt.src, testMarkers)
+			calls, err := findCalls(tt.src, newestMinor, testMarkers)
 			if tt.err != "" {
 				var se *SyntaxError
 				if !errors.As(err, &se) || !strings.Contains(se.Msg, tt.err) {
@@ -148,8 +151,13 @@ func TestStatementSyntax(t *testing.T) {
 		"return a := 1":            "invalid syntax",
 		"lambda: (yield":           "'(' was never closed",
 		"register_cpu_ci(1, 'a'":   "'(' was never closed",
-		"def f():\nreturn 1":       "expected an indented block after line 1",
-		"x = 1\nif y:":             "expected an indented block after line 2",
+		"def f():\nreturn 1":       "expected an indented block after function definition on line 1",
+		"x = 1\nif y:":             "expected an indented block after 'if' statement on line 2",
+		"if x:\n\ufeffy":           "invalid non-printable character U+FEFF",
+		"if x:\n  y\n z":           "unindent does not match any outer indentation level",
+		"match x:\n  pass":         "invalid syntax",
+		"case 1:\n  pass":          "invalid syntax",
+		"try:\n  x\n":              "expected 'except' or 'finally' block",
 		"for x in y\n    pass":     "expected ':'",
 		"return lambda x: x = 1":   "invalid syntax",
 		"x = [1, 2, 3 for y in z]": "invalid syntax",
