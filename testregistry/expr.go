@@ -1,6 +1,7 @@
 package testregistry
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"regexp"
@@ -153,7 +154,7 @@ func (p *parser) starExpressions() (*node, error) {
 	if p.walrusAhead() {
 		return nil, p.fail(p.toks[p.i+1], "invalid syntax")
 	}
-	first, err := p.starExpression()
+	first, err := p.starExpressionStmt()
 	if err != nil {
 		return nil, err
 	}
@@ -170,13 +171,34 @@ func (p *parser) starExpressions() (*node, error) {
 		if p.walrusAhead() {
 			return nil, p.fail(p.toks[p.i+1], "invalid syntax")
 		}
-		e, err := p.starExpression()
+		e, err := p.starExpressionStmt()
 		if err != nil {
 			return nil, err
 		}
 		tup.elts = append(tup.elts, e)
 	}
 	return tup, nil
+}
+
+// starExpressionStmt is star_expression outside brackets, where CPython's
+// grammar has no named expression: "a.b := 1" there is plain invalid
+// syntax, not "cannot use assignment expressions with attribute".
+func (p *parser) starExpressionStmt() (*node, error) {
+	start := p.i
+	n, err := p.starExpression()
+	var se *SyntaxError
+	if errors.As(err, &se) && strings.HasPrefix(se.Msg, "cannot use assignment expressions with ") && p.isOp(":=") {
+		depth := 0
+		for _, t := range p.toks[start:p.i] {
+			if t.kind == tkOp {
+				depth += bracketDelta(t.text)
+			}
+		}
+		if depth == 0 {
+			return nil, p.fail(p.peek(), "invalid syntax")
+		}
+	}
+	return n, err
 }
 
 func (p *parser) starExpression() (*node, error) {
@@ -202,7 +224,11 @@ func (p *parser) namedExpression() (*node, error) {
 		}
 		return p.mk("NamedExpr", t), nil
 	}
-	return p.expression()
+	n, err := p.expression()
+	if err == nil && p.isOp(":=") {
+		return nil, &SyntaxError{Line: n.line, Col: n.col, Msg: "cannot use assignment expressions with " + describeTarget(n)}
+	}
+	return n, err
 }
 
 func (p *parser) expression() (*node, error) {
@@ -711,7 +737,9 @@ func (p *parser) group() (*node, error) {
 		if err := p.expectOp(")"); err != nil {
 			return nil, err
 		}
-		return p.mk("Yield", open), nil
+		n := p.mk("Yield", open)
+		n.paren = true
+		return n, nil
 	}
 	first, err := p.starExpression()
 	if err != nil {

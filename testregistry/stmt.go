@@ -377,6 +377,18 @@ func (p *parser) withItems(closer string) error {
 // describeTarget names a node the way CPython's "cannot assign to" does.
 func describeTarget(n *node) string {
 	switch n.class {
+	case "Attribute":
+		return "attribute"
+	case "Subscript":
+		return "subscript"
+	case "Starred":
+		return "starred"
+	case "Name":
+		return "name"
+	case "List":
+		return "list"
+	case "Tuple":
+		return "tuple"
 	case "Call":
 		return "function call"
 	case "Constant":
@@ -417,6 +429,22 @@ func describeTarget(n *node) string {
 		return "yield expression"
 	}
 	return "expression"
+}
+
+// bitwiseOr reports a node CPython's bitwise_or rule derives: no
+// comparison, boolean operator, lambda, conditional, starred or bare
+// yield or tuple unless parenthesised.
+func bitwiseOr(n *node) bool {
+	if n.paren {
+		return true
+	}
+	switch n.class {
+	case "Compare", "BoolOp", "Lambda", "IfExp", "Starred", "Yield", "NamedExpr":
+		return false
+	case "Tuple":
+		return false
+	}
+	return true
 }
 
 func pyBoolOrNone(n *node) string {
@@ -620,13 +648,28 @@ func (p *parser) simpleStmt() error {
 		return err
 	case p.isOp("="):
 		target := first
-		for p.isOp("=") {
+		for i := 0; p.isOp("="); i++ {
 			if err := p.checkTarget(target, "assign to"); err != nil {
 				var se *SyntaxError
-				if errors.As(err, &se) {
+				if !errors.As(err, &se) {
+					return err
+				}
+				if target.class == "Yield" && !target.paren && i > 0 {
+					se.Msg = "assignment to yield expression not possible"
+					return se
+				}
+				// CPython's invalid_named_expression comes first for a
+				// first target "a = b" with nothing after b: the
+				// "here. Maybe" form, unless a is a tuple, list,
+				// generator, True, False or None.
+				p.next()
+				v, verr := p.yieldOrStar()
+				if i == 0 && verr == nil && !p.isOp("=") && bitwiseOr(target) && bitwiseOr(v) &&
+					target.class != "Tuple" && target.class != "List" && target.class != "GeneratorExp" &&
+					!(target.class == "Constant" && (target.ctype == "bool" || target.ctype == "NoneType")) {
 					se.Msg += " here. Maybe you meant '==' instead of '='?"
 				}
-				return err
+				return se
 			}
 			p.next()
 			if target, err = p.yieldOrStar(); err != nil {
@@ -687,9 +730,12 @@ func (p *parser) fromImport() error {
 		if !p.isOp(",") {
 			break
 		}
-		p.next()
+		comma := p.next()
 		if paren && p.isOp(")") {
 			break
+		}
+		if !paren && p.stmtEnd() {
+			return p.fail(comma, "trailing comma not allowed without surrounding parentheses")
 		}
 	}
 	if paren {

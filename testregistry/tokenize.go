@@ -88,11 +88,16 @@ type lexer struct {
 	// raises it only after the tokenizer has produced the next line's
 	// first token, so a tokenizer error on that line wins.
 	pending *SyntaxError
-	decorated  bool // the previous logical line was a decorator
-	check      parser
-	keep       []token // arena of the kept lines' tokens
-	blocks     blockState
-	want       func([]token) bool
+	// parseErr is the first parser (not tokenizer) error. CPython then
+	// tokenizes the rest of the file, and a tokenizer error anywhere after
+	// it wins (_PyPegen_tokenize_full_source_to_check_for_errors), so the
+	// lexer goes on without checking statements.
+	parseErr  *SyntaxError
+	decorated bool // the previous logical line was a decorator
+	check     parser
+	keep      []token // arena of the kept lines' tokens
+	blocks    blockState
+	want      func([]token) bool
 }
 
 type indentLevel struct{ col, alt int }
@@ -171,15 +176,24 @@ func (lx *lexer) endLine() error {
 	}
 	depth := len(lx.indents) - 1
 	line := lx.toks[lx.first:n:n]
-	if se := checkLine(&lx.check, line); se != nil {
-		return se
+	if lx.parseErr != nil {
+		lx.toks = lx.toks[:0]
+		lx.first = 0
+		return nil
 	}
-	if lx.decorated && !startsDef(line) {
-		return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"}
+	se := checkLine(&lx.check, line)
+	if se == nil && lx.decorated && !startsDef(line) {
+		se = &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"}
 	}
 	lx.decorated = line[0].kind == tkOp && line[0].text == "@"
-	if se := lx.blocks.next(depth, line, lx.check.softKw); se != nil {
-		return se
+	if se == nil {
+		se = lx.blocks.next(depth, line, lx.check.softKw)
+	}
+	if se != nil {
+		lx.parseErr = se
+		lx.toks = lx.toks[:0]
+		lx.first = 0
+		return nil
 	}
 	lx.needIndent = endsWithColon(line)
 	lx.colonLine = line[0].line
@@ -205,7 +219,10 @@ func (lx *lexer) newline() {
 func (lx *lexer) run() error {
 	for {
 		if lx.pending != nil && len(lx.toks) > lx.first {
-			return lx.pending
+			if lx.parseErr == nil {
+				lx.parseErr = lx.pending
+			}
+			lx.pending = nil
 		}
 		if lx.atBOL && len(lx.brackets) == 0 {
 			blank, err := lx.indentation()
@@ -250,7 +267,7 @@ func (lx *lexer) run() error {
 			lx.pos++
 			switch {
 			case lx.pos >= len(lx.src):
-				return lx.errAt(line, col, "unexpected EOF while parsing")
+				return lx.quietErr(line, col, "unexpected EOF while parsing")
 			case lx.src[lx.pos] == '\n':
 				lx.pos++
 				lx.newline()
@@ -261,10 +278,10 @@ func (lx *lexer) run() error {
 				}
 				lx.newline()
 			default:
-				return lx.errAt(line, col, "unexpected character after line continuation character")
+				return lx.quietErr(line, col, "unexpected character after line continuation character")
 			}
 			if lx.pos >= len(lx.src) {
-				return lx.errAt(line, col, "unexpected EOF while parsing")
+				return lx.quietErr(line, col, "unexpected EOF while parsing")
 			}
 		case c >= '0' && c <= '9' || c == '.' && lx.pos+1 < len(lx.src) && isDigit(lx.src[lx.pos+1]):
 			if err := lx.number(); err != nil {
@@ -309,16 +326,36 @@ func (lx *lexer) run() error {
 func (lx *lexer) eof() error {
 	if len(lx.brackets) > 0 {
 		b := lx.brackets[len(lx.brackets)-1]
+		if lx.parseErr == nil && lx.pending == nil {
+			// The unfinished line: the parser fails inside it, or at
+			// its end for want of the closing bracket.
+			n := len(lx.toks)
+			line := lx.toks[lx.first:n:n]
+			if se := checkLine(&lx.check, line); se != nil && !atLineEnd(se, line) {
+				lx.parseErr = se
+			}
+		}
+		// An unclosed bracket wins over a parser error on a later line
+		// only.
+		if lx.parseErr != nil && lx.parseErr.Line <= b.line {
+			return lx.parseErr
+		}
 		return lx.errAt(b.line, b.col, "'%s' was never closed", b.text)
 	}
 	if err := lx.endLine(); err != nil {
 		return err
+	}
+	if lx.parseErr != nil {
+		return lx.parseErr
 	}
 	// CPython reports errors at the end of the file on the last line
 	// that has text.
 	line := lx.line
 	if n := len(lx.src); n > 0 && (lx.src[n-1] == '\n' || lx.src[n-1] == '\r') {
 		line--
+	}
+	if lx.decorated {
+		return lx.errAt(line, lx.col(), "invalid syntax") // a decorator with nothing to decorate
 	}
 	if lx.needIndent {
 		return lx.indentErr(line, lx.col())
@@ -327,6 +364,26 @@ func (lx *lexer) eof() error {
 		return se
 	}
 	return nil
+}
+
+// quietErr is a tokenizer error CPython's tokenizer signals without an
+// exception (indentation, line continuation): after a parser error, its
+// scan of the rest of the file stops there and keeps the parser's error.
+func (lx *lexer) quietErr(line, col int, format string, a ...any) *SyntaxError {
+	if lx.parseErr != nil {
+		return lx.parseErr
+	}
+	return lx.errAt(line, col, format, a...)
+}
+
+// atLineEnd reports an error at the end of line (the parser ran out of
+// tokens).
+func atLineEnd(se *SyntaxError, line []token) bool {
+	if len(line) == 0 {
+		return true
+	}
+	last := line[len(line)-1]
+	return se.Line == last.line && se.Col == last.col+len(last.text)
 }
 
 // indentErr is the parser's error for a block header without its block.
@@ -510,14 +567,14 @@ done:
 	switch {
 	case col == top.col:
 		if alt != top.alt {
-			return false, lx.errAt(line, c, "inconsistent use of tabs and spaces in indentation")
+			return false, lx.quietErr(line, c, "inconsistent use of tabs and spaces in indentation")
 		}
 	case col > top.col:
 		if alt <= top.alt {
-			return false, lx.errAt(line, c, "inconsistent use of tabs and spaces in indentation")
+			return false, lx.quietErr(line, c, "inconsistent use of tabs and spaces in indentation")
 		}
-		if !lx.needIndent {
-			return false, lx.errAt(line, c, "unexpected indent")
+		if !lx.needIndent && lx.parseErr == nil {
+			lx.parseErr = lx.errAt(line, c, "unexpected indent") // the parser's error: an INDENT it did not expect
 		}
 		lx.needIndent = false
 		lx.indents = append(lx.indents, indentLevel{col, alt})
@@ -527,10 +584,10 @@ done:
 		}
 		top = lx.indents[len(lx.indents)-1]
 		if col != top.col {
-			return false, lx.errAt(line, c, "unindent does not match any outer indentation level")
+			return false, lx.quietErr(line, c, "unindent does not match any outer indentation level")
 		}
 		if alt != top.alt {
-			return false, lx.errAt(line, c, "inconsistent use of tabs and spaces in indentation")
+			return false, lx.quietErr(line, c, "inconsistent use of tabs and spaces in indentation")
 		}
 	}
 	return false, nil

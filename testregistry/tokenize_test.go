@@ -143,7 +143,11 @@ func TestStatementSyntax(t *testing.T) {
 		"def f(*): pass":           "named arguments must follow bare *",
 		"d[]":                      "invalid syntax",
 		"@dec\nx = 1":              "invalid syntax",
-		"def f(:\n pass":           "'(' was never closed", // CPython: invalid syntax (it parses before reaching EOF)
+		"def f(:\n pass":           "invalid syntax",                                   // the parser fails before the tokenizer reaches EOF
+		"f(\n\nx = 1 = 2":          "'(' was never closed",                             // ... but an unclosed bracket on an earlier line wins
+		"x = 1 = 2\n'abc":          "unterminated string literal (detected at line 2)", // a later tokenizer error wins
+		"x = 1 = 2\n  y\n z":       "cannot assign to literal",                         // ... but not an indentation error
+		"x = 1\n@dec\n":            "invalid syntax",
 		"import":                   "invalid syntax",
 		"from import x":            "invalid syntax",
 		"x = (1 2)":                "invalid syntax",
