@@ -62,6 +62,9 @@ type parser struct {
 	// softKw is "match" or "case" when the line checked last is such a
 	// header, for the block structure check.
 	softKw string
+	// furthest is the line of the furthest token the failed check read,
+	// which CPython compares with an unclosed bracket's line.
+	furthest int
 }
 
 // maxExprDepth bounds the parser's recursion (CPython gives up on about
@@ -746,6 +749,9 @@ func (p *parser) group() (*node, error) {
 		return nil, err
 	}
 	if p.isKw("for") || p.isKw("async") {
+		if first.class == "Starred" {
+			return nil, p.fail(p.peek(), "iterable unpacking cannot be used in comprehension").at(first)
+		}
 		if err := p.comprehension(); err != nil {
 			return nil, err
 		}
@@ -798,6 +804,9 @@ func (p *parser) list() (*node, error) {
 		return nil, err
 	}
 	if p.isKw("for") || p.isKw("async") {
+		if first.class == "Starred" {
+			return nil, p.fail(p.peek(), "iterable unpacking cannot be used in comprehension").at(first)
+		}
 		if err := p.comprehension(); err != nil {
 			return nil, err
 		}
@@ -820,9 +829,12 @@ func (p *parser) dict() (*node, error) {
 	var first *node
 	var err error
 	if isDict {
-		p.next()
+		star := p.next()
 		if _, err = p.bitOr(); err != nil {
 			return nil, err
+		}
+		if p.isKw("for") || p.isKw("async") {
+			return nil, p.fail(star, "dict unpacking cannot be used in dict comprehension")
 		}
 	} else {
 		if first, err = p.starExpression(); err != nil {
@@ -832,6 +844,9 @@ func (p *parser) dict() (*node, error) {
 	}
 	if !isDict {
 		if p.isKw("for") || p.isKw("async") {
+			if first.class == "Starred" {
+				return nil, p.fail(p.toks[p.i-1], "iterable unpacking cannot be used in comprehension").at(first)
+			}
 			if err := p.comprehension(); err != nil {
 				return nil, err
 			}
@@ -848,7 +863,9 @@ func (p *parser) dict() (*node, error) {
 	if first == nil {
 		n.keys, n.elts = append(n.keys, nil), append(n.elts, nil)
 	} else {
-		p.next() // :
+		if err := p.dictValueStart(); err != nil {
+			return nil, err
+		}
 		v, err := p.expression()
 		if err != nil {
 			return nil, err
@@ -881,7 +898,10 @@ func (p *parser) dict() (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := p.expectOp(":"); err != nil {
+		if !p.isOp(":") {
+			return nil, p.fail(k.tokAt(), "':' expected after dictionary key")
+		}
+		if err := p.dictValueStart(); err != nil {
 			return nil, err
 		}
 		v, err := p.expression()
@@ -893,6 +913,28 @@ func (p *parser) dict() (*node, error) {
 		}
 	}
 	return n, p.expectOp("}")
+}
+
+// dictValueStart consumes the ':' after a dict key, with CPython's messages
+// for a starred or missing value.
+func (p *parser) dictValueStart() error {
+	colon := p.next()
+	switch {
+	case p.isOp("*"):
+		return p.fail(p.peek(), "cannot use a starred expression in a dictionary value")
+	case p.isOp("}") || p.isOp(","):
+		return p.fail(colon, "expression expected after dictionary key and ':'")
+	}
+	return nil
+}
+
+// tokAt is a token at the node's position, for error locations.
+func (n *node) tokAt() token { return token{line: n.line, col: n.col} }
+
+// at moves an error to a node's position.
+func (se *SyntaxError) at(n *node) *SyntaxError {
+	se.Line, se.Col = n.line, n.col
+	return se
 }
 
 const digitPart = `[0-9](?:_?[0-9])*`

@@ -1,6 +1,9 @@
 package testregistry
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Statement-level syntax check. ast.parse rejects a whole file on any syntax
 // error, and the reference collector then crashes, so a file the scanner
@@ -23,12 +26,106 @@ func checkLine(p *parser, toks []token) *SyntaxError {
 	p.toks, p.i, p.slab, p.depth, p.softKw = toks, 0, p.slab[:0], 0, ""
 	if err := p.statement(); err != nil {
 		var se *SyntaxError
-		if errors.As(err, &se) {
-			return se
+		if !errors.As(err, &se) {
+			se = p.fail(p.peek(), "invalid syntax")
 		}
-		return p.fail(p.peek(), "invalid syntax")
+		p.furthest = se.Line
+		for _, t := range toks {
+			if t.line > se.Line || t.line == se.Line && t.col >= se.Col {
+				p.furthest = max(p.furthest, t.line)
+				break
+			}
+		}
+		return hint(p.minor, toks, se)
 	}
 	return nil
+}
+
+// hint turns a generic "invalid syntax" into the message of the CPython
+// rule that would have matched in its second, error-hunting pass:
+// invalid_legacy_expression ("print x") and invalid_expression's missing
+// comma between two expressions inside brackets.
+func hint(minor int, toks []token, se *SyntaxError) *SyntaxError {
+	if se.Msg != "invalid syntax" {
+		return se
+	}
+	k := len(toks)
+	for i, t := range toks {
+		if t.line > se.Line || t.line == se.Line && t.col >= se.Col {
+			k = i
+			break
+		}
+	}
+	parses := func(from int, star bool) bool {
+		sub := parser{toks: toks[from:], check: true, minor: minor}
+		var err error
+		if star {
+			_, err = sub.starExpressions()
+		} else {
+			_, err = sub.expression()
+		}
+		return err == nil
+	}
+	for i := 0; i < k && i+1 < len(toks); i++ {
+		t := toks[i]
+		if t.kind == tkName && (t.text == "print" || t.text == "exec") && (i == 0 || toks[i-1].text != ".") &&
+			toks[i+1].text != "(" && (startsExpr(toks[i+1]) || toks[i+1].text == "*") && parses(i+1, true) {
+			return &SyntaxError{Line: t.line, Col: t.col, Msg: fmt.Sprintf("Missing parentheses in call to '%s'. Did you mean %s(...)?", t.text, t.text)}
+		}
+	}
+	if k == 0 || k >= len(toks) {
+		return se
+	}
+	depth := 0
+	for _, t := range toks[:k] {
+		if t.kind == tkOp {
+			depth += bracketDelta(t.text)
+		}
+	}
+	a, b := toks[k-1], toks[k]
+	if depth > 0 && endsExpr(a) && startsExpr(b) && b.text != "-" && b.text != "+" &&
+		!(a.kind == tkName && b.kind == tkString) && !isSoftKeyword(a.text, minor) && parses(k, false) {
+		return &SyntaxError{Line: a.line, Col: a.col, Msg: "invalid syntax. Perhaps you forgot a comma?"}
+	}
+	return se
+}
+
+// startsExpr reports a token that can begin an expression (no '*').
+func startsExpr(t token) bool {
+	switch t.kind {
+	case tkNumber, tkString:
+		return true
+	case tkName:
+		switch t.text {
+		case "True", "False", "None", "not", "lambda", "await":
+			return true
+		}
+		return !isKeyword(t.text)
+	case tkOp:
+		switch t.text {
+		case "(", "[", "{", "-", "+", "~", "...":
+			return true
+		}
+	}
+	return false
+}
+
+// endsExpr reports a token that can end an expression.
+func endsExpr(t token) bool {
+	switch t.kind {
+	case tkNumber, tkString:
+		return true
+	case tkName:
+		return t.text == "True" || t.text == "False" || t.text == "None" || !isKeyword(t.text)
+	case tkOp:
+		return t.text == ")" || t.text == "]" || t.text == "}" || t.text == "..."
+	}
+	return false
+}
+
+// isSoftKeyword reports Python's soft keywords (type from 3.12 on).
+func isSoftKeyword(s string, minor int) bool {
+	return s == "match" || s == "case" || s == "_" || s == "type" && (minor == 0 || minor >= 12)
 }
 
 func (p *parser) statement() error {

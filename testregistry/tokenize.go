@@ -181,9 +181,14 @@ func (lx *lexer) endLine() error {
 		lx.first = 0
 		return nil
 	}
-	se := checkLine(&lx.check, line)
-	if se == nil && lx.decorated && !startsDef(line) {
+	// The parser fails at the first token of a line that cannot follow a
+	// decorator, or that is not a case block in a match block, before it
+	// looks at the rest of the line.
+	var se *SyntaxError
+	if lx.decorated && !startsDef(line) || depth > 0 && depth <= len(lx.blocks) && lx.blocks[depth-1] == "match" && line[0].text != "case" {
 		se = &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"}
+	} else {
+		se = checkLine(&lx.check, line)
 	}
 	lx.decorated = line[0].kind == tkOp && line[0].text == "@"
 	if se == nil {
@@ -326,18 +331,21 @@ func (lx *lexer) run() error {
 func (lx *lexer) eof() error {
 	if len(lx.brackets) > 0 {
 		b := lx.brackets[len(lx.brackets)-1]
-		if lx.parseErr == nil && lx.pending == nil {
+		furthest := 0
+		if lx.parseErr != nil {
+			furthest = lx.parseErr.Line
+		} else if lx.pending == nil {
 			// The unfinished line: the parser fails inside it, or at
 			// its end for want of the closing bracket.
 			n := len(lx.toks)
 			line := lx.toks[lx.first:n:n]
 			if se := checkLine(&lx.check, line); se != nil && !atLineEnd(se, line) {
-				lx.parseErr = se
+				lx.parseErr, furthest = se, lx.check.furthest
 			}
 		}
-		// An unclosed bracket wins over a parser error on a later line
-		// only.
-		if lx.parseErr != nil && lx.parseErr.Line <= b.line {
+		// An unclosed bracket wins over a parser error that read past
+		// its line.
+		if lx.parseErr != nil && furthest <= b.line {
 			return lx.parseErr
 		}
 		return lx.errAt(b.line, b.col, "'%s' was never closed", b.text)
@@ -661,13 +669,23 @@ func (lx *lexer) op() error {
 		return nil
 	}
 	r, _ := utf8.DecodeRuneInString(rest)
-	if r == '!' {
-		return lx.errAt(line, col, "invalid syntax")
+	switch r {
+	case '!', '$', '?', '`':
+		// CPython's tokenizer passes these on as operators that no rule
+		// accepts: the parser reports "invalid syntax" at them.
+		lx.pos++
+		lx.emit(tkOp, start, line, col)
+		return nil
 	}
 	if unicode.IsPrint(r) {
 		return lx.errAt(line, col, "invalid character '%c' (U+%04X)", r, r)
 	}
 	return lx.errAt(line, col, "invalid non-printable character U+%04X", r)
+}
+
+// isPotentialIdent is CPython's is_potential_identifier_char.
+func isPotentialIdent(c byte) bool {
+	return c >= 0x80 || c == '_' || isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'z'
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -697,58 +715,170 @@ func isStringPrefix(s string) bool {
 
 func (lx *lexer) number() error {
 	start, line, col := lx.pos, lx.line, lx.col()
-	src := lx.src
-	digits := func(ok func(byte) bool) {
-		for lx.pos < len(src) && (ok(src[lx.pos]) || src[lx.pos] == '_') {
-			lx.pos++
-		}
-	}
-	if src[lx.pos] == '0' && lx.pos+1 < len(src) && strings.IndexByte("xXoObB", src[lx.pos+1]) >= 0 {
-		lx.pos += 2
-		digits(isHexDigit)
-	} else {
-		// digits [. digits] [e [+-] digits] [j]: the structure of a decimal
-		// literal, so that "1.5e100.__format__" stops before ".__format__".
-		digits(isDigit)
-		if lx.pos < len(src) && src[lx.pos] == '.' {
-			lx.pos++
-			digits(isDigit)
-		}
-		if lx.pos < len(src) && (src[lx.pos] == 'e' || src[lx.pos] == 'E') {
-			next := lx.pos + 1
-			if next < len(src) && (src[next] == '+' || src[next] == '-') {
-				next++
-			}
-			if next < len(src) && isDigit(src[next]) {
-				lx.pos = next
-				digits(isDigit)
-			}
-		}
-		if lx.pos < len(src) && (src[lx.pos] == 'j' || src[lx.pos] == 'J') {
-			lx.pos++
-		}
-	}
-	text := src[start:lx.pos]
-	if lx.pos < len(src) && isIdentStart(src[lx.pos:]) {
-		// "1if x else y" and "0x1for" are legal but deprecated; any other
-		// letter glued to a number is an error.
-		rest := src[lx.pos:]
-		legal := false
-		for _, kw := range []string{"if", "else", "for", "in", "is", "and", "or", "not"} {
-			if strings.HasPrefix(rest, kw) && (len(rest) == len(kw) || !isIdentRune(rune(rest[len(kw)]))) {
-				legal = true
-				break
-			}
-		}
-		if !legal {
-			return lx.errAt(line, col, "invalid decimal literal")
-		}
-	}
-	if _, _, ok := parseNumber(text); !ok {
-		return lx.errAt(line, col, "invalid decimal literal")
+	if err := lx.scanNumber(); err != nil {
+		return err
 	}
 	lx.emit(tkNumber, start, line, col)
 	return nil
+}
+
+// scanNumber is a port of the number branch of CPython's tokenizer (tok_get,
+// tok_decimal_tail, verify_end_of_number), so that every malformed literal
+// gets CPython's message.
+func (lx *lexer) scanNumber() *SyntaxError {
+	src := lx.src
+	line, startCol := lx.line, lx.col()
+	c := func() byte { // the current character, 0 at EOF
+		if lx.pos < len(src) {
+			return src[lx.pos]
+		}
+		return 0
+	}
+	fail := func(format string, a ...any) *SyntaxError { return lx.errAt(line, lx.col(), format, a...) }
+	decimalTail := func() *SyntaxError {
+		for {
+			for isDigit(c()) {
+				lx.pos++
+			}
+			if c() != '_' {
+				return nil
+			}
+			lx.pos++
+			if !isDigit(c()) {
+				return fail("invalid decimal literal")
+			}
+		}
+	}
+	verifyEnd := func(kind string) *SyntaxError {
+		rest := src[lx.pos:]
+		// A keyword glued to a number ("1if x else 2") is only deprecated.
+		// CPython checks that the keyword ends, except for if, in, is.
+		for _, kw := range []string{"and", "else", "for", "or", "not"} {
+			if strings.HasPrefix(rest, kw) && (len(rest) == len(kw) || !isPotentialIdent(rest[len(kw)])) {
+				return nil
+			}
+		}
+		if len(rest) >= 2 && rest[0] == 'i' && (rest[1] == 'f' || rest[1] == 'n' || rest[1] == 's') {
+			return nil
+		}
+		if rest != "" && isPotentialIdent(rest[0]) {
+			return fail("invalid %s literal", kind)
+		}
+		return nil
+	}
+	radix := func(kind string, ok func(byte) bool, digitErr bool) *SyntaxError {
+		for {
+			if c() == '_' {
+				lx.pos++
+			}
+			if !ok(c()) {
+				if digitErr && isDigit(c()) {
+					return fail("invalid digit '%c' in %s literal", c(), kind)
+				}
+				return fail("invalid %s literal", kind)
+			}
+			for ok(c()) {
+				lx.pos++
+			}
+			if c() != '_' {
+				break
+			}
+		}
+		if digitErr && isDigit(c()) {
+			return fail("invalid digit '%c' in %s literal", c(), kind)
+		}
+		return verifyEnd(kind)
+	}
+	exponentAndRest := func() *SyntaxError {
+		if c() == 'e' || c() == 'E' {
+			e := lx.pos
+			lx.pos++
+			if c() == '+' || c() == '-' {
+				lx.pos++
+				if !isDigit(c()) {
+					return fail("invalid decimal literal")
+				}
+			} else if !isDigit(c()) {
+				lx.pos = e
+				if err := verifyEnd("decimal"); err != nil {
+					return err
+				}
+				return nil // the number ends before the 'e'
+			}
+			if err := decimalTail(); err != nil {
+				return err
+			}
+		}
+		if c() == 'j' || c() == 'J' {
+			lx.pos++
+			return verifyEnd("imaginary")
+		}
+		return verifyEnd("decimal")
+	}
+	fraction := func() *SyntaxError { // after the '.'
+		if isDigit(c()) {
+			if err := decimalTail(); err != nil {
+				return err
+			}
+		}
+		return exponentAndRest()
+	}
+	if c() == '.' {
+		lx.pos++
+		return fraction()
+	}
+	if c() != '0' {
+		if err := decimalTail(); err != nil {
+			return err
+		}
+		if c() == '.' {
+			lx.pos++
+			return fraction()
+		}
+		return exponentAndRest()
+	}
+	lx.pos++
+	switch c() {
+	case 'x', 'X':
+		lx.pos++
+		return radix("hexadecimal", isHexDigit, false)
+	case 'o', 'O':
+		lx.pos++
+		return radix("octal", func(b byte) bool { return b >= '0' && b <= '7' }, true)
+	case 'b', 'B':
+		lx.pos++
+		return radix("binary", func(b byte) bool { return b == '0' || b == '1' }, true)
+	}
+	nonzero := false
+	for {
+		if c() == '_' {
+			lx.pos++
+			if !isDigit(c()) {
+				return fail("invalid decimal literal")
+			}
+		}
+		if c() != '0' {
+			break
+		}
+		lx.pos++
+	}
+	if isDigit(c()) {
+		nonzero = true
+		if err := decimalTail(); err != nil {
+			return err
+		}
+	}
+	switch c() {
+	case '.':
+		lx.pos++
+		return fraction()
+	case 'e', 'E', 'j', 'J':
+		return exponentAndRest()
+	}
+	if nonzero {
+		return lx.errAt(line, startCol, "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers")
+	}
+	return verifyEnd("decimal")
 }
 
 func isHexDigit(c byte) bool {

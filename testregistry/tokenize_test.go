@@ -59,7 +59,8 @@ func TestFindCalls(t *testing.T) {
 		{"expected block", "if x:\nb = 2\n", nil, "expected an indented block"},
 		{"positional after keyword", "register_cpu_ci(est_time=1, 'a')\n", nil, "positional argument follows keyword argument"},
 		{"bytes mix", "register_cpu_ci(1, b'a' 'b')\n", nil, "cannot mix bytes and nonbytes literals"},
-		{"invalid char", "x = 1 $ 2\n", nil, "invalid character '$'"},
+		{"invalid char", "x = 1 $ 2\n", nil, "invalid syntax"}, // an operator no rule accepts, for CPython
+		{"invalid non-ASCII char", "x = 1 \u2013 2\n", nil, "invalid character '\u2013' (U+2013)"},
 		{"bad continuation", "x = 1 \\ 2\n", nil, "unexpected character after line continuation character"},
 		{"tabs", "if x:\n\tregister_cpu_ci(1, 'a')\nregister_cpu_ci(2, 'b')\n", []string{"register_cpu_ci@3:1"}, ""},
 		{"comment-only indented lines", "a = 1\n    # comment\nregister_cpu_ci(1, 'a')\n", []string{"register_cpu_ci@3:1"}, ""},
@@ -124,6 +125,11 @@ func TestStatementSyntax(t *testing.T) {
 		// may hold quotes and braces.
 		"x = f\"{1+2 = # my comment\n  }\"", "x = f\"{'#' + 'a' = # c\n}\"", `f"{3!s  }"`, `f'{3.14!s  :10.10}'`, "x = f\"\"\"{\n1 + 2  # c\n}\"\"\"", "x = f\"{[1, # it's } {\n2]}\"", "x = f'{x # \"\n}'",
 		`f"{x=}"`, `f"{x = !r:>{w}}"`, `f"{a!=b}"`, `f"{ {1: 2}[1] }"`, `f"{x:%H:%M}"`, `f"{(lambda: 1)()}"`, `f"{x!r}"`,
+		"print -1",     // near miss: valid Python 3
+		"print >>f, x", // near miss: valid Python 3
+		"x = 0xf or y",
+		"x = 09.5",
+		"x = 1 .real",
 	}
 	bad := map[string]string{
 		"f() = 1":                  "cannot assign to function call here. Maybe you meant '==' instead of '='?",
@@ -135,7 +141,8 @@ func TestStatementSyntax(t *testing.T) {
 		"if x\n  pass":             "expected ':'",
 		"[a, b]: int":              "only single target (not list) can be annotated",
 		"a, b += 1":                "'tuple' is an illegal expression for augmented assignment",
-		"print \"x\"":              "invalid syntax",
+		"print \"x\"":              "Missing parentheses in call to 'print'. Did you mean print(...)?",
+		"x.print 1":                "invalid syntax",
 		"f(x for x in y, 1)":       "Generator expression must be parenthesized",
 		"a if b":                   "expected 'else' after 'if' expression",
 		"x = 1;;":                  "invalid syntax",
@@ -150,7 +157,9 @@ func TestStatementSyntax(t *testing.T) {
 		"x = 1\n@dec\n":            "invalid syntax",
 		"import":                   "invalid syntax",
 		"from import x":            "invalid syntax",
-		"x = (1 2)":                "invalid syntax",
+		"x = (1 2)":                "invalid syntax. Perhaps you forgot a comma?",
+		"x = 1 2":                  "invalid syntax", // near miss: no brackets, no hint
+		"f(x \"a\")":               "invalid syntax", // near miss: NAME STRING is excluded
 		"x = a := 1":               "invalid syntax",
 		"return a := 1":            "invalid syntax",
 		"lambda: (yield":           "'(' was never closed",
@@ -166,11 +175,17 @@ func TestStatementSyntax(t *testing.T) {
 		"return lambda x: x = 1":   "invalid syntax",
 		"x = [1, 2, 3 for y in z]": "invalid syntax",
 		"x = 1abc":                 "invalid decimal literal",
-		"x = 0b102":                "invalid decimal literal",
-		"x = 0xfor_ in y":          "invalid decimal literal",
+		"x = 0b102":                "invalid digit '2' in binary literal",
+		"x = 0xfor_ in y":          "invalid hexadecimal literal",
+		"x = 0777":                 "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers",
+		"x = 0o8":                  "invalid digit '8' in octal literal",
+		"x = 0xg":                  "invalid hexadecimal literal",
+		"x = 1_":                   "invalid decimal literal",
+		"x = 4J6":                  "invalid imaginary literal",
+		"x = 1.real":               "invalid decimal literal",
 		`f"{}"`:                    "f-string: empty expression not allowed",
 		`f"{x!z}"`:                 "f-string: invalid conversion character: expected 's', 'r', or 'a'",
-		`f"{a b}"`:                 "f-string: invalid syntax",
+		`f"{a b}"`:                 "f-string: invalid syntax. Perhaps you forgot a comma?",
 		"x = " + strings.Repeat("(", 201) + "1" + strings.Repeat(")", 201): "too many nested parentheses",
 		"x = " + strings.Repeat("-", 5000) + "1":                           "too many nested expressions",
 		"x = " + strings.Repeat("not ", 5000) + "y":                        "too many nested expressions",
