@@ -46,7 +46,7 @@ func checkLine(p *parser, toks []token) *SyntaxError {
 // invalid_legacy_expression ("print x") and invalid_expression's missing
 // comma between two expressions inside brackets.
 func hint(minor int, toks []token, se *SyntaxError) *SyntaxError {
-	if se.Msg != "invalid syntax" {
+	if se.Msg != "invalid syntax" || se.noHint {
 		return se
 	}
 	k := len(toks)
@@ -303,36 +303,73 @@ func (p *parser) funcDef() error {
 	return p.block()
 }
 
-// params parses a parameter list up to and including closer.
+// paramItem is one comma-separated item of a parameter list: kind is P
+// (name), D (name=default), / , S (bare *), V (*name), K (**name), ( (a
+// parenthesised name); V and K with a default keep their kind and eq.
+type paramItem struct {
+	kind  byte
+	tok   token  // the item's first token
+	eq    *token // the '=' of a default
+	noVal bool   // '=' with no expression after it
+	comma bool   // followed by ','
+}
+
+// params parses a parameter list up to and including closer, then checks
+// the order of its items with the invalid_parameters, invalid_star_etc
+// and invalid_kwds rules of CPython's grammar, in their order, so that a
+// misordered list gets CPython's message.
 func (p *parser) params(closer string, annotations bool) error {
-	bareStar := false
+	var items []paramItem
 	for !p.isOp(closer) {
-		t := p.peek()
+		it := paramItem{tok: p.peek()}
 		switch {
 		case p.isOp("/"):
 			p.next()
+			it.kind = '/'
+			if p.isOp("*") && len(items) > 0 {
+				return p.fail(p.peek(), "expected comma between / and *")
+			}
 		case p.isOp("*") || p.isOp("**"):
 			star := p.next()
 			if star.text == "*" && (p.isOp(",") || p.isOp(closer)) {
-				bareStar = true
+				it.kind = 'S'
 				break
 			}
 			if err := p.name(); err != nil {
-				return err
+				return noHint(err)
+			}
+			it.kind = 'V'
+			if star.text == "**" {
+				it.kind = 'K'
 			}
 			if annotations && p.isOp(":") {
 				p.next()
-				if p.isOp("*") {
+				if star.text == "*" && p.isOp("*") {
 					p.next() // *args: *Ts
 				}
 				if _, err := p.expression(); err != nil {
 					return err
 				}
 			}
+			if p.isOp("=") {
+				eq := p.next()
+				it.eq = &eq
+				if !p.isOp(",") && !p.isOp(closer) {
+					if _, err := p.expression(); err != nil {
+						return err
+					}
+				}
+			}
+		case p.isOp("("):
+			it.kind = '('
+			if err := p.skipBracket(); err != nil {
+				return err
+			}
 		default:
 			if err := p.name(); err != nil {
-				return p.fail(t, "invalid syntax")
+				return noHint(err)
 			}
+			it.kind = 'P'
 			if annotations && p.isOp(":") {
 				p.next()
 				if _, err := p.expression(); err != nil {
@@ -340,22 +377,192 @@ func (p *parser) params(closer string, annotations bool) error {
 				}
 			}
 			if p.isOp("=") {
-				p.next()
-				if _, err := p.expression(); err != nil {
+				eq := p.next()
+				it.kind, it.eq = 'D', &eq
+				if p.isOp(",") || p.isOp(closer) {
+					it.noVal = true
+				} else if _, err := p.expression(); err != nil {
 					return err
 				}
 			}
-			bareStar = false
 		}
-		if !p.isOp(",") {
+		it.comma = p.isOp(",")
+		if !it.comma && !p.isOp(closer) {
+			if se := p.checkParams(items, annotations); se != nil {
+				return se
+			}
+			return noHint(p.fail(p.peek(), "invalid syntax"))
+		}
+		items = append(items, it)
+		if !it.comma {
 			break
 		}
 		p.next()
 	}
-	if bareStar {
-		return p.fail(p.peek(), "named arguments must follow bare *")
+	if se := p.checkParams(items, annotations); se != nil {
+		return se
 	}
 	return p.expectOp(closer)
+}
+
+// noHint marks an error the missing-comma hint must leave alone (a
+// parameter name is not an expression).
+func noHint(err error) error {
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		se.noHint = true
+	}
+	return err
+}
+
+func (p *parser) checkParams(items []paramItem, annotations bool) *SyntaxError {
+	n := len(items)
+	kind := func(i int) byte {
+		if i < n {
+			return items[i].kind
+		}
+		return 0
+	}
+	at := func(i int, msg string) *SyntaxError { return &SyntaxError{Line: items[i].tok.line, Col: items[i].tok.col, Msg: msg} }
+	pd := func(i int) int { // skip param_maybe_default*
+		for kind(i) == 'P' || kind(i) == 'D' {
+			i++
+		}
+		return i
+	}
+	// The end of a leading slash group (P+ / or P* D+ /), 0 if none.
+	slash := 0
+	if m := pd(0); m > 0 && kind(m) == '/' {
+		slash = m + 1
+	}
+	noDefaultSlash := 0 // slash_no_default: P+ /
+	if m := func() int {
+		i := 0
+		for kind(i) == 'P' {
+			i++
+		}
+		return i
+	}(); m > 0 && kind(m) == '/' {
+		noDefaultSlash = m + 1
+	}
+	nonDefault := func(from int, msg string) *SyntaxError {
+		i := from
+		for kind(i) == 'P' {
+			i++
+		}
+		j := i
+		for kind(j) == 'D' {
+			j++
+		}
+		if j == i {
+			return nil
+		}
+		if kind(j) == '/' {
+			j++
+		}
+		if kind(j) == 'P' {
+			return at(j, msg)
+		}
+		return nil
+	}
+	paren := func() *SyntaxError {
+		i := 0
+		for kind(i) == 'P' {
+			i++
+		}
+		if kind(i) == '(' {
+			what := "Function"
+			if !annotations {
+				what = "Lambda expression"
+			}
+			return at(i, what+" parameters cannot be parenthesized")
+		}
+		return nil
+	}
+	rules := []func() *SyntaxError{
+		func() *SyntaxError { // "/" ','
+			if kind(0) == '/' && items[0].comma {
+				return at(0, "at least one argument must precede /")
+			}
+			return nil
+		},
+		func() *SyntaxError {
+			if slash > 0 {
+				if m := pd(slash); kind(m) == '/' {
+					return at(m, "/ may appear only once")
+				}
+			}
+			return nil
+		},
+		func() *SyntaxError {
+			if m := pd(slash); kind(m) == 'S' && items[m].comma || kind(m) == 'V' && items[m].eq == nil {
+				if m2 := pd(m + 1); kind(m2) == '/' {
+					return at(m2, "/ must be ahead of *")
+				}
+			}
+			return nil
+		},
+	}
+	var order []func() *SyntaxError
+	if p.minor == 11 {
+		order = []func() *SyntaxError{func() *SyntaxError { return nonDefault(0, "non-default argument follows default argument") }, paren}
+		order = append(order, rules...)
+	} else {
+		order = append(order, rules[0], rules[1], func() *SyntaxError {
+			return nonDefault(noDefaultSlash, "parameter without a default follows parameter with a default")
+		}, paren, rules[2])
+	}
+	for _, r := range order {
+		if se := r(); se != nil {
+			return se
+		}
+	}
+	// The valid grammar: [slash group] P* D* [star_etc] [kwds].
+	m := slash
+	for kind(m) == 'P' {
+		m++
+	}
+	for kind(m) == 'D' {
+		m++
+	}
+	for i := 0; i < m; i++ {
+		if items[i].noVal {
+			return &SyntaxError{Line: items[i].eq.line, Col: items[i].eq.col, Msg: "expected default value expression"}
+		}
+	}
+	if k := kind(m); k == 'S' || k == 'V' {
+		st := items[m]
+		switch {
+		case k == 'S' && (!st.comma || m+1 == n || kind(m+1) == 'K'):
+			return at(m, "named arguments must follow bare *")
+		case k == 'V' && st.eq != nil:
+			return &SyntaxError{Line: st.eq.line, Col: st.eq.col, Msg: "var-positional argument cannot have default value"}
+		}
+		m2 := pd(m + 1)
+		if kind(m2) == 'V' && items[m2].eq == nil || kind(m2) == 'S' && items[m2].comma {
+			return at(m2, "* argument may appear only once")
+		}
+		for i := m + 1; i < m2; i++ {
+			if items[i].noVal {
+				return &SyntaxError{Line: items[i].eq.line, Col: items[i].eq.col, Msg: "expected default value expression"}
+			}
+		}
+		m = m2
+	}
+	if kind(m) == 'K' {
+		kw := items[m]
+		if kw.eq != nil {
+			return &SyntaxError{Line: kw.eq.line, Col: kw.eq.col, Msg: "var-keyword argument cannot have default value"}
+		}
+		if kw.comma && m+1 < n {
+			return at(m+1, "arguments cannot follow var-keyword argument")
+		}
+		m++
+	}
+	if m < n {
+		return &SyntaxError{Line: items[m].tok.line, Col: items[m].tok.col, Msg: "invalid syntax", noHint: true}
+	}
+	return nil
 }
 
 func (p *parser) classDef() error {

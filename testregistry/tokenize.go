@@ -50,6 +50,7 @@ type SyntaxError struct {
 	// NoLine: CPython reports this error without a line (Line and Col
 	// still locate its cause).
 	NoLine bool
+	noHint bool // not an expression position: no missing-comma hint
 }
 
 const nulBytes = "source code string cannot contain null bytes"
