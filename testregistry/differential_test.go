@@ -57,7 +57,11 @@ func pyFloatRepr(f float64) string {
 }
 
 func jsonText(v any) string {
-	b, _ := json.Marshal(v)
+	var buf strings.Builder
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	b := []byte(strings.TrimSuffix(buf.String(), "\n"))
 	// Python's json.dumps separates with ", " and escapes non-ASCII.
 	var sb strings.Builder
 	inStr := false

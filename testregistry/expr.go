@@ -87,7 +87,11 @@ func (p *parser) peek() token {
 		return p.toks[p.i]
 	}
 	if len(p.toks) > 0 {
+		// The NEWLINE after the last token, which may span lines.
 		last := p.toks[len(p.toks)-1]
+		if nl := strings.LastIndexByte(last.text, '\n'); nl >= 0 {
+			return token{kind: tkNewline, line: last.line + strings.Count(last.text, "\n"), col: len(last.text) - nl}
+		}
 		return token{kind: tkNewline, line: last.line, col: last.col + len(last.text)}
 	}
 	return token{kind: tkNewline, line: 1, col: 1}
@@ -691,13 +695,43 @@ func (p *parser) strings() (*node, error) {
 		case strings.Contains(prefix, "t"):
 			template = true
 		}
-		if strings.Contains(prefix, "b") {
+		// Each literal is decoded before the next is looked at, and a
+		// decoding error is reported at the token after the last one
+		// (CPython raises it in the action of its strings rule).
+		isBytes, raw := strings.Contains(prefix, "b"), strings.Contains(prefix, "r")
+		msg := ""
+		switch {
+		case isBytes:
+			if msg = bytesLiteralError(body, raw); strings.HasPrefix(msg, "bytes") {
+				return nil, p.fail(t, msg)
+			}
+		case !raw && !strings.ContainsAny(prefix, "ft"):
+			msg = unicodeEscapeError(body)
+		}
+		if msg != "" {
+			for p.peek().kind == tkString {
+				p.next()
+			}
+			return nil, p.fail(p.peek(), msg)
+		}
+		if isBytes {
 			bytes = true
 		} else {
 			text = true
 		}
 		if bytes && text {
 			return nil, p.fail(t, "cannot mix bytes and nonbytes literals")
+		}
+		if p.minor == 11 && strings.Contains(prefix, "f") {
+			save := p.i
+			for p.peek().kind == tkString {
+				p.next()
+			}
+			after := p.peek()
+			p.i = save
+			if se := p.fstringError311(t, body, raw, after); se != nil {
+				return nil, se
+			}
 		}
 		if p.check {
 			continue // the value is not needed
@@ -1007,7 +1041,7 @@ func simpleInt(s string) bool {
 }
 
 // unescape decodes the backslash escapes of a non-raw string body. \N{name}
-// is resolved for printable ASCII names only (see asciiNames).
+// is resolved with lookupName.
 func unescape(s string, bytes bool) string {
 	if !strings.Contains(s, "\\") {
 		return s
@@ -1056,13 +1090,10 @@ func unescape(s string, bytes bool) string {
 				sb.WriteString("\\N")
 				continue
 			}
-			r, ok := asciiNames()[strings.ToUpper(s[i+2:i+end])]
-			if !ok {
-				// Names outside printable ASCII are kept verbatim: no
-				// label or suite needs them, and the full table is large.
-				sb.WriteString(s[i-1 : i+end+1])
-			} else {
+			if r, ok := lookupName(s[i+2 : i+end]); ok {
 				sb.WriteRune(r)
+			} else {
+				sb.WriteString(s[i-1 : i+end+1]) // a syntax error elsewhere
 			}
 			i += end
 		case 'x', 'u', 'U':

@@ -51,6 +51,10 @@ type SyntaxError struct {
 	// still locate its cause).
 	NoLine bool
 	noHint bool // not an expression position: no missing-comma hint
+	// tok: raised by CPython's tokenizer itself (syntaxerror()), so a
+	// 3.11 f-string sub-parser adds no "f-string: " prefix; final: it
+	// has crossed such a sub-parser already.
+	tok, final bool
 }
 
 const nulBytes = "source code string cannot contain null bytes"
@@ -104,6 +108,11 @@ type lexer struct {
 type indentLevel struct{ col, alt int }
 
 func (lx *lexer) errAt(line, col int, format string, a ...any) *SyntaxError {
+	return &SyntaxError{Line: line, Col: col, Msg: fmt.Sprintf(format, a...), tok: true}
+}
+
+// parserErrAt is an error CPython's parser raises (not its tokenizer).
+func (lx *lexer) parserErrAt(line, col int, format string, a ...any) *SyntaxError {
 	return &SyntaxError{Line: line, Col: col, Msg: fmt.Sprintf(format, a...)}
 }
 
@@ -349,7 +358,7 @@ func (lx *lexer) eof() error {
 		if lx.parseErr != nil && furthest <= b.line {
 			return lx.parseErr
 		}
-		return lx.errAt(b.line, b.col, "'%s' was never closed", b.text)
+		return lx.parserErrAt(b.line, b.col, "'%s' was never closed", b.text)
 	}
 	if err := lx.endLine(); err != nil {
 		return err
@@ -364,7 +373,7 @@ func (lx *lexer) eof() error {
 		line--
 	}
 	if lx.decorated {
-		return lx.errAt(line, lx.col(), "invalid syntax") // a decorator with nothing to decorate
+		return lx.parserErrAt(line, lx.col(), "invalid syntax") // a decorator with nothing to decorate
 	}
 	if lx.needIndent {
 		return lx.indentErr(line, lx.col())
@@ -382,7 +391,7 @@ func (lx *lexer) quietErr(line, col int, format string, a ...any) *SyntaxError {
 	if lx.parseErr != nil {
 		return lx.parseErr
 	}
-	return lx.errAt(line, col, format, a...)
+	return lx.parserErrAt(line, col, format, a...)
 }
 
 // atLineEnd reports an error at the end of line (the parser ran out of
@@ -398,9 +407,9 @@ func atLineEnd(se *SyntaxError, line []token) bool {
 // indentErr is the parser's error for a block header without its block.
 func (lx *lexer) indentErr(line, col int) *SyntaxError {
 	if lx.colonWhat == "" {
-		return lx.errAt(line, col, "expected an indented block")
+		return lx.parserErrAt(line, col, "expected an indented block")
 	}
-	return lx.errAt(line, col, "expected an indented block after %s on line %d", lx.colonWhat, lx.colonLine)
+	return lx.parserErrAt(line, col, "expected an indented block after %s on line %d", lx.colonWhat, lx.colonLine)
 }
 
 // blockName names the compound statement a header line opens, as
@@ -583,7 +592,7 @@ done:
 			return false, lx.quietErr(line, c, "inconsistent use of tabs and spaces in indentation")
 		}
 		if !lx.needIndent && lx.parseErr == nil {
-			lx.parseErr = lx.errAt(line, c, "unexpected indent") // the parser's error: an INDENT it did not expect
+			lx.parseErr = lx.parserErrAt(line, c, "unexpected indent") // the parser's error: an INDENT it did not expect
 		}
 		lx.needIndent = false
 		lx.indents = append(lx.indents, indentLevel{col, alt})
@@ -915,8 +924,11 @@ func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
 	}
 	lx.pos += n
 	bodyStart := lx.pos
-	formatted := strings.ContainsAny(prefix, "ft")
+	// Before 3.12 an f-string is read like any string; its parser takes
+	// it apart (fstring311.go).
+	formatted := strings.ContainsAny(prefix, "ft") && lx.minor != 11
 	raw := strings.Contains(prefix, "r")
+	chunk := bodyStart // start of the current literal part of an f-string
 	for {
 		if lx.pos >= len(lx.src) {
 			return 0, 0, lx.unterminated(triple, line, col)
@@ -934,14 +946,27 @@ func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
 			case formatted && (lx.src[lx.pos] == '{' || lx.src[lx.pos] == '}'):
 				// In f-strings a backslash does not escape a brace.
 			case !raw && !strings.Contains(prefix, "b") && lx.src[lx.pos] == 'N':
-				// \N{NAME}: an escape (not a replacement field); a \N
-				// without its braces fails to decode, as in CPython.
+				// \N{NAME}: an escape (not a replacement field). A
+				// malformed one is the decoder's error, not the
+				// tokenizer's (unicodeEscapeError).
 				name := lx.src[lx.pos+1:]
 				end := strings.IndexAny(name, "}\"'\n")
-				if !strings.HasPrefix(name, "{") || end < 2 || name[end] != '}' {
-					return 0, 0, lx.errAt(line, col, "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape")
+				switch {
+				case strings.HasPrefix(name, "{") && end >= 2 && name[end] == '}':
+					lx.pos += 1 + end + 1
+				case formatted:
+					// The 3.12+ tokenizer takes "\N{" as the start of an
+					// escape, never of a field; the decoder then fails.
+					if end < 0 {
+						end = len(name)
+					}
+					if msg := unicodeEscapeError(lx.src[chunk : lx.pos+1+end]); msg != "" {
+						return 0, 0, lx.errAt(line, col, "%s", msg)
+					}
+					lx.pos++
+				default:
+					lx.pos++
 				}
-				lx.pos += 1 + end + 1
 			default:
 				lx.skipChar()
 			}
@@ -959,6 +984,7 @@ func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
 			if err := lx.replacementField(line, col, triple); err != nil {
 				return 0, 0, err
 			}
+			chunk = lx.pos
 		case formatted && c == '}':
 			if strings.HasPrefix(lx.src[lx.pos:], "}}") {
 				lx.pos += 2

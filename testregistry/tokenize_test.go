@@ -96,6 +96,9 @@ func TestFindCalls(t *testing.T) {
 // the scanner accepts so as never to reject a file a newer Python parses.
 func TestStatementSyntax(t *testing.T) {
 	ok := []string{
+		// Near misses of the escape and bytes errors.
+		`x = "\N{bullet}"`, `x = "\N{LINE FEED}"`, `x = "\N{HANGUL SYLLABLE GAG}"`, `x = "\N{CJK UNIFIED IDEOGRAPH-4E00}"`,
+		`x = r"\x4"`, `x = b"\u12"`, `x = "\q"`, `x = "\777"`, `x = f"\N{BULLET}{x}"`, `x = "\é"`, `x = b"\x41"`,
 		"return 1", "break", "x = yield", "x: int", "(x): int = 1", "import a.b as c, d", "from . import (a, b,)",
 		"from .. import *", "try:\n pass\nexcept* E:\n pass", "async def f():\n async with a as b, c: pass",
 		"with (a as b, c as d): pass", "with (a, b): pass", "lambda x=1, *a, k, **kw: 0", "def f(a, /, b, *, c): pass",
@@ -201,9 +204,17 @@ func TestStatementSyntax(t *testing.T) {
 		"match x:\n    case f(): pass\n    case a b: pass":  "invalid syntax",
 		"match x: y":                     "invalid syntax",
 		"x = f\"{ # only a comment\n}\"": "f-string: empty expression not allowed",
-		`x = "\N"`:                       "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape",
-		`x = "\N{}"`:                     "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape",
-		`x = f"\N{DASH"`:                 "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape",
+		`x = "\N"`:                       "(unicode error) 'unicodeescape' codec can't decode bytes in position 0-1: malformed \\N character escape",
+		`x = "\N{}"`:                     "(unicode error) 'unicodeescape' codec can't decode bytes in position 0-2: malformed \\N character escape",
+		`x = f"\N{DASH"`:                 "(unicode error) 'unicodeescape' codec can't decode bytes in position 0-6: malformed \\N character escape",
+		`x = "\N{BOGUS}"`:                "(unicode error) 'unicodeescape' codec can't decode bytes in position 0-8: unknown Unicode character name",
+		`x = "\x4"`:                      "(unicode error) 'unicodeescape' codec can't decode bytes in position 0-2: truncated \\xXX escape",
+		`x = "é\x4"`:                     "(unicode error) 'unicodeescape' codec can't decode bytes in position 10-12: truncated \\xXX escape",
+		`x = "\u12"`:                     "(unicode error) 'unicodeescape' codec can't decode bytes in position 0-3: truncated \\uXXXX escape",
+		`x = "\U00110000"`:               "(unicode error) 'unicodeescape' codec can't decode bytes in position 0-9: illegal Unicode character",
+		`x = b"\x4"`:                     "(value error) invalid \\x escape at position 0",
+		`x = b"é"`:                        "bytes can only contain ASCII literal characters",
+		`x = rb"é"`:                       "bytes can only contain ASCII literal characters",
 	}
 	for _, src := range ok {
 		if _, err := lexLines(src, true, nil); err != nil {
