@@ -423,7 +423,9 @@ func (p *parser) checkParams(items []paramItem, annotations bool) *SyntaxError {
 		}
 		return 0
 	}
-	at := func(i int, msg string) *SyntaxError { return &SyntaxError{Line: items[i].tok.line, Col: items[i].tok.col, Msg: msg} }
+	at := func(i int, msg string) *SyntaxError {
+		return &SyntaxError{Line: items[i].tok.line, Col: items[i].tok.col, Msg: msg}
+	}
 	pd := func(i int) int { // skip param_maybe_default*
 		for kind(i) == 'P' || kind(i) == 'D' {
 			i++

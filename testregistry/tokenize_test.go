@@ -213,8 +213,8 @@ func TestStatementSyntax(t *testing.T) {
 		`x = "\u12"`:                     "(unicode error) 'unicodeescape' codec can't decode bytes in position 0-3: truncated \\uXXXX escape",
 		`x = "\U00110000"`:               "(unicode error) 'unicodeescape' codec can't decode bytes in position 0-9: illegal Unicode character",
 		`x = b"\x4"`:                     "(value error) invalid \\x escape at position 0",
-		`x = b"é"`:                        "bytes can only contain ASCII literal characters",
-		`x = rb"é"`:                       "bytes can only contain ASCII literal characters",
+		`x = b"é"`:                       "bytes can only contain ASCII literal characters",
+		`x = rb"é"`:                      "bytes can only contain ASCII literal characters",
 	}
 	for _, src := range ok {
 		if _, err := lexLines(src, true, nil); err != nil {
