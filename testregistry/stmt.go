@@ -173,8 +173,19 @@ func (p *parser) statement() error {
 				p.next()
 			}
 			if !p.isOp(":") {
-				if _, err := p.starExpressions(); err != nil {
+				n, err := p.starExpressions()
+				if err != nil {
 					return err
+				}
+				// Unparenthesised exception groups are Python 3.14's
+				// (PEP 758), and never with "as".
+				if n.class == "Tuple" && !n.paren {
+					if p.minor < 14 {
+						return &SyntaxError{Line: n.line, Col: n.col, Msg: "multiple exception types must be parenthesized"}
+					}
+					if p.isKw("as") {
+						return &SyntaxError{Line: n.line, Col: n.col, Msg: "multiple exception types must be parenthesized when using 'as'"}
+					}
 				}
 				if p.isKw("as") {
 					p.next()
@@ -283,6 +294,9 @@ func (p *parser) funcDef() error {
 		return err
 	}
 	if p.isOp("[") {
+		if err := p.typeParams(); err != nil {
+			return err
+		}
 		if err := p.skipBracket(); err != nil { // type parameters
 			return err
 		}
@@ -403,6 +417,37 @@ func (p *parser) params(closer string, annotations bool) error {
 		return se
 	}
 	return p.expectOp(closer)
+}
+
+// newer is the error for grammar the target Python version does not
+// have yet; it names the construct and the version that introduced it.
+func (p *parser) newer(t token, what string, minor int, pep string) *SyntaxError {
+	return &SyntaxError{Line: t.line, Col: t.col, noHint: true,
+		Msg: fmt.Sprintf("%s requires Python 3.%d or newer (%s); registry.python is 3.%d", what, minor, pep, p.minor)}
+}
+
+// typeParams gates a type parameter list ("[T]" after a def, class or
+// type name) by the target version: 3.12, defaults 3.13.
+func (p *parser) typeParams() error {
+	if p.minor < 12 {
+		return p.newer(p.peek(), "a type parameter list", 12, "PEP 695")
+	}
+	if p.minor < 13 {
+		depth := 0
+		for _, t := range p.toks[p.i:] {
+			if t.kind != tkOp {
+				continue
+			}
+			depth += bracketDelta(t.text)
+			if depth == 0 {
+				break
+			}
+			if depth == 1 && t.text == "=" {
+				return p.newer(t, "a type parameter default", 13, "PEP 696")
+			}
+		}
+	}
+	return nil
 }
 
 // noHint marks an error the missing-comma hint must leave alone (a
@@ -573,6 +618,9 @@ func (p *parser) classDef() error {
 		return err
 	}
 	if p.isOp("[") {
+		if err := p.typeParams(); err != nil {
+			return err
+		}
 		if err := p.skipBracket(); err != nil {
 			return err
 		}
@@ -895,9 +943,15 @@ func (p *parser) simpleStmt() error {
 		case "type":
 			// Soft keyword: "type X = ..." and "type X[T] = ...".
 			if len(p.toks) > p.i+2 && p.toks[p.i+1].kind == tkName && (p.toks[p.i+2].text == "=" || p.toks[p.i+2].text == "[") {
+				if p.minor < 12 {
+					return p.newer(p.peek(), "a type alias statement", 12, "PEP 695")
+				}
 				p.next()
 				p.next()
 				if p.isOp("[") {
+					if err := p.typeParams(); err != nil {
+						return err
+					}
 					if err := p.skipBracket(); err != nil {
 						return err
 					}

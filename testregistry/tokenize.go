@@ -194,14 +194,22 @@ func (lx *lexer) endLine() error {
 	// The parser fails at the first token of a line that cannot follow a
 	// decorator, or that is not a case block in a match block, before it
 	// looks at the rest of the line.
+	// So does an elif, else, except or finally without its statement.
 	var se *SyntaxError
+	blocked := false
 	if lx.decorated && !startsDef(line) || depth > 0 && depth <= len(lx.blocks) && lx.blocks[depth-1] == "match" && line[0].text != "case" {
 		se = &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"}
 	} else {
-		se = checkLine(&lx.check, line)
+		switch clause(line) {
+		case "elif", "else", "except", "finally":
+			se, blocked = lx.blocks.next(depth, line, ""), true
+		}
+		if se == nil {
+			se = checkLine(&lx.check, line)
+		}
 	}
 	lx.decorated = line[0].kind == tkOp && line[0].text == "@"
-	if se == nil {
+	if se == nil && !blocked {
 		se = lx.blocks.next(depth, line, lx.check.softKw)
 	}
 	if se != nil {
@@ -906,11 +914,42 @@ func (lx *lexer) str(start int) error {
 	if prefix != "" {
 		prefix = strings.ToLower(prefix)
 	}
+	if strings.Contains(prefix, "t") && lx.minor < 14 && lx.parseErr == nil {
+		// Older parsers read the t as a name before a string.
+		lx.parseErr = lx.parserErrAt(line, col, "a t-string requires Python 3.14 or newer (PEP 750); registry.python is 3.%d", lx.minor)
+	}
+	if strings.Contains(prefix, "f") && lx.minor == 11 {
+		// A PEP 701 f-string (quotes reused inside a field, a backslash
+		// or comment in one) reads differently before 3.12: when the
+		// 3.12 reading is valid and the 3.11 one is not, say so.
+		save := *lx
+		lx.minor = 12
+		_, _, err12 := lx.strBody(prefix, line, col)
+		end12 := lx.pos
+		*lx = save
+		if err12 == nil {
+			if _, _, err := lx.strBody(prefix, line, col); err != nil || lx.pos != end12 || lx.fstring311Fails(start, prefix) {
+				lx.pos = end12
+				return lx.errAt(line, col, "this f-string requires Python 3.12 or newer (PEP 701: quotes, backslashes or comments inside a replacement field); registry.python is 3.11")
+			}
+			lx.toks = append(lx.toks, token{kind: tkString, text: lx.src[start:lx.pos], line: line, col: col})
+			return nil
+		}
+	}
 	if _, _, err := lx.strBody(prefix, line, col); err != nil {
 		return err
 	}
 	lx.toks = append(lx.toks, token{kind: tkString, text: lx.src[start:lx.pos], line: line, col: col})
 	return nil
+}
+
+// fstring311Fails reports whether the 3.11 f-string parser rejects the
+// string token that ends at lx.pos.
+func (lx *lexer) fstring311Fails(start int, prefix string) bool {
+	t := token{kind: tkString, text: lx.src[start:lx.pos], line: 1, col: 1}
+	_, body := t.strParts()
+	p := parser{minor: 11, check: true}
+	return p.fstringError311(t, body, strings.Contains(prefix, "r"), t) != nil
 }
 
 // strBody consumes the quotes and body of a string whose opening quote is at
