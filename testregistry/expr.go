@@ -556,11 +556,18 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 				}
 				v = p.alloc(node{class: "GeneratorExp", line: v.line, col: v.col})
 			}
+			// A positional argument out of order is CPython's
+			// invalid_arguments; a missing comma right after it is
+			// found first (while the argument is parsed). CPython reports
+			// it at the last token it read.
+			if (sawDoubleStar || sawKw) && p.i > 0 && endsExpr(p.toks[p.i-1]) && !p.atEnd() && startsExpr(p.peek()) {
+				return nil, p.fail(p.peek(), "invalid syntax")
+			}
 			if sawDoubleStar {
-				return nil, p.fail(t, "positional argument follows keyword argument unpacking")
+				return nil, p.fail(p.peek(), "positional argument follows keyword argument unpacking")
 			}
 			if sawKw {
-				return nil, p.fail(t, "positional argument follows keyword argument")
+				return nil, p.fail(p.peek(), "positional argument follows keyword argument")
 			}
 			if !p.check {
 				c.elts = append(c.elts, v)

@@ -56,7 +56,9 @@ func hint(minor int, toks []token, se *SyntaxError) *SyntaxError {
 			break
 		}
 	}
-	parses := func(from int, star bool) bool {
+	// parses reports the end of an expression (star_expressions) parsed
+	// from toks[from], or -1.
+	parses := func(from int, star bool) int {
 		sub := parser{toks: toks[from:], check: true, minor: minor}
 		var err error
 		if star {
@@ -64,30 +66,71 @@ func hint(minor int, toks []token, se *SyntaxError) *SyntaxError {
 		} else {
 			_, err = sub.expression()
 		}
-		return err == nil
+		if err != nil {
+			return -1
+		}
+		return from + sub.i
+	}
+	depthAt := func(k int) int {
+		depth := 0
+		for _, t := range toks[:k] {
+			if t.kind == tkOp {
+				depth += bracketDelta(t.text)
+			}
+		}
+		return depth
+	}
+	// comma: the missing-comma rule between toks[k-1] and toks[k].
+	comma := func(k int) *SyntaxError {
+		if k == 0 || k >= len(toks) {
+			return nil
+		}
+		a, b := toks[k-1], toks[k]
+		if depthAt(k) > 0 && endsExpr(a) && startsExpr(b) && b.text != "-" && b.text != "+" &&
+			!(a.kind == tkName && b.kind == tkString) && !isSoftKeyword(a.text, minor) && parses(k, false) >= 0 {
+			return &SyntaxError{Line: a.line, Col: a.col, Msg: "invalid syntax. Perhaps you forgot a comma?"}
+		}
+		return nil
 	}
 	for i := 0; i < k && i+1 < len(toks); i++ {
 		t := toks[i]
-		if t.kind == tkName && (t.text == "print" || t.text == "exec") && (i == 0 || toks[i-1].text != ".") &&
-			toks[i+1].text != "(" && (startsExpr(toks[i+1]) || toks[i+1].text == "*") && parses(i+1, true) {
+		if t.kind == tkName && (t.text == "print" || t.text == "exec") && (i == 0 || expressionSlot(toks[i-1])) &&
+			toks[i+1].text != "(" && (startsExpr(toks[i+1]) || toks[i+1].text == "*") {
+			end := parses(i+1, true)
+			if end < 0 {
+				continue
+			}
+			// A missing comma inside what follows is found while the
+			// legacy rule parses it, so it wins.
+			if se := comma(end); se != nil {
+				se.Line, se.Col = toks[i+1].line, toks[i+1].col
+				return se
+			}
 			return &SyntaxError{Line: t.line, Col: t.col, Msg: fmt.Sprintf("Missing parentheses in call to '%s'. Did you mean %s(...)?", t.text, t.text)}
 		}
 	}
-	if k == 0 || k >= len(toks) {
-		return se
-	}
-	depth := 0
-	for _, t := range toks[:k] {
-		if t.kind == tkOp {
-			depth += bracketDelta(t.text)
-		}
-	}
-	a, b := toks[k-1], toks[k]
-	if depth > 0 && endsExpr(a) && startsExpr(b) && b.text != "-" && b.text != "+" &&
-		!(a.kind == tkName && b.kind == tkString) && !isSoftKeyword(a.text, minor) && parses(k, false) {
-		return &SyntaxError{Line: a.line, Col: a.col, Msg: "invalid syntax. Perhaps you forgot a comma?"}
+	if hint := comma(k); hint != nil {
+		return hint
 	}
 	return se
+}
+
+// expressionSlot reports a token after which the grammar expects an
+// expression (where CPython's invalid_legacy_expression can match).
+func expressionSlot(t token) bool {
+	switch t.kind {
+	case tkOp:
+		switch t.text {
+		case "(", "[", "{", ",", "=", ":", ";", "+=", "-=", "*=", "/=", "//=", "%=", "@=", "&=", "|=", "^=", ">>=", "<<=", "**=", ":=":
+			return true
+		}
+	case tkName:
+		switch t.text {
+		case "return", "if", "elif", "while", "else", "assert", "yield", "in", "del", "await":
+			return true
+		}
+	}
+	return false
 }
 
 // startsExpr reports a token that can begin an expression (no '*').
