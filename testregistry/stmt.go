@@ -87,7 +87,7 @@ func hint(minor int, toks []token, se *SyntaxError) *SyntaxError {
 		}
 		a, b := toks[k-1], toks[k]
 		if depthAt(k) > 0 && endsExpr(a) && startsExpr(b) && b.text != "-" && b.text != "+" &&
-			!(a.kind == tkName && b.kind == tkString) && !isSoftKeyword(a.text, minor) && parses(k, false) >= 0 {
+			!(a.kind == tkName && !isKeyword(a.text) && b.kind == tkString) && !isSoftKeyword(a.text, minor) && parses(k, false) >= 0 {
 			return &SyntaxError{Line: a.line, Col: a.col, Msg: "invalid syntax. Perhaps you forgot a comma?"}
 		}
 		return nil
@@ -205,7 +205,7 @@ func (p *parser) statement() error {
 			return p.block()
 		case "else", "try", "finally":
 			p.next()
-			return p.block()
+			return p.blockColon(true)
 		case "for":
 			return p.forStmt()
 		case "with":
@@ -291,9 +291,17 @@ func (p *parser) end() error {
 }
 
 // block parses ':' and an optional same-line body.
-func (p *parser) block() error {
+func (p *parser) block() error { return p.blockColon(false) }
+
+// blockColon parses ": [simple statements]". CPython says "expected ':'"
+// where its grammar forces the colon (def, try, else, finally: forced) or
+// where the header ends the line; otherwise it is invalid syntax.
+func (p *parser) blockColon(forced bool) error {
 	if !p.isOp(":") {
-		return p.fail(p.peek(), "expected ':'")
+		if forced || p.atEnd() {
+			return p.fail(p.peek(), "expected ':'")
+		}
+		return p.fail(p.peek(), "invalid syntax")
 	}
 	p.next()
 	if p.atEnd() {
@@ -357,7 +365,7 @@ func (p *parser) funcDef() error {
 			return err
 		}
 	}
-	return p.block()
+	return p.blockColon(true)
 }
 
 // paramItem is one comma-separated item of a parameter list: kind is P
@@ -1015,7 +1023,9 @@ func (p *parser) simpleStmt() error {
 	case p.stmtEnd():
 		return nil
 	case p.isOp(":"):
-		if first.class != "Name" && first.class != "Attribute" && first.class != "Subscript" {
+		// CPython's invalid_assignment rules need an annotation after
+		// the ':' to name the target.
+		if first.class != "Name" && first.class != "Attribute" && first.class != "Subscript" && p.i+1 < len(p.toks) {
 			if first.class == "Tuple" || first.class == "List" {
 				kind := "tuple"
 				if first.class == "List" {
@@ -1162,7 +1172,10 @@ func (p *parser) matchHeader() error {
 		}
 	}
 	if !p.isOp(":") {
-		return p.fail(p.peek(), "expected ':'")
+		if p.atEnd() {
+			return p.fail(p.peek(), "expected ':'")
+		}
+		return p.fail(p.peek(), "invalid syntax")
 	}
 	p.next()
 	return p.end() // a match body is always a block

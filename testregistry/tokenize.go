@@ -99,6 +99,7 @@ type lexer struct {
 	// lexer goes on without checking statements.
 	parseErr  *SyntaxError
 	decorated bool // the previous logical line was a decorator
+	decoDepth int  // ... at this indentation depth
 	check     parser
 	keep      []token // arena of the kept lines' tokens
 	blocks    blockState
@@ -199,6 +200,9 @@ func (lx *lexer) endLine() error {
 	blocked := false
 	if lx.decorated && !startsDef(line) || depth > 0 && depth <= len(lx.blocks) && lx.blocks[depth-1] == "match" && line[0].text != "case" {
 		se = &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"}
+		if lx.decorated && depth < lx.decoDepth {
+			se.Msg = "unexpected unindent" // the parser meets a DEDENT
+		}
 	} else {
 		switch clause(line) {
 		case "elif", "else", "except", "finally":
@@ -208,7 +212,7 @@ func (lx *lexer) endLine() error {
 			se = checkLine(&lx.check, line)
 		}
 	}
-	lx.decorated = line[0].kind == tkOp && line[0].text == "@"
+	lx.decorated, lx.decoDepth = line[0].kind == tkOp && line[0].text == "@", depth
 	if se == nil && !blocked {
 		se = lx.blocks.next(depth, line, lx.check.softKw)
 	}
@@ -381,7 +385,12 @@ func (lx *lexer) eof() error {
 		line--
 	}
 	if lx.decorated {
-		return lx.parserErrAt(line, lx.col(), "invalid syntax") // a decorator with nothing to decorate
+		// A decorator with nothing to decorate: the parser meets the
+		// end of the file, or the DEDENT before it.
+		if lx.decoDepth > 0 {
+			return lx.parserErrAt(line, lx.col(), "unexpected unindent")
+		}
+		return lx.parserErrAt(line, lx.col(), "invalid syntax")
 	}
 	if lx.needIndent {
 		return lx.indentErr(line, lx.col())
