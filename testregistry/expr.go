@@ -65,6 +65,7 @@ type parser struct {
 	// furthest is the line of the furthest token the failed check read,
 	// which CPython compares with an unclosed bracket's line.
 	furthest int
+	failTok  token // where the failed check stopped, before any hint
 }
 
 // maxExprDepth bounds the parser's recursion (CPython gives up on about
@@ -264,6 +265,9 @@ func (p *parser) expression() (*node, error) {
 			return nil, err
 		}
 		if !p.isKw("else") {
+			if p.isOp(":") { // CPython's rule stops short of a ':'
+				return nil, p.fail(p.peek(), "invalid syntax")
+			}
 			return nil, p.fail(p.peek(), "expected 'else' after 'if' expression")
 		}
 		p.next()

@@ -30,6 +30,7 @@ func checkLine(p *parser, toks []token) *SyntaxError {
 			se = p.fail(p.peek(), "invalid syntax")
 		}
 		p.furthest = se.Line
+		p.failTok = token{line: se.Line, col: se.Col}
 		for _, t := range toks {
 			if t.line > se.Line || t.line == se.Line && t.col >= se.Col {
 				p.furthest = max(p.furthest, t.line)

@@ -363,6 +363,11 @@ func (lx *lexer) eof() error {
 			line := lx.toks[lx.first:n:n]
 			if se := checkLine(&lx.check, line); se != nil && !atLineEnd(se, line) {
 				lx.parseErr, furthest = se, lx.check.furthest
+				// A generic error before the unclosed bracket: CPython's
+				// second pass reads on into it, to the end of the file.
+				if f := lx.check.failTok; se.Msg == "invalid syntax" && (f.line < b.line || f.line == b.line && f.col <= b.col) {
+					furthest = line[len(line)-1].line
+				}
 			}
 		}
 		// An unclosed bracket wins over a parser error that read past
@@ -404,7 +409,16 @@ func (lx *lexer) eof() error {
 // quietErr is a tokenizer error CPython's tokenizer signals without an
 // exception (indentation, line continuation): after a parser error, its
 // scan of the rest of the file stops there and keeps the parser's error.
+//
+// Mid-line, CPython's parser reads tokens one at a time: when it fails on
+// a token before the one the tokenizer chokes on, its error wins.
 func (lx *lexer) quietErr(line, col int, format string, a ...any) *SyntaxError {
+	if lx.parseErr == nil && lx.pending == nil && len(lx.toks) > lx.first {
+		partial := lx.toks[lx.first:len(lx.toks):len(lx.toks)]
+		if se := checkLine(&lx.check, partial); se != nil && !atLineEnd(se, partial) {
+			return se
+		}
+	}
 	if lx.parseErr != nil {
 		return lx.parseErr
 	}
@@ -788,7 +802,7 @@ func (lx *lexer) scanNumber() *SyntaxError {
 		if len(rest) >= 2 && rest[0] == 'i' && (rest[1] == 'f' || rest[1] == 'n' || rest[1] == 's') {
 			return nil
 		}
-		if rest != "" && isPotentialIdent(rest[0]) {
+		if rest != "" && rest[0] < 0x80 && isPotentialIdent(rest[0]) {
 			return fail("invalid %s literal", kind)
 		}
 		return nil
