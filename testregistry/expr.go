@@ -236,7 +236,70 @@ func (p *parser) namedExpression() (*node, error) {
 	if err == nil && p.isOp(":=") {
 		return nil, &SyntaxError{Line: n.line, Col: n.col, Msg: "cannot use assignment expressions with " + describeTarget(n)}
 	}
+	// Only the statement check (p.check) looks for syntax errors; the
+	// evaluating parse of a marker call runs on checked lines.
+	if err == nil && p.check && p.isOp("=") && p.namedSlot() {
+		if se := p.invalidNamed(n); se != nil {
+			return nil, se
+		}
+	}
 	return n, err
+}
+
+// namedSlot reports whether the parser is where CPython's grammar has a
+// named_expression: inside a (), [] or {} display or subscript, or in an
+// if, elif or while condition; not in call arguments (a keyword) and not
+// at statement level (an assignment).
+func (p *parser) namedSlot() bool {
+	depth := 0
+	for j := p.i - 1; j >= 0; j-- {
+		t := p.toks[j]
+		if t.kind != tkOp {
+			continue
+		}
+		switch t.text {
+		case ")", "]", "}":
+			depth++
+		case "(", "[", "{":
+			if depth > 0 {
+				depth--
+				continue
+			}
+			// The innermost open bracket: a call's parenthesis follows
+			// an expression.
+			return !(t.text == "(" && j > 0 && endsExpr(p.toks[j-1]) && !isKeyword(p.toks[j-1].text))
+		}
+	}
+	switch p.toks[0].text {
+	case "if", "elif", "while":
+		// In the condition, not in a body after the ':'.
+		c := colonAtDepth0(p.toks)
+		return c < 0 || c >= p.i
+	}
+	return false
+}
+
+// invalidNamed is CPython's invalid_named_expression for "a = b" where a
+// named expression stands: the value must parse and not be followed by
+// another '=' or ':='.
+func (p *parser) invalidNamed(n *node) *SyntaxError {
+	save := p.i
+	defer func() { p.i = save }()
+	p.next() // =
+	v, err := p.bitOr()
+	if err != nil || p.isOp("=") || p.isOp(":=") {
+		return nil
+	}
+	_ = v
+	if n.class == "Name" && !n.paren {
+		return &SyntaxError{Line: n.line, Col: n.col, Msg: "invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}
+	}
+	switch {
+	case n.class == "List", n.class == "Tuple", n.class == "GeneratorExp",
+		n.class == "Constant" && (n.ctype == "bool" || n.ctype == "NoneType"), !bitwiseOr(n):
+		return nil
+	}
+	return &SyntaxError{Line: n.line, Col: n.col, Msg: "cannot assign to " + describeTarget(n) + " here. Maybe you meant '==' instead of '='?"}
 }
 
 func (p *parser) expression() (*node, error) {
@@ -731,7 +794,10 @@ func (p *parser) strings() (*node, error) {
 			text = true
 		}
 		if bytes && text {
-			return nil, p.fail(t, "cannot mix bytes and nonbytes literals")
+			for p.peek().kind == tkString {
+				p.next()
+			}
+			return nil, p.fail(p.peek(), "cannot mix bytes and nonbytes literals")
 		}
 		if p.minor == 11 && strings.Contains(prefix, "f") {
 			save := p.i

@@ -55,6 +55,7 @@ type SyntaxError struct {
 	// 3.11 f-string sub-parser adds no "f-string: " prefix; final: it
 	// has crossed such a sub-parser already.
 	tok, final bool
+	sticky     bool // no later tokenizer error replaces it
 }
 
 const nulBytes = "source code string cannot contain null bytes"
@@ -154,6 +155,11 @@ func lexLinesFor(src string, minor int, keepAll bool, want func([]token) bool) (
 	lx := &lexer{src: src, minor: minor, line: 1, atBOL: true, indents: append(sc.indents[:0], indentLevel{0, 0}), keepAll: keepAll, want: want,
 		toks: sc.toks[:0], brackets: sc.brackets[:0], check: parser{check: true, minor: minor, slab: sc.slab[:0]}}
 	err := lx.run()
+	if lx.parseErr != nil && lx.parseErr.sticky {
+		// CPython reports an unexpected INDENT or DEDENT without
+		// tokenizing the rest of the file for a better error.
+		err = lx.parseErr
+	}
 	sc.toks, sc.slab, sc.brackets, sc.indents = lx.toks[:0], lx.check.slab[:0], lx.brackets[:0], lx.indents[:0]
 	scratchPool.Put(sc)
 	if err != nil {
@@ -201,12 +207,14 @@ func (lx *lexer) endLine() error {
 	if lx.decorated && !startsDef(line) || depth > 0 && depth <= len(lx.blocks) && lx.blocks[depth-1] == "match" && line[0].text != "case" {
 		se = &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"}
 		if lx.decorated && depth < lx.decoDepth {
-			se.Msg = "unexpected unindent" // the parser meets a DEDENT
+			se.Msg, se.sticky = "unexpected unindent", true // the parser meets a DEDENT
 		}
 	} else {
 		switch clause(line) {
 		case "elif", "else", "except", "finally":
 			se, blocked = lx.blocks.next(depth, line, ""), true
+		default:
+			se = lx.blocks.tryError(depth, line)
 		}
 		if se == nil {
 			se = checkLine(&lx.check, line)
@@ -492,6 +500,18 @@ func clause(line []token) string {
 	return ""
 }
 
+// tryError is next's "expected 'except' or 'finally' block" for a line
+// that is no clause, without changing the state: CPython's try rule fails
+// at the line's first token, before the line is parsed.
+func (b blockState) tryError(depth int, line []token) *SyntaxError {
+	for d := len(b) - 1; d >= depth; d-- {
+		if b[d] == "try" {
+			return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "expected 'except' or 'finally' block"}
+		}
+	}
+	return nil
+}
+
 // close ends the blocks deeper than depth: an open try without a handler
 // is an error at the line that ends it (at).
 func (b *blockState) close(depth int, at token) *SyntaxError {
@@ -624,6 +644,7 @@ done:
 		}
 		if !lx.needIndent && lx.parseErr == nil {
 			lx.parseErr = lx.parserErrAt(line, c, "unexpected indent") // the parser's error: an INDENT it did not expect
+			lx.parseErr.sticky = true
 		}
 		lx.needIndent = false
 		lx.indents = append(lx.indents, indentLevel{col, alt})
