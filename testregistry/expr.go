@@ -777,7 +777,9 @@ func (p *parser) strings() (*node, error) {
 		switch {
 		case isBytes:
 			if msg = bytesLiteralError(body, raw); strings.HasPrefix(msg, "bytes") {
-				return nil, p.fail(t, msg)
+				se := p.fail(t, msg)
+				se.action = true
+				return nil, se
 			}
 		case !raw && !strings.ContainsAny(prefix, "ft"):
 			msg = unicodeEscapeError(body)
@@ -786,7 +788,9 @@ func (p *parser) strings() (*node, error) {
 			for p.peek().kind == tkString {
 				p.next()
 			}
-			return nil, p.fail(p.peek(), msg)
+			se := p.fail(p.peek(), msg)
+			se.action = true
+			return nil, se
 		}
 		if isBytes {
 			bytes = true
@@ -797,7 +801,9 @@ func (p *parser) strings() (*node, error) {
 			for p.peek().kind == tkString {
 				p.next()
 			}
-			return nil, p.fail(p.peek(), "cannot mix bytes and nonbytes literals")
+			se := p.fail(p.peek(), "cannot mix bytes and nonbytes literals")
+			se.action = true
+			return nil, se
 		}
 		if p.minor == 11 && strings.Contains(prefix, "f") {
 			save := p.i
@@ -807,6 +813,7 @@ func (p *parser) strings() (*node, error) {
 			after := p.peek()
 			p.i = save
 			if se := p.fstringError311(t, body, raw, after); se != nil {
+				se.action = true
 				return nil, se
 			}
 		}

@@ -37,7 +37,7 @@ func checkLine(p *parser, toks []token) *SyntaxError {
 				break
 			}
 		}
-		return hint(p.minor, toks, se)
+		return p.hint(toks, se)
 	}
 	return nil
 }
@@ -46,7 +46,8 @@ func checkLine(p *parser, toks []token) *SyntaxError {
 // rule that would have matched in its second, error-hunting pass:
 // invalid_legacy_expression ("print x") and invalid_expression's missing
 // comma between two expressions inside brackets.
-func hint(minor int, toks []token, se *SyntaxError) *SyntaxError {
+func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
+	minor := p.minor
 	if se.Msg != "invalid syntax" || se.noHint {
 		return se
 	}
@@ -57,8 +58,19 @@ func hint(minor int, toks []token, se *SyntaxError) *SyntaxError {
 			break
 		}
 	}
-	// parses reports the end of an expression (star_expressions) parsed
-	// from toks[from], or -1.
+	// reached notes how far a rule of the second pass read: the line of
+	// the token after toks[end-1], past the last line at the end.
+	reached := func(end int) {
+		if end < len(toks) {
+			p.furthest = max(p.furthest, toks[end].line)
+		} else if len(toks) > 0 {
+			p.furthest = max(p.furthest, toks[len(toks)-1].line+1)
+		}
+	}
+	// parses parses an expression (star_expressions) from toks[from] and
+	// returns its end, or -1. A string literal that fails to decode in it
+	// fails the whole parse, as CPython's actions do (action).
+	var action *SyntaxError
 	parses := func(from int, star bool) int {
 		sub := parser{toks: toks[from:], check: true, minor: minor}
 		var err error
@@ -66,6 +78,10 @@ func hint(minor int, toks []token, se *SyntaxError) *SyntaxError {
 			_, err = sub.starExpressions()
 		} else {
 			_, err = sub.expression()
+		}
+		var se *SyntaxError
+		if errors.As(err, &se) && se.action && action == nil {
+			action = se
 		}
 		if err != nil {
 			return -1
@@ -81,41 +97,90 @@ func hint(minor int, toks []token, se *SyntaxError) *SyntaxError {
 		}
 		return depth
 	}
-	// comma: the missing-comma rule between toks[k-1] and toks[k].
+	// comma: the missing-comma rule between toks[k-1] and toks[k]. Its
+	// "NAME STRING" exclusion looks at the start of the left expression.
 	comma := func(k int) *SyntaxError {
 		if k == 0 || k >= len(toks) {
 			return nil
 		}
 		a, b := toks[k-1], toks[k]
-		if depthAt(k) > 0 && endsExpr(a) && startsExpr(b) && b.text != "-" && b.text != "+" &&
-			!(a.kind == tkName && !isKeyword(a.text) && b.kind == tkString) && !isSoftKeyword(a.text, minor) && parses(k, false) >= 0 {
-			return &SyntaxError{Line: a.line, Col: a.col, Msg: "invalid syntax. Perhaps you forgot a comma?"}
+		start := exprStart(toks, k-1)
+		if endsExpr(a) && startsExpr(b) && b.text != "-" && b.text != "+" &&
+			!(toks[start].kind == tkName && !isKeyword(toks[start].text) && start+1 < len(toks) && toks[start+1].kind == tkString) &&
+			!isSoftKeyword(toks[start].text, minor) {
+			// The right side is parsed (its strings built) before the
+			// rule checks that it is inside brackets.
+			if end := parses(k, false); end >= 0 && depthAt(k) > 0 {
+				reached(end)
+				return &SyntaxError{Line: a.line, Col: a.col, Msg: "invalid syntax. Perhaps you forgot a comma?"}
+			}
 		}
-		return nil
+		return action
 	}
 	for i := 0; i < k && i+1 < len(toks); i++ {
 		t := toks[i]
 		if t.kind == tkName && (t.text == "print" || t.text == "exec") && (i == 0 || expressionSlot(toks[i-1])) &&
 			toks[i+1].text != "(" && (startsExpr(toks[i+1]) || toks[i+1].text == "*") {
 			end := parses(i+1, true)
+			if action != nil {
+				return action
+			}
 			if end < 0 {
 				continue
 			}
 			// A missing comma inside what follows is found while the
 			// legacy rule parses it, so it wins.
 			if se := comma(end); se != nil {
+				if se.action {
+					return se
+				}
 				se.Line, se.Col = toks[i+1].line, toks[i+1].col
 				return se
 			}
+			reached(end)
 			return &SyntaxError{Line: t.line, Col: t.col, Msg: fmt.Sprintf("Missing parentheses in call to '%s'. Did you mean %s(...)?", t.text, t.text)}
 		}
 	}
 	if hint := comma(k); hint != nil {
 		return hint
 	}
+	if action != nil {
+		return action
+	}
 	return se
 }
 
+// exprStart walks back from toks[i] to the first token of the operand
+// chain it ends (names, literals, brackets, dots and binary operators),
+// stopping at an opening bracket, a comma, an '=', a ':' or a keyword.
+func exprStart(toks []token, i int) int {
+	depth := 0
+	j := i
+	for ; j >= 0; j-- {
+		t := toks[j]
+		if t.kind == tkOp {
+			switch t.text {
+			case ")", "]", "}":
+				depth++
+				continue
+			case "(", "[", "{":
+				if depth == 0 {
+					return j + 1
+				}
+				depth--
+				continue
+			}
+			if depth == 0 && (t.text == "," || t.text == "=" || t.text == ":" || t.text == ";" || t.text == ":=" || isAugOp(t.text)) {
+				return j + 1
+			}
+			continue
+		}
+		if depth == 0 && t.kind == tkName && isKeyword(t.text) && t.text != "True" && t.text != "False" && t.text != "None" {
+			return j + 1
+		}
+	}
+	return 0
+}
 // expressionSlot reports a token after which the grammar expects an
 // expression (where CPython's invalid_legacy_expression can match).
 func expressionSlot(t token) bool {

@@ -56,6 +56,7 @@ type SyntaxError struct {
 	// has crossed such a sub-parser already.
 	tok, final bool
 	sticky     bool // no later tokenizer error replaces it
+	action     bool // raised while a string literal is built (CPython's action)
 }
 
 const nulBytes = "source code string cannot contain null bytes"
@@ -373,8 +374,9 @@ func (lx *lexer) eof() error {
 				lx.parseErr, furthest = se, lx.check.furthest
 				// A generic error before the unclosed bracket: CPython's
 				// second pass reads on into it, to the end of the file.
-				if f := lx.check.failTok; se.Msg == "invalid syntax" && (f.line < b.line || f.line == b.line && f.col <= b.col) {
-					furthest = line[len(line)-1].line
+				if f := lx.check.failTok; se.Msg == "invalid syntax" && line[0].text != "from" && line[0].text != "import" &&
+					(f.line < b.line || f.line == b.line && f.col <= b.col) {
+					furthest = line[len(line)-1].line + 1
 				}
 			}
 		}
