@@ -181,6 +181,7 @@ func exprStart(toks []token, i int) int {
 	}
 	return 0
 }
+
 // expressionSlot reports a token after which the grammar expects an
 // expression (where CPython's invalid_legacy_expression can match).
 func expressionSlot(t token) bool {
