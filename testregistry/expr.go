@@ -286,11 +286,25 @@ func (p *parser) invalidNamed(n *node) *SyntaxError {
 	save := p.i
 	defer func() { p.i = save }()
 	p.next() // =
-	v, err := p.bitOr()
-	if err != nil || p.isOp("=") || p.isOp(":=") {
+	_, err := p.bitOr()
+	if err != nil {
+		// The value is parsed with the second pass's rules: a string
+		// that fails to decode, or a hint inside it, is the error.
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			return nil
+		}
+		if se.action {
+			return se
+		}
+		if h := p.hint(p.toks, se); h != se {
+			return h
+		}
 		return nil
 	}
-	_ = v
+	if p.isOp("=") || p.isOp(":=") {
+		return nil
+	}
 	if n.class == "Name" && !n.paren {
 		return &SyntaxError{Line: n.line, Col: n.col, Msg: "invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}
 	}

@@ -150,36 +150,51 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 	return se
 }
 
-// exprStart walks back from toks[i] to the first token of the operand
-// chain it ends (names, literals, brackets, dots and binary operators),
-// stopping at an opening bracket, a comma, an '=', a ':' or a keyword.
+// exprStart walks back from toks[i], the last token of an expression, to
+// its first token: over brackets, trailers, dots, operators and adjacent
+// strings, stopping where two operands meet without an operator, or at an
+// opening bracket, a comma, an '=', a ':' or a keyword.
 func exprStart(toks []token, i int) int {
-	depth := 0
 	j := i
-	for ; j >= 0; j-- {
-		t := toks[j]
-		if t.kind == tkOp {
-			switch t.text {
-			case ")", "]", "}":
-				depth++
-				continue
-			case "(", "[", "{":
-				if depth == 0 {
-					return j + 1
+	for j > 0 {
+		// Skip a bracketed group backwards: j lands on its opener.
+		if t := toks[j]; t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}") {
+			depth := 0
+			for ; j >= 0; j-- {
+				if toks[j].kind == tkOp {
+					depth += bracketDelta(toks[j].text)
 				}
-				depth--
-				continue
+				if depth == 0 {
+					break
+				}
 			}
-			if depth == 0 && (t.text == "," || t.text == "=" || t.text == ":" || t.text == ";" || t.text == ":=" || isAugOp(t.text)) {
-				return j + 1
+			if j <= 0 {
+				return 0
 			}
-			continue
 		}
-		if depth == 0 && t.kind == tkName && isKeyword(t.text) && t.text != "True" && t.text != "False" && t.text != "None" {
-			return j + 1
+		q := toks[j-1]
+		cur := toks[j]
+		switch {
+		case cur.kind == tkOp && (cur.text == "(" || cur.text == "[") && endsExpr(q):
+			j-- // a call or subscript trailer: its primary is part of it
+		case cur.kind == tkString && q.kind == tkString:
+			j-- // implicit concatenation
+		case q.kind == tkOp && q.text != "(" && q.text != "[" && q.text != "{" && q.text != "," && q.text != "=" &&
+			q.text != ":" && q.text != ";" && q.text != ":=" && !isAugOp(q.text):
+			j -= 2 // an operator and its left operand
+			if j < 0 {
+				return 0
+			}
+		case q.kind == tkName && (q.text == "not" || q.text == "and" || q.text == "or" || q.text == "in" || q.text == "is"):
+			j -= 2
+			if j < 0 {
+				return 0
+			}
+		default:
+			return j
 		}
 	}
-	return 0
+	return max(j, 0)
 }
 
 // expressionSlot reports a token after which the grammar expects an
