@@ -137,6 +137,7 @@ func DefaultConfig() Config {
 		OrphanAllowlist: []string{"miles/utils/test_wandb_utils.py"},
 		Workflows:       ".github/workflows",
 		ExternalSuites:  []string{"nightly-*"},
+		Python:          PythonNewest,
 		Policy: Policy{
 			LabelPrefix:     "run-ci-",
 			NightlySubtract: []string{"long", "ft-long"},
