@@ -162,7 +162,7 @@ func (p *parser) starExpressions() (*node, error) {
 	if p.walrusAhead() {
 		return nil, p.fail(p.toks[p.i+1], "invalid syntax")
 	}
-	first, err := p.starExpressionStmt()
+	first, err := p.starExpression()
 	if err != nil {
 		return nil, err
 	}
@@ -179,34 +179,13 @@ func (p *parser) starExpressions() (*node, error) {
 		if p.walrusAhead() {
 			return nil, p.fail(p.toks[p.i+1], "invalid syntax")
 		}
-		e, err := p.starExpressionStmt()
+		e, err := p.starExpression()
 		if err != nil {
 			return nil, err
 		}
 		tup.elts = append(tup.elts, e)
 	}
 	return tup, nil
-}
-
-// starExpressionStmt is star_expression outside brackets, where CPython's
-// grammar has no named expression: "a.b := 1" there is plain invalid
-// syntax, not "cannot use assignment expressions with attribute".
-func (p *parser) starExpressionStmt() (*node, error) {
-	start := p.i
-	n, err := p.starExpression()
-	var se *SyntaxError
-	if errors.As(err, &se) && strings.HasPrefix(se.Msg, "cannot use assignment expressions with ") && p.isOp(":=") {
-		depth := 0
-		for _, t := range p.toks[start:p.i] {
-			if t.kind == tkOp {
-				depth += bracketDelta(t.text)
-			}
-		}
-		if depth == 0 {
-			return nil, p.fail(p.peek(), "invalid syntax")
-		}
-	}
-	return n, err
 }
 
 func (p *parser) starExpression() (*node, error) {
@@ -234,6 +213,9 @@ func (p *parser) namedExpression() (*node, error) {
 	}
 	n, err := p.expression()
 	if err == nil && p.isOp(":=") {
+		if p.inAssignedValue() {
+			return nil, p.fail(p.peek(), "invalid syntax") // star_expressions there: no rule for ':='
+		}
 		return nil, &SyntaxError{Line: n.line, Col: n.col, Msg: "cannot use assignment expressions with " + describeTarget(n)}
 	}
 	// Only the statement check (p.check) looks for syntax errors; the
@@ -244,6 +226,22 @@ func (p *parser) namedExpression() (*node, error) {
 		}
 	}
 	return n, err
+}
+
+// inAssignedValue reports a position outside brackets after an
+// assignment's '=' (the value of "x = ...").
+func (p *parser) inAssignedValue() bool {
+	depth, assigned := 0, false
+	for _, t := range p.toks[:p.i] {
+		if t.kind != tkOp {
+			continue
+		}
+		depth += bracketDelta(t.text)
+		if depth == 0 && t.text == "=" {
+			assigned = true
+		}
+	}
+	return assigned && depth == 0
 }
 
 // namedSlot reports whether the parser is where CPython's grammar has a

@@ -469,6 +469,9 @@ func (p *parser) params(closer string, annotations bool) error {
 	var items []paramItem
 	for !p.isOp(closer) {
 		it := paramItem{tok: p.peek()}
+		// expr: the item ends with an annotation or default, where a
+		// missing comma is an expression's (hinted) error.
+		expr := false
 		switch {
 		case p.isOp("/"):
 			p.next()
@@ -522,6 +525,7 @@ func (p *parser) params(closer string, annotations bool) error {
 				if _, err := p.expression(); err != nil {
 					return err
 				}
+				expr = true
 			}
 			if p.isOp("=") {
 				eq := p.next()
@@ -531,12 +535,16 @@ func (p *parser) params(closer string, annotations bool) error {
 				} else if _, err := p.expression(); err != nil {
 					return err
 				}
+				expr = true
 			}
 		}
 		it.comma = p.isOp(",")
 		if !it.comma && !p.isOp(closer) {
 			if se := p.checkParams(items, annotations); se != nil {
 				return se
+			}
+			if expr {
+				return p.fail(p.peek(), "invalid syntax")
 			}
 			return noHint(p.fail(p.peek(), "invalid syntax"))
 		}

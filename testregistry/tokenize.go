@@ -425,8 +425,13 @@ func (lx *lexer) eof() error {
 func (lx *lexer) quietErr(line, col int, format string, a ...any) *SyntaxError {
 	if lx.parseErr == nil && lx.pending == nil && len(lx.toks) > lx.first {
 		partial := lx.toks[lx.first:len(lx.toks):len(lx.toks)]
+		// The parser reads one token past where it fails (its lookahead),
+		// so the failure must come before the line's last token.
 		if se := checkLine(&lx.check, partial); se != nil && !atLineEnd(se, partial) {
-			return se
+			f, last := lx.check.failTok, partial[len(partial)-1]
+			if f.line < last.line || f.line == last.line && f.col < last.col {
+				return se
+			}
 		}
 	}
 	if lx.parseErr != nil {
@@ -974,7 +979,7 @@ func (lx *lexer) str(start int) error {
 		end12 := lx.pos
 		*lx = save
 		if err12 == nil {
-			if _, _, err := lx.strBody(prefix, line, col); err != nil || lx.pos != end12 || lx.fstring311Fails(start, prefix) {
+			if _, _, err := lx.strBody(prefix, line, col); err != nil || lx.pos != end12 || lx.fstring311Fails(start, prefix) == pep701 {
 				lx.pos = end12
 				return lx.errAt(line, col, "this f-string requires Python 3.12 or newer (PEP 701: quotes, backslashes or comments inside a replacement field); registry.python is 3.11")
 			}
@@ -991,12 +996,23 @@ func (lx *lexer) str(start int) error {
 
 // fstring311Fails reports whether the 3.11 f-string parser rejects the
 // string token that ends at lx.pos.
-func (lx *lexer) fstring311Fails(start int, prefix string) bool {
+// It returns pep701 when the failure is one PEP 701 lifted (a backslash or
+// '#' in a replacement field), and "" when the string is fine.
+func (lx *lexer) fstring311Fails(start int, prefix string) string {
 	t := token{kind: tkString, text: lx.src[start:lx.pos], line: 1, col: 1}
 	_, body := t.strParts()
 	p := parser{minor: 11, check: true}
-	return p.fstringError311(t, body, strings.Contains(prefix, "r"), t) != nil
+	se := p.fstringError311(t, body, strings.Contains(prefix, "r"), t)
+	switch {
+	case se == nil:
+		return ""
+	case se.Msg == "f-string expression part cannot include a backslash" || se.Msg == "f-string expression part cannot include '#'":
+		return pep701
+	}
+	return "other"
 }
+
+const pep701 = "pep701"
 
 // strBody consumes the quotes and body of a string whose opening quote is at
 // lx.pos and returns the body's bounds.

@@ -256,3 +256,123 @@ func TestInvalidUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestSyntaxByVersion: messages that depend on registry.python, checked
+// against CPython 3.11 where it differs from the newest grammar (3.11 rows
+// were verified with python3.11; the differential test covers many more).
+// want "" is a near miss that must parse.
+func TestSyntaxByVersion(t *testing.T) {
+	tests := []struct {
+		minor int
+		src   string
+		want  string
+	}{
+		// Grammar newer than the target names the construct and version.
+		{11, "type X = int", "a type alias statement requires Python 3.12 or newer (PEP 695); registry.python is 3.11"},
+		{12, "type X = int", ""},
+		{11, "type = 1", ""}, // near miss: a name
+		{11, "type(x)", ""},
+		{11, "def f[T](x): pass", "a type parameter list requires Python 3.12 or newer (PEP 695); registry.python is 3.11"},
+		{11, "class C[T]: pass", "a type parameter list requires Python 3.12 or newer (PEP 695); registry.python is 3.11"},
+		{12, "def f[T=int](): pass", "a type parameter default requires Python 3.13 or newer (PEP 696); registry.python is 3.12"},
+		{13, "def f[T=int](): pass", ""},
+		{13, "x = t'{y}'", "a t-string requires Python 3.14 or newer (PEP 750); registry.python is 3.13"},
+		{14, "x = t'{y}'", ""},
+		{13, "try:\n    pass\nexcept A, B:\n    pass", "multiple exception types must be parenthesized"},
+		{14, "try:\n    pass\nexcept A, B:\n    pass", ""},
+		{14, "try:\n    pass\nexcept A, B as e:\n    pass", "multiple exception types must be parenthesized when using 'as'"},
+		{11, `x = f"{'a' if y else "b"}"`, "this f-string requires Python 3.12 or newer (PEP 701: quotes, backslashes or comments inside a replacement field); registry.python is 3.11"},
+		{12, `x = f"{'a' if y else "b"}"`, ""},
+		{11, `x = f"{'a' if y else 'b'}"`, ""}, // near miss: other quotes are fine in 3.11
+		// Python 3.11 f-strings (Parser/string_parser.c).
+		{11, `f'{x:{y:{z}}}'`, "f-string: expressions nested too deeply"},
+		{11, `f'{x:{y}}'`, ""},
+		{11, `f'{a b}'`, "f-string: invalid syntax. Perhaps you forgot a comma?"},
+		{11, `f'{!r}'`, "f-string: expression required before '!'"},
+		{11, `f'{}'`, "f-string: empty expression not allowed"},
+		{11, `f'{x!x}'`, "f-string: invalid conversion character: expected 's', 'r', or 'a'"},
+		{11, `f'{x!r x}'`, "f-string: expecting '}'"},
+		{11, `f'}'`, "f-string: single '}' is not allowed"},
+		{11, `f'{[}'`, "f-string: closing parenthesis '}' does not match opening parenthesis '['"},
+		{11, `f'{)}'`, "f-string: unmatched ')'"},
+		{11, `f'{1_}'`, "invalid decimal literal"}, // a tokenizer error: no prefix
+		{11, `f'{*x}'`, "f-string: cannot use starred expression here"},
+		{11, `f'{yield}'`, ""},
+		{11, `f'{x = !r:>{w}}'`, ""},
+		{11, `f'\x4{x}'`, `(unicode error) 'unicodeescape' codec can't decode bytes in position 0-2: truncated \xXX escape`},
+		{11, `f'\N{BULLET}{x}'`, ""},
+		{11, `rf'\{x}'`, ""},
+		{11, "f'''{\nx y}'''", "f-string: invalid syntax. Perhaps you forgot a comma?"},
+		// Parameters: CPython's order of checks, and 3.12's new wording.
+		{11, "def f(a=1, b): pass", "non-default argument follows default argument"},
+		{12, "def f(a=1, b): pass", "parameter without a default follows parameter with a default"},
+		{11, "def f(a, /, b=1, c): pass", "invalid syntax"},
+		{12, "def f(a, /, b=1, c): pass", "parameter without a default follows parameter with a default"},
+		{11, "def f(*, a=1, b): pass", ""}, // near miss: keyword-only
+		{11, "lambda a=1, b: 0", "non-default argument follows default argument"},
+		{11, "def f(**k, a): pass", "arguments cannot follow var-keyword argument"},
+		{11, "def f(*): pass", "named arguments must follow bare *"},
+		{11, "def f(*, **k): pass", "named arguments must follow bare *"},
+		{11, "def f(*, *): pass", "invalid syntax"},
+		{11, "def f(a, *, b, *c): pass", "* argument may appear only once"},
+		{11, "def f(/, a): pass", "at least one argument must precede /"},
+		{11, "def f(a, /, b, /): pass", "/ may appear only once"},
+		{11, "def f(a, *, /): pass", "/ must be ahead of *"},
+		{11, "def f(a=): pass", "expected default value expression"},
+		{11, "def f(*a=1): pass", "var-positional argument cannot have default value"},
+		{11, "def f(**k=1): pass", "var-keyword argument cannot have default value"},
+		{11, "def f(a, (b)): pass", "Function parameters cannot be parenthesized"},
+		{11, "lambda (a): 0", "Lambda expression parameters cannot be parenthesized"},
+		{11, "def f(a b): pass", "invalid syntax"}, // a name, not an expression: no comma hint
+		{11, "def f(a: int b): pass", "invalid syntax. Perhaps you forgot a comma?"},
+		{11, "def f(a=1, /, b=2, *, c, d=3, **e): pass", ""},
+		// Second-pass messages, with near misses.
+		{11, "x = 1 = 2", "cannot assign to literal"},
+		{11, "1 = x", "cannot assign to literal here. Maybe you meant '==' instead of '='?"},
+		{11, "True = 1", "cannot assign to True"},
+		{11, "(yield) = 1", "cannot assign to yield expression here. Maybe you meant '==' instead of '='?"},
+		{11, "x = yield = 1", "assignment to yield expression not possible"},
+		{11, "x = (a.b := 1)", "cannot use assignment expressions with attribute"},
+		{11, "a.b := 1", "cannot use assignment expressions with attribute"},
+		{11, "a := 1", "invalid syntax"},
+		{11, "if x = 1: pass", "invalid syntax. Maybe you meant '==' or ':=' instead of '='?"},
+		{11, "if x: y = 1", ""},
+		{11, "[a.b = 1]", "cannot assign to attribute here. Maybe you meant '==' instead of '='?"},
+		{11, "f(a.b=1)", `expression cannot contain assignment, perhaps you meant "=="?`},
+		{11, "{**a, 'b'}", "':' expected after dictionary key"},
+		{11, "{a: *b}", "cannot use a starred expression in a dictionary value"},
+		{11, "{a:}", "expression expected after dictionary key and ':'"},
+		{11, "{**a for b in c}", "dict unpacking cannot be used in dict comprehension"},
+		{11, "[*a for b in c]", "iterable unpacking cannot be used in comprehension"},
+		{11, "from x import a,", "trailing comma not allowed without surrounding parentheses"},
+		{11, "from x import (a,)", ""},
+		{11, "f(a=1, b)", "positional argument follows keyword argument"},
+		{11, "f(a=1, b c)", "invalid syntax. Perhaps you forgot a comma?"},
+		{11, "x = print x", "Missing parentheses in call to 'print'. Did you mean print(...)?"},
+		{11, "x = 1 + print x", "invalid syntax"}, // near miss: not an expression slot
+		{11, "f(print f(x) y)", "invalid syntax. Perhaps you forgot a comma?"},
+		{11, "class C x:\n pass", "invalid syntax"},
+		{11, "def f() x:\n pass", "expected ':'"},
+		{11, "if x y:\n pass", "invalid syntax"},
+		{11, "x = a if b: pass", "invalid syntax"},
+		{11, "x = a if b", "expected 'else' after 'if' expression"},
+		{11, "if x:\n  y\n  @dec", "unexpected unindent"},
+		{11, "x = 1\n  y = 2\n'abc", "unexpected indent"}, // sticky: no later tokenizer error replaces it
+		{11, "x = [1, 2\ny = 3\n", "'[' was never closed"},
+		{11, "from a i(mport b\n", "invalid syntax"},
+		{11, "x = a + \\\nb c \\d", "unexpected character after line continuation character"}, // read by the parser's lookahead
+		{11, "x = a + \\\nb c d e \\d", "invalid syntax"},                                     // the parser fails before it
+		{11, "x = 4\ufeff", "invalid non-printable character U+FEFF"},
+		{11, "x = 4é", "invalid syntax"},
+	}
+	for _, tc := range tests {
+		_, err := lexLinesFor(tc.src, tc.minor, true, nil)
+		got := ""
+		if err != nil {
+			got = err.(*SyntaxError).Msg
+		}
+		if got != tc.want {
+			t.Errorf("3.%d %q:\n  got  %q\n  want %q", tc.minor, tc.src, got, tc.want)
+		}
+	}
+}
