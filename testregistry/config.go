@@ -62,6 +62,15 @@ func pythonMinor(v string) (int, bool) {
 	return 0, false
 }
 
+// targetMinor is pythonMinor for a configuration that may not have been
+// validated: an unknown version reads as the newest.
+func targetMinor(v string) int {
+	if m, ok := pythonMinor(v); ok {
+		return m
+	}
+	return newestMinor
+}
+
 // Marker describes one registration function.
 type Marker struct {
 	Backend        string `yaml:"backend"` // cpu, cuda or rocm

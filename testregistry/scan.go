@@ -374,7 +374,7 @@ func findCalls(src string, minor int, markers map[string]Marker) ([]call, error)
 		return nil, err
 	}
 	var calls []call
-	p := &parser{}
+	p := &parser{minor: minor}
 	for _, st := range topStatements(lines) {
 		if !mayBeCall(st, markers) {
 			continue
@@ -416,7 +416,7 @@ func mayBeCall(st []token, markers map[string]Marker) bool {
 
 func (s *scanner) scanFile(file, src string) fileResult {
 	var res fileResult
-	minor, _ := pythonMinor(s.cfg.Python) // checked by validate
+	minor := targetMinor(s.cfg.Python)
 	calls, err := findCalls(src, minor, s.cfg.Markers)
 	if err != nil {
 		var se *SyntaxError
