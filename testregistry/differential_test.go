@@ -36,7 +36,6 @@ func pyFloatRepr(f float64) string {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return map[bool]string{true: "inf", false: "-inf"}[f > 0]
 	}
-	s := strconv.FormatFloat(f, 'g', -1, 64)
 	exp := 0
 	if f != 0 {
 		exp = int(math.Floor(math.Log10(math.Abs(f))))
@@ -50,7 +49,7 @@ func pyFloatRepr(f float64) string {
 		}
 		return fmt.Sprintf("%se%s%02d", m, sign, n)
 	}
-	s = strconv.FormatFloat(f, 'f', -1, 64)
+	s := strconv.FormatFloat(f, 'f', -1, 64)
 	if !strings.Contains(s, ".") {
 		s += ".0"
 	}

@@ -94,9 +94,10 @@ func unicodeEscapeError(body string) string {
 		switch c {
 		case 'x', 'u', 'U':
 			count, msg := 2, "truncated \\xXX escape"
-			if c == 'u' {
+			switch c {
+			case 'u':
 				count, msg = 4, "truncated \\uXXXX escape"
-			} else if c == 'U' {
+			case 'U':
 				count, msg = 8, "truncated \\UXXXXXXXX escape"
 			}
 			v := uint64(0)

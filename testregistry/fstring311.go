@@ -1,6 +1,7 @@
 package testregistry
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -261,8 +262,8 @@ func (fs *fscan) compile(start, end int) *SyntaxError {
 	if err == nil {
 		return nil
 	}
-	se, ok := err.(*SyntaxError)
-	if !ok {
+	var se *SyntaxError
+	if !errors.As(err, &se) {
 		return fs.fail("f-string: invalid syntax")
 	}
 	out := *se

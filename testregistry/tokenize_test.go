@@ -368,8 +368,9 @@ func TestSyntaxByVersion(t *testing.T) {
 	for _, tc := range tests {
 		_, err := lexLinesFor(tc.src, tc.minor, true, nil)
 		got := ""
-		if err != nil {
-			got = err.(*SyntaxError).Msg
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			got = se.Msg
 		}
 		if got != tc.want {
 			t.Errorf("3.%d %q:\n  got  %q\n  want %q", tc.minor, tc.src, got, tc.want)
