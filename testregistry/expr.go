@@ -855,7 +855,9 @@ func (p *parser) group() (*node, error) {
 	open := p.next()
 	if p.isOp(")") {
 		p.next()
-		return p.mk("Tuple", open), nil
+		n := p.mk("Tuple", open)
+		n.paren = true
+		return n, nil
 	}
 	if p.isKw("yield") {
 		p.next()
@@ -899,7 +901,7 @@ func (p *parser) group() (*node, error) {
 		return first, nil
 	}
 	tup := p.mk("Tuple", open)
-	tup.elts = []*node{first}
+	tup.elts, tup.paren = []*node{first}, true
 	if err := p.seq(tup, ")"); err != nil {
 		return nil, err
 	}

@@ -281,6 +281,8 @@ func TestSyntaxByVersion(t *testing.T) {
 		{13, "try:\n    pass\nexcept A, B:\n    pass", "multiple exception types must be parenthesized"},
 		{14, "try:\n    pass\nexcept A, B:\n    pass", ""},
 		{14, "try:\n    pass\nexcept A, B as e:\n    pass", "multiple exception types must be parenthesized when using 'as'"},
+		{11, "try:\n    pass\nexcept (A, B) as e:\n    pass", ""}, // near miss: parenthesised (radixark/miles has one)
+		{14, "try:\n    pass\nexcept (A, B) as e:\n    pass", ""},
 		{11, `x = f"{'a' if y else "b"}"`, "this f-string requires Python 3.12 or newer (PEP 701: quotes, backslashes or comments inside a replacement field); registry.python is 3.11"},
 		{12, `x = f"{'a' if y else "b"}"`, ""},
 		{11, `x = f"{'a' if y else 'b'}"`, ""}, // near miss: other quotes are fine in 3.11
