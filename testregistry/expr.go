@@ -920,6 +920,9 @@ func (p *parser) seq(n *node, closer string) error {
 			return err
 		}
 		n.elts = append(n.elts, e)
+		if (closer == "]" || closer == "}") && (p.isKw("for") || p.isKw("async")) {
+			return &SyntaxError{Line: n.line, Col: n.col + 1, Msg: "did you forget parentheses around the comprehension target?"}
+		}
 	}
 	return p.expectOp(closer)
 }

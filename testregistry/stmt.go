@@ -105,6 +105,9 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 		}
 		a, b := toks[k-1], toks[k]
 		start := exprStart(toks, k-1)
+		if start > 0 && (toks[start-1].text == "for" || toks[start-1].text == "if") {
+			return action // a comprehension's disjunction: no expression rule there
+		}
 		if endsExpr(a) && startsExpr(b) && b.text != "-" && b.text != "+" &&
 			!(toks[start].kind == tkName && !isKeyword(toks[start].text) && start+1 < len(toks) && toks[start+1].kind == tkString) &&
 			!isSoftKeyword(toks[start].text, minor) {
@@ -296,6 +299,12 @@ func (p *parser) statement() error {
 			p.next()
 			if p.isOp("*") {
 				p.next()
+				if p.isOp(":") {
+					return p.fail(p.peek(), "expected one or more exception types")
+				}
+			}
+			if p.atEnd() {
+				return p.fail(p.peek(), "expected ':'")
 			}
 			if !p.isOp(":") {
 				n, err := p.starExpressions()
@@ -324,7 +333,22 @@ func (p *parser) statement() error {
 			// Soft keywords. A line that parses as a plain statement
 			// ("match = 1", "case[1]: int = 2") is one; otherwise a line
 			// with a top-level ':' is a match or case header.
-			if err := p.simpleStmts(); err == nil || colonAtDepth0(p.toks) < 0 {
+			err := p.simpleStmts()
+			if err == nil {
+				return nil
+			}
+			if colonAtDepth0(p.toks) < 0 {
+				// A header that ends the line without its ':'.
+				p.i = 1
+				herr := p.caseHeader()
+				if t.text == "match" {
+					p.i = 1
+					herr = p.matchHeader()
+				}
+				var se *SyntaxError
+				if errors.As(herr, &se) && se.Msg == "expected ':'" {
+					return se
+				}
 				return err
 			}
 			p.i = 1
@@ -666,6 +690,13 @@ func (p *parser) checkParams(items []paramItem, annotations bool) *SyntaxError {
 			return at(i, what+" parameters cannot be parenthesized")
 		}
 		return nil
+	}
+	// A '=' without its value fails as soon as a rule reads it as a
+	// default, which the first rules do for the leading parameters.
+	for i := 0; i < n && (kind(i) == 'P' || kind(i) == 'D'); i++ {
+		if items[i].noVal {
+			return &SyntaxError{Line: items[i].eq.line, Col: items[i].eq.col, Msg: "expected default value expression"}
+		}
 	}
 	rules := []func() *SyntaxError{
 		func() *SyntaxError { // "/" ','
@@ -1157,7 +1188,7 @@ func (p *parser) simpleStmt() error {
 				if !errors.As(err, &se) {
 					return err
 				}
-				if target.class == "Yield" && !target.paren && i > 0 {
+				if target.class == "Yield" && !target.paren {
 					se.Msg = "assignment to yield expression not possible"
 					return se
 				}
@@ -1283,6 +1314,9 @@ func (p *parser) caseHeader() error {
 		}
 	}
 	if !p.isOp(":") {
+		if p.atEnd() {
+			return p.fail(p.peek(), "expected ':'")
+		}
 		return p.fail(p.peek(), "invalid syntax") // CPython's word for a bad case line
 	}
 	return p.block()

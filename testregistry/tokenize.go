@@ -564,7 +564,7 @@ func (b *blockState) next(depth int, line []token, softKw string) *SyntaxError {
 		switch prev {
 		case "if", "elif", "for", "while":
 			state = "done"
-		case "except":
+		case "except", "except*":
 			state = "tryelse"
 		case "try":
 			return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "expected 'except' or 'finally' block"}
@@ -572,11 +572,17 @@ func (b *blockState) next(depth int, line []token, softKw string) *SyntaxError {
 			return bad()
 		}
 	case "except":
-		if prev != "try" && prev != "except" {
+		if prev != "try" && prev != "except" && prev != "except*" {
 			return bad()
 		}
+		if len(line) > 1 && line[1].text == "*" {
+			state = "except*"
+		}
+		if prev != "try" && prev != state {
+			return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "cannot have both 'except' and 'except*' on the same 'try'"}
+		}
 	case "finally":
-		if prev != "try" && prev != "except" && prev != "tryelse" {
+		if prev != "try" && prev != "except" && prev != "except*" && prev != "tryelse" {
 			return bad()
 		}
 		state = "done"
