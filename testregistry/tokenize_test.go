@@ -176,7 +176,7 @@ func TestStatementSyntax(t *testing.T) {
 		"try:\n  x\n":              "expected 'except' or 'finally' block",
 		"for x in y\n    pass":     "expected ':'",
 		"return lambda x: x = 1":   "invalid syntax",
-		"x = [1, 2, 3 for y in z]": "invalid syntax",
+		"x = [1, 2, 3 for y in z]": "did you forget parentheses around the comprehension target?",
 		"x = 1abc":                 "invalid decimal literal",
 		"x = 0b102":                "invalid digit '2' in binary literal",
 		"x = 0xfor_ in y":          "invalid hexadecimal literal",
