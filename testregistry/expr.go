@@ -630,8 +630,13 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 				if err := p.comprehension(); err != nil {
 					return nil, err
 				}
-				if nargs > 0 || !p.isOp(")") {
+				// CPython's rules need an argument before it, or a ','
+				// after it; anything else is a plain syntax error.
+				if nargs > 0 || p.isOp(",") {
 					return nil, p.fail(t, "Generator expression must be parenthesized")
+				}
+				if !p.isOp(")") {
+					return nil, p.fail(p.peek(), "invalid syntax")
 				}
 				v = p.alloc(node{class: "GeneratorExp", line: v.line, col: v.col})
 			}

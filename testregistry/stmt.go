@@ -1359,7 +1359,19 @@ func (p *parser) pattern() error {
 	}
 	if p.isKw("as") {
 		p.next()
-		return p.name()
+		// invalid_as_pattern: "_" and non-names get their own messages.
+		t := p.peek()
+		if t.kind == tkName && t.text == "_" {
+			return p.fail(t, "cannot use '_' as a target")
+		}
+		if t.kind == tkName && !isKeyword(t.text) {
+			p.next()
+			return nil
+		}
+		if _, err := p.expression(); err == nil {
+			return p.fail(t, "invalid pattern target")
+		}
+		return p.fail(t, "invalid syntax")
 	}
 	return nil
 }
@@ -1367,6 +1379,7 @@ func (p *parser) pattern() error {
 // patternList parses patterns up to closer (sequence and class patterns);
 // keyword patterns ("x=p") are allowed when keywords is set.
 func (p *parser) patternList(closer string, keywords bool) error {
+	var sawKw *token
 	for !p.isOp(closer) {
 		t := p.peek()
 		if keywords && t.kind == tkName && p.i+1 < len(p.toks) && p.toks[p.i+1].text == "=" && p.toks[p.i+1].kind == tkOp {
@@ -1374,8 +1387,17 @@ func (p *parser) patternList(closer string, keywords bool) error {
 			if err := p.pattern(); err != nil {
 				return err
 			}
-		} else if err := p.maybeStarPattern(); err != nil {
-			return err
+			if sawKw == nil {
+				sawKw = &t
+			}
+		} else {
+			if err := p.maybeStarPattern(); err != nil {
+				return err
+			}
+			if sawKw != nil {
+				// invalid_class_pattern: reported from the first keyword.
+				return p.fail(*sawKw, "positional patterns follow keyword patterns")
+			}
 		}
 		if !p.isOp(",") {
 			break
@@ -1400,8 +1422,15 @@ func (p *parser) closedPattern() error {
 		for !p.isOp("}") {
 			if p.isOp("**") {
 				p.next()
+				// double_star_pattern: a capture name, not "_", and last.
+				if t := p.peek(); t.kind == tkName && t.text == "_" {
+					return p.fail(t, "invalid syntax")
+				}
 				if err := p.name(); err != nil {
 					return err
+				}
+				if p.isOp(",") && p.i+1 < len(p.toks) && !p.toks[p.i+1].isOp("}") {
+					return p.fail(p.toks[p.i+1], "invalid syntax")
 				}
 			} else {
 				if err := p.valuePattern(); err != nil {

@@ -33,6 +33,9 @@ type token struct {
 	line, col int    // 1-based; col counts bytes
 }
 
+// isOp reports an operator token with the given text.
+func (t token) isOp(s string) bool { return t.kind == tkOp && t.text == s }
+
 // strParts splits a string token into its lower-cased prefix and its body.
 func (t token) strParts() (prefix, body string) {
 	i := strings.IndexAny(t.text, `"'`)

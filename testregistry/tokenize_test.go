@@ -328,6 +328,27 @@ func TestSyntaxByVersion(t *testing.T) {
 		{11, "def f(a b): pass", "invalid syntax"}, // a name, not an expression: no comma hint
 		{11, "def f(a: int b): pass", "invalid syntax. Perhaps you forgot a comma?"},
 		{11, "def f(a=1, /, b=2, *, c, d=3, **e): pass", ""},
+		// Match patterns.
+		{11, "match x:\n case 42 as _: pass", "cannot use '_' as a target"},
+		{11, "match x:\n case 42 as 1+2: pass", "invalid pattern target"},
+		{11, "match x:\n case 1 as a.b: pass", "invalid syntax"},
+		{11, "match x:\n case 1 as y: pass", ""},
+		{11, "match x:\n case Foo(z=1, x): pass", "positional patterns follow keyword patterns"},
+		{11, "match x:\n case Foo(x, y=1): pass", ""},
+		{11, "match x:\n case {**_}: pass", "invalid syntax"},
+		{11, "match x:\n case {**rest, 'k': v}: pass", "invalid syntax"},
+		{11, "match x:\n case {**rest,}: pass", ""},
+		{11, "try:\n pass\nexcept A:\n pass\nexcept* B:\n pass", "cannot have both 'except' and 'except*' on the same 'try'"},
+		{11, "try:\n pass\nexcept* A:\n pass\nexcept* B:\n pass", ""},
+		{11, "try:\n pass\nexcept*:\n pass", "expected one or more exception types"},
+		{11, "try:\n  pass\nexcept\n  pass", "expected ':'"},
+		{11, "match x\n  case 1: pass", "expected ':'"},
+		{11, "match = 1", ""},
+		{11, "[x, y for x, y in z]", "did you forget parentheses around the comprehension target?"},
+		{11, "[(x, y) for x, y in z]", ""},
+		{11, "def f(a=1, d=, c): pass", "expected default value expression"},
+		{11, "yield = 1", "assignment to yield expression not possible"},
+		{11, "f(x for x in range 10)", "invalid syntax"}, // a comprehension clause has no comma hint
 		// Second-pass messages, with near misses.
 		{11, "x = 1 = 2", "cannot assign to literal"},
 		{11, "1 = x", "cannot assign to literal here. Maybe you meant '==' instead of '='?"},
