@@ -303,6 +303,12 @@ func (p *parser) invalidNamed(n *node) *SyntaxError {
 	if p.isOp("=") || p.isOp(":=") {
 		return nil
 	}
+	// The rule's lookahead read the token after the value.
+	if p.atEnd() {
+		p.furthest = max(p.furthest, p.peek().line+1)
+	} else {
+		p.furthest = max(p.furthest, p.peek().line)
+	}
 	if n.class == "Name" && !n.paren {
 		return &SyntaxError{Line: n.line, Col: n.col, Msg: "invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}
 	}

@@ -23,13 +23,13 @@ func isAugOp(s string) bool {
 // checkLine returns the first syntax error of one logical line. p is reused
 // across lines: its node slab is recycled, as no node outlives the check.
 func checkLine(p *parser, toks []token) *SyntaxError {
-	p.toks, p.i, p.slab, p.depth, p.softKw = toks, 0, p.slab[:0], 0, ""
+	p.toks, p.i, p.slab, p.depth, p.softKw, p.furthest = toks, 0, p.slab[:0], 0, "", 0
 	if err := p.statement(); err != nil {
 		var se *SyntaxError
 		if !errors.As(err, &se) {
 			se = p.fail(p.peek(), "invalid syntax")
 		}
-		p.furthest = se.Line
+		p.furthest = max(p.furthest, se.Line) // a rule may have read further (invalidNamed)
 		p.failTok = token{line: se.Line, col: se.Col}
 		for _, t := range toks {
 			if t.line > se.Line || t.line == se.Line && t.col >= se.Col {

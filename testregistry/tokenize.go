@@ -1010,6 +1010,9 @@ func (lx *lexer) str(start int) error {
 func (lx *lexer) fstring311Fails(start int, prefix string) string {
 	t := token{kind: tkString, text: lx.src[start:lx.pos], line: 1, col: 1}
 	_, body := t.strParts()
+	if !strings.ContainsAny(body, "\\#") {
+		return "" // no backslash or '#': nothing PEP 701 lifted (the parser checks the rest)
+	}
 	p := parser{minor: 11, check: true}
 	se := p.fstringError311(t, body, strings.Contains(prefix, "r"), t)
 	switch {
