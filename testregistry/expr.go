@@ -228,6 +228,29 @@ func (p *parser) namedExpression() (*node, error) {
 	return n, err
 }
 
+// argsEnd is the token after the arguments that follow the current one,
+// as far as they parse: the last token CPython's invalid_arguments rule
+// read, where it reports.
+func (p *parser) argsEnd() token {
+	save := p.i
+	defer func() { p.i = save }()
+	for p.isOp(",") {
+		p.next()
+		if p.isOp(")") {
+			break
+		}
+		if p.isOp("*") || p.isOp("**") {
+			p.next()
+		} else if t := p.peek(); t.kind == tkName && p.i+1 < len(p.toks) && p.toks[p.i+1].isOp("=") {
+			p.i += 2
+		}
+		if _, err := p.expression(); err != nil {
+			break
+		}
+	}
+	return p.peek()
+}
+
 // inAssignedValue reports a position outside brackets after an
 // assignment's '=' (the value of "x = ...").
 func (p *parser) inAssignedValue() bool {
@@ -654,10 +677,10 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 				return nil, p.fail(p.peek(), "invalid syntax")
 			}
 			if sawDoubleStar {
-				return nil, p.fail(p.peek(), "positional argument follows keyword argument unpacking")
+				return nil, p.fail(p.argsEnd(), "positional argument follows keyword argument unpacking")
 			}
 			if sawKw {
-				return nil, p.fail(p.peek(), "positional argument follows keyword argument")
+				return nil, p.fail(p.argsEnd(), "positional argument follows keyword argument")
 			}
 			if !p.check {
 				c.elts = append(c.elts, v)
