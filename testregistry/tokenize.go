@@ -1042,6 +1042,16 @@ func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
 	formatted := strings.ContainsAny(prefix, "ft") && lx.minor != 11
 	raw := strings.Contains(prefix, "r")
 	chunk := bodyStart // start of the current literal part of an f-string
+	// literal checks the escapes of an f-string's literal part up to end,
+	// which the 3.12+ parser decodes like a str literal's body.
+	literal := func(end int) error {
+		if formatted && !raw && end > chunk {
+			if msg := unicodeEscapeError(lx.src[chunk:end]); msg != "" {
+				return lx.errAt(line, col, "%s", msg)
+			}
+		}
+		return nil
+	}
 	for {
 		if lx.pos >= len(lx.src) {
 			return 0, 0, lx.unterminated(triple, line, col)
@@ -1050,6 +1060,9 @@ func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
 		switch {
 		case c == q && (!triple || strings.HasPrefix(lx.src[lx.pos:], strings.Repeat(string(q), 3))):
 			end := lx.pos
+			if err := literal(end); err != nil {
+				return 0, 0, err
+			}
 			lx.pos += n
 			return bodyStart, end, nil
 		case c == '\\':
@@ -1090,8 +1103,15 @@ func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
 			lx.skipChar()
 		case formatted && c == '{':
 			if strings.HasPrefix(lx.src[lx.pos:], "{{") {
+				if err := literal(lx.pos + 1); err != nil {
+					return 0, 0, err
+				}
 				lx.pos += 2
+				chunk = lx.pos
 				continue
+			}
+			if err := literal(lx.pos); err != nil {
+				return 0, 0, err
 			}
 			lx.pos++
 			if err := lx.replacementField(line, col, triple); err != nil {
@@ -1100,7 +1120,11 @@ func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
 			chunk = lx.pos
 		case formatted && c == '}':
 			if strings.HasPrefix(lx.src[lx.pos:], "}}") {
+				if err := literal(lx.pos + 1); err != nil {
+					return 0, 0, err
+				}
 				lx.pos += 2
+				chunk = lx.pos
 				continue
 			}
 			return 0, 0, lx.errAt(lx.line, lx.col(), "f-string: single '}' is not allowed")
