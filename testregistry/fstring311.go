@@ -258,13 +258,19 @@ func (fs *fscan) compile(start, end int) *SyntaxError {
 		}
 		return fs.fail("f-string: empty expression not allowed")
 	}
-	_, err := lexLinesFor("("+s[start:end]+")", fs.p.minor, false, func([]token) bool { return false })
-	if err == nil {
-		return nil
+	key := "311:" + s[start:end]
+	se, seen := fs.p.memo[key]
+	if !seen {
+		_, err := lexWith("("+s[start:end]+")", fs.p.minor, false, func([]token) bool { return false }, fs.p.memo)
+		if err != nil && !errors.As(err, &se) {
+			se = &SyntaxError{Msg: "invalid syntax"}
+		}
+		if fs.p.memo != nil {
+			fs.p.memo[key] = se
+		}
 	}
-	var se *SyntaxError
-	if !errors.As(err, &se) {
-		return fs.fail("f-string: invalid syntax")
+	if se == nil {
+		return nil
 	}
 	out := *se
 	// Lines of the sub-parser count from the field's line in the token.

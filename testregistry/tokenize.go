@@ -76,6 +76,7 @@ type logicalLine struct {
 type lexer struct {
 	src       string
 	minor     int // target Python 3.minor
+	memo      exprMemo
 	pos       int
 	line      int
 	lineStart int // byte offset of the current physical line
@@ -144,6 +145,20 @@ const newestMinor = 14
 
 // lexLinesFor is lexLines for the grammar and messages of Python 3.minor.
 func lexLinesFor(src string, minor int, keepAll bool, want func([]token) bool) ([]logicalLine, error) {
+	return lexWith(src, minor, keepAll, want, nil)
+}
+
+// exprMemo holds the verdicts on f-string replacement fields already
+// parsed while lexing one file (nil: fine). A nested f-string is lexed
+// again inside every enclosing field; without it, nesting costs 2^depth.
+type exprMemo map[string]*SyntaxError
+
+// lexWith is lexLinesFor sharing memo with the lexer of an enclosing
+// f-string field (nil: a new file).
+func lexWith(src string, minor int, keepAll bool, want func([]token) bool, memo exprMemo) ([]logicalLine, error) {
+	if memo == nil {
+		memo = exprMemo{}
+	}
 	if err := checkUTF8(src); err != nil {
 		return nil, err
 	}
@@ -157,7 +172,7 @@ func lexLinesFor(src string, minor int, keepAll bool, want func([]token) bool) (
 	}
 	sc := scratchPool.Get().(*scratch)
 	lx := &lexer{src: src, minor: minor, line: 1, atBOL: true, indents: append(sc.indents[:0], indentLevel{0, 0}), keepAll: keepAll, want: want,
-		toks: sc.toks[:0], brackets: sc.brackets[:0], check: parser{check: true, minor: minor, slab: sc.slab[:0]}}
+		toks: sc.toks[:0], brackets: sc.brackets[:0], check: parser{check: true, minor: minor, slab: sc.slab[:0], memo: memo}, memo: memo}
 	err := lx.run()
 	if lx.parseErr != nil && lx.parseErr.sticky {
 		// CPython reports an unexpected INDENT or DEDENT without
@@ -1013,7 +1028,7 @@ func (lx *lexer) fstring311Fails(start int, prefix string) string {
 	if !strings.ContainsAny(body, "\\#") {
 		return "" // no backslash or '#': nothing PEP 701 lifted (the parser checks the rest)
 	}
-	p := parser{minor: 11, check: true}
+	p := parser{minor: 11, check: true, memo: lx.memo}
 	se := p.fstringError311(t, body, strings.Contains(prefix, "r"), t)
 	switch {
 	case se == nil:
@@ -1197,19 +1212,19 @@ func (lx *lexer) replacementField(line, col int, triple bool) error {
 			depth--
 			lx.pos++
 		case c == '}':
-			if err := fieldExpr(lx.src[start:lx.pos], exprLine, exprCol); err != nil {
+			if err := lx.fieldExpr(lx.src[start:lx.pos], exprLine, exprCol); err != nil {
 				return err
 			}
 			lx.pos++
 			return nil
 		case c == ':' && depth == 0:
-			if err := fieldExpr(lx.src[start:lx.pos], exprLine, exprCol); err != nil {
+			if err := lx.fieldExpr(lx.src[start:lx.pos], exprLine, exprCol); err != nil {
 				return err
 			}
 			lx.pos++
 			return lx.formatSpec(line, col, triple)
 		case c == '!' && depth == 0 && !strings.HasPrefix(lx.src[lx.pos:], "!="):
-			if err := fieldExpr(lx.src[start:lx.pos], exprLine, exprCol); err != nil {
+			if err := lx.fieldExpr(lx.src[start:lx.pos], exprLine, exprCol); err != nil {
 				return err
 			}
 			convLine, convCol := lx.line, lx.col()
@@ -1264,7 +1279,7 @@ func dottedName(s string) bool {
 // fieldExpr checks the expression of an f-string replacement field (a
 // trailing "=" is the self-documenting form) by parsing it parenthesised,
 // as CPython does.
-func fieldExpr(text string, line, col int) error {
+func (lx *lexer) fieldExpr(text string, line, col int) error {
 	// The comment-free form is used only when it ends in the "="; the
 	// full text is what gets parsed otherwise, so a '#' that the simple
 	// quote tracking misjudges cannot truncate it.
@@ -1280,15 +1295,21 @@ func fieldExpr(text string, line, col int) error {
 	if dottedName(expr) {
 		return nil // the common case, f"{name}" or f"{self.attr}", needs no parser
 	}
-	// The newline ends a trailing comment (Python 3.12+) before the ")".
-	_, err := lexLines("("+expr+"\n)", false, func([]token) bool { return false })
-	if err != nil {
-		msg := "invalid syntax"
-		var se *SyntaxError
-		if errors.As(err, &se) {
-			msg = se.Msg
+	key := "field:" + expr
+	se, seen := lx.memo[key]
+	if !seen {
+		// The newline ends a trailing comment (Python 3.12+) before the ")".
+		_, err := lexWith("("+expr+"\n)", newestMinor, false, func([]token) bool { return false }, lx.memo)
+		if err != nil {
+			se = &SyntaxError{Msg: "invalid syntax"}
+			if !errors.As(err, &se) {
+				se = &SyntaxError{Msg: "invalid syntax"}
+			}
 		}
-		return &SyntaxError{Line: line, Col: col, Msg: "f-string: " + msg}
+		lx.memo[key] = se
+	}
+	if se != nil {
+		return &SyntaxError{Line: line, Col: col, Msg: "f-string: " + se.Msg}
 	}
 	return nil
 }

@@ -404,3 +404,18 @@ func TestSyntaxByVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedFStringsLinear: a nested f-string is lexed again inside every
+// enclosing field, so without the per-file memo of field verdicts forty
+// levels would take 2^40 parses (a crafted file could hang the hook).
+func TestNestedFStringsLinear(t *testing.T) {
+	for _, src := range []string{
+		"x = " + strings.Repeat(`f"{`, 40) + "1" + strings.Repeat(`}"`, 40) + "\n",
+		"x = " + strings.Repeat(`f'''{f"""{f'{f"{`, 10) + "1" + strings.Repeat(`}"}'}"""}'''`, 10) + "\n",
+		"x = " + strings.Repeat(`f"{x:{`, 40) + "1" + strings.Repeat(`}}"`, 40) + "\n",
+	} {
+		for _, minor := range []int{11, 12, 14} {
+			_, _ = lexLinesFor(src, minor, false, nil) // must return at all
+		}
+	}
+}
