@@ -62,7 +62,7 @@ type parser struct {
 	// softKw is "match" or "case" when the line checked last is such a
 	// header, for the block structure check.
 	softKw string
-	memo exprMemo // f-string fields already parsed in this file
+	memo   exprMemo // f-string fields already parsed in this file
 	// furthest is the line of the furthest token the failed check read,
 	// which CPython compares with an unclosed bracket's line.
 	furthest int
