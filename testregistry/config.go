@@ -1,5 +1,7 @@
 package testregistry
 
+import "fmt"
+
 // Config is this engine's section of .cicheck.yaml (`registry:`). It is plain
 // data with yaml tags; the config package decodes it strictly and fills
 // defaults. DefaultConfig reproduces radixark/miles' tests/ci conventions.
@@ -34,6 +36,39 @@ type Config struct {
 	ExternalSuites []string `yaml:"external-suites"`
 	// Policy holds the label-policy and selection tables.
 	Policy Policy `yaml:"policy"`
+	// Python is the Python version the reference collector runs under
+	// ("3.11" .. "3.14"; "" means the newest, PythonNewest). Grammar newer
+	// than it is a syntax error, and error messages follow its parser.
+	Python string `yaml:"python"`
+}
+
+// PythonNewest is the newest Python version whose grammar cicheck follows,
+// the default of Config.Python; PythonOldest the oldest.
+const (
+	PythonNewest = "3.14"
+	PythonOldest = "3.11"
+)
+
+// pythonMinor returns the minor version of a "3.N" target ("" = newest).
+func pythonMinor(v string) (int, bool) {
+	if v == "" {
+		v = PythonNewest
+	}
+	for m := 11; m <= 14; m++ {
+		if v == fmt.Sprintf("3.%d", m) {
+			return m, true
+		}
+	}
+	return 0, false
+}
+
+// targetMinor is pythonMinor for a configuration that may not have been
+// validated: an unknown version reads as the newest.
+func targetMinor(v string) int {
+	if m, ok := pythonMinor(v); ok {
+		return m
+	}
+	return newestMinor
 }
 
 // Marker describes one registration function.
@@ -111,6 +146,7 @@ func DefaultConfig() Config {
 		OrphanAllowlist: []string{"miles/utils/test_wandb_utils.py"},
 		Workflows:       ".github/workflows",
 		ExternalSuites:  []string{"nightly-*"},
+		Python:          PythonNewest,
 		Policy: Policy{
 			LabelPrefix:     "run-ci-",
 			NightlySubtract: []string{"long", "ft-long"},

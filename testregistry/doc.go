@@ -19,17 +19,29 @@
 // vs str). Every logical line is also checked against Python's statement
 // grammar (stmt.go), f-string replacement fields included, because
 // ast.parse rejects the whole file on any syntax error and the reference
-// collector then fails: errors read like CPython's ("'(' was never closed",
-// "expected ':'", "cannot assign to function call here..."). The newest
-// grammar is accepted (type aliases, generic parameter lists, unparenthesised
-// except groups); block structure (an else without its if, a try without a
-// handler) and match/case patterns are checked. Run over 49,000 Python files
-// that ast.parse accepts, CPython's own grammar tests included, the checker
-// reports no error.
+// collector then fails. Files are read as the reference reads them (a NUL
+// byte fails the file, a BOM is a character).
+//
+// The grammar and the messages are those of the Python version in
+// Config.Python (registry.python, 3.11 to 3.14, default the newest): a
+// construct newer than the target is an error naming it and its version,
+// and a 3.11 target takes f-strings apart as CPython 3.11's string parser
+// does (fstring311.go). Messages follow CPython's two-pass parser: the
+// tokenizer's own errors, string decoding errors (escapes.go, with the
+// Unicode names of unicode_names.gz), the invalid_* rules of its second
+// pass ("Perhaps you forgot a comma?", "Missing parentheses in call to
+// 'print'", parameter order), and its rule that a later tokenizer error
+// replaces a parser error. Block structure (an else without its if, a try
+// without a handler, a match block without case blocks) and match/case
+// patterns are checked. Run over 49,000 Python files that ast.parse
+// accepts, CPython's own grammar tests included, the checker reports no
+// error.
 //
 // The result is checked against Python's own ast module by a golden test
 // (bench/registry/collect.py writes testdata/golden.json) and by a
-// differential test on randomly mutated files (bench/registry/difftest.py).
+// differential test on generated mutants of real-looking test files
+// (tools/registry-diff/gen.py writes testdata/differential.json, replayed
+// by TestDifferentialCPython; REGISTRY_PYTHON runs it live).
 //
 // # Findings
 //

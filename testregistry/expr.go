@@ -1,6 +1,7 @@
 package testregistry
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"regexp"
@@ -57,6 +58,15 @@ type parser struct {
 	// call arguments, dict items and string values are not kept.
 	check bool
 	depth int // recursion depth, bounded like CPython's parser
+	minor int // target Python 3.minor (0 = newest)
+	// softKw is "match" or "case" when the line checked last is such a
+	// header, for the block structure check.
+	softKw string
+	memo   exprMemo // f-string fields already parsed in this file
+	// furthest is the line of the furthest token the failed check read,
+	// which CPython compares with an unclosed bracket's line.
+	furthest int
+	failTok  token // where the failed check stopped, before any hint
 }
 
 // maxExprDepth bounds the parser's recursion (CPython gives up on about
@@ -79,7 +89,11 @@ func (p *parser) peek() token {
 		return p.toks[p.i]
 	}
 	if len(p.toks) > 0 {
+		// The NEWLINE after the last token, which may span lines.
 		last := p.toks[len(p.toks)-1]
+		if nl := strings.LastIndexByte(last.text, '\n'); nl >= 0 {
+			return token{kind: tkNewline, line: last.line + strings.Count(last.text, "\n"), col: len(last.text) - nl}
+		}
 		return token{kind: tkNewline, line: last.line, col: last.col + len(last.text)}
 	}
 	return token{kind: tkNewline, line: 1, col: 1}
@@ -198,7 +212,136 @@ func (p *parser) namedExpression() (*node, error) {
 		}
 		return p.mk("NamedExpr", t), nil
 	}
-	return p.expression()
+	n, err := p.expression()
+	if err == nil && p.isOp(":=") {
+		if p.inAssignedValue() {
+			return nil, p.fail(p.peek(), "invalid syntax") // star_expressions there: no rule for ':='
+		}
+		return nil, &SyntaxError{Line: n.line, Col: n.col, Msg: "cannot use assignment expressions with " + describeTarget(n)}
+	}
+	// Only the statement check (p.check) looks for syntax errors; the
+	// evaluating parse of a marker call runs on checked lines.
+	if err == nil && p.check && p.isOp("=") && p.namedSlot() {
+		if se := p.invalidNamed(n); se != nil {
+			return nil, se
+		}
+	}
+	return n, err
+}
+
+// argsEnd is the token after the arguments that follow the current one,
+// as far as they parse: the last token CPython's invalid_arguments rule
+// read, where it reports.
+func (p *parser) argsEnd() token {
+	save := p.i
+	defer func() { p.i = save }()
+	for p.isOp(",") {
+		p.next()
+		if p.isOp(")") {
+			break
+		}
+		if p.isOp("*") || p.isOp("**") {
+			p.next()
+		} else if t := p.peek(); t.kind == tkName && p.i+1 < len(p.toks) && p.toks[p.i+1].isOp("=") {
+			p.i += 2
+		}
+		if _, err := p.expression(); err != nil {
+			break
+		}
+	}
+	return p.peek()
+}
+
+// inAssignedValue reports a position outside brackets after an
+// assignment's '=' (the value of "x = ...").
+func (p *parser) inAssignedValue() bool {
+	depth, assigned := 0, false
+	for _, t := range p.toks[:p.i] {
+		if t.kind != tkOp {
+			continue
+		}
+		depth += bracketDelta(t.text)
+		if depth == 0 && t.text == "=" {
+			assigned = true
+		}
+	}
+	return assigned && depth == 0
+}
+
+// namedSlot reports whether the parser is where CPython's grammar has a
+// named_expression: inside a (), [] or {} display or subscript, or in an
+// if, elif or while condition; not in call arguments (a keyword) and not
+// at statement level (an assignment).
+func (p *parser) namedSlot() bool {
+	depth := 0
+	for j := p.i - 1; j >= 0; j-- {
+		t := p.toks[j]
+		if t.kind != tkOp {
+			continue
+		}
+		switch t.text {
+		case ")", "]", "}":
+			depth++
+		case "(", "[", "{":
+			if depth > 0 {
+				depth--
+				continue
+			}
+			// The innermost open bracket: a call's parenthesis follows
+			// an expression.
+			return !(t.text == "(" && j > 0 && endsExpr(p.toks[j-1]) && !isKeyword(p.toks[j-1].text))
+		}
+	}
+	switch p.toks[0].text {
+	case "if", "elif", "while":
+		// In the condition, not in a body after the ':'.
+		c := colonAtDepth0(p.toks)
+		return c < 0 || c >= p.i
+	}
+	return false
+}
+
+// invalidNamed is CPython's invalid_named_expression for "a = b" where a
+// named expression stands: the value must parse and not be followed by
+// another '=' or ':='.
+func (p *parser) invalidNamed(n *node) *SyntaxError {
+	save := p.i
+	defer func() { p.i = save }()
+	p.next() // =
+	_, err := p.bitOr()
+	if err != nil {
+		// The value is parsed with the second pass's rules: a string
+		// that fails to decode, or a hint inside it, is the error.
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			return nil
+		}
+		if se.action {
+			return se
+		}
+		if h := p.hint(p.toks, se); h != se {
+			return h
+		}
+		return nil
+	}
+	if p.isOp("=") || p.isOp(":=") {
+		return nil
+	}
+	// The rule's lookahead read the token after the value.
+	if p.atEnd() {
+		p.furthest = max(p.furthest, p.peek().line+1)
+	} else {
+		p.furthest = max(p.furthest, p.peek().line)
+	}
+	if n.class == "Name" && !n.paren {
+		return &SyntaxError{Line: n.line, Col: n.col, Msg: "invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}
+	}
+	switch {
+	case n.class == "List", n.class == "Tuple", n.class == "GeneratorExp",
+		n.class == "Constant" && (n.ctype == "bool" || n.ctype == "NoneType"), !bitwiseOr(n):
+		return nil
+	}
+	return &SyntaxError{Line: n.line, Col: n.col, Msg: "cannot assign to " + describeTarget(n) + " here. Maybe you meant '==' instead of '='?"}
 }
 
 func (p *parser) expression() (*node, error) {
@@ -227,6 +370,9 @@ func (p *parser) expression() (*node, error) {
 			return nil, err
 		}
 		if !p.isKw("else") {
+			if p.isOp(":") { // CPython's rule stops short of a ':'
+				return nil, p.fail(p.peek(), "invalid syntax")
+			}
 			return nil, p.fail(p.peek(), "expected 'else' after 'if' expression")
 		}
 		p.next()
@@ -514,16 +660,28 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 				if err := p.comprehension(); err != nil {
 					return nil, err
 				}
-				if nargs > 0 || !p.isOp(")") {
+				// CPython's rules need an argument before it, or a ','
+				// after it; anything else is a plain syntax error.
+				if nargs > 0 || p.isOp(",") {
 					return nil, p.fail(t, "Generator expression must be parenthesized")
+				}
+				if !p.isOp(")") {
+					return nil, p.fail(p.peek(), "invalid syntax")
 				}
 				v = p.alloc(node{class: "GeneratorExp", line: v.line, col: v.col})
 			}
+			// A positional argument out of order is CPython's
+			// invalid_arguments; a missing comma right after it is
+			// found first (while the argument is parsed). CPython reports
+			// it at the last token it read.
+			if (sawDoubleStar || sawKw) && p.i > 0 && endsExpr(p.toks[p.i-1]) && !p.atEnd() && startsExpr(p.peek()) {
+				return nil, p.fail(p.peek(), "invalid syntax")
+			}
 			if sawDoubleStar {
-				return nil, p.fail(t, "positional argument follows keyword argument unpacking")
+				return nil, p.fail(p.argsEnd(), "positional argument follows keyword argument unpacking")
 			}
 			if sawKw {
-				return nil, p.fail(t, "positional argument follows keyword argument")
+				return nil, p.fail(p.argsEnd(), "positional argument follows keyword argument")
 			}
 			if !p.check {
 				c.elts = append(c.elts, v)
@@ -658,13 +816,53 @@ func (p *parser) strings() (*node, error) {
 		case strings.Contains(prefix, "t"):
 			template = true
 		}
-		if strings.Contains(prefix, "b") {
+		// Each literal is decoded before the next is looked at, and a
+		// decoding error is reported at the token after the last one
+		// (CPython raises it in the action of its strings rule).
+		isBytes, raw := strings.Contains(prefix, "b"), strings.Contains(prefix, "r")
+		msg := ""
+		switch {
+		case isBytes:
+			if msg = bytesLiteralError(body, raw); strings.HasPrefix(msg, "bytes") {
+				se := p.fail(t, msg)
+				se.action = true
+				return nil, se
+			}
+		case !raw && !strings.ContainsAny(prefix, "ft"):
+			msg = unicodeEscapeError(body)
+		}
+		if msg != "" {
+			for p.peek().kind == tkString {
+				p.next()
+			}
+			se := p.fail(p.peek(), msg)
+			se.action = true
+			return nil, se
+		}
+		if isBytes {
 			bytes = true
 		} else {
 			text = true
 		}
 		if bytes && text {
-			return nil, p.fail(t, "cannot mix bytes and nonbytes literals")
+			for p.peek().kind == tkString {
+				p.next()
+			}
+			se := p.fail(p.peek(), "cannot mix bytes and nonbytes literals")
+			se.action = true
+			return nil, se
+		}
+		if p.minor == 11 && strings.Contains(prefix, "f") {
+			save := p.i
+			for p.peek().kind == tkString {
+				p.next()
+			}
+			after := p.peek()
+			p.i = save
+			if se := p.fstringError311(t, body, raw, after); se != nil {
+				se.action = true
+				return nil, se
+			}
 		}
 		if p.check {
 			continue // the value is not needed
@@ -692,7 +890,9 @@ func (p *parser) group() (*node, error) {
 	open := p.next()
 	if p.isOp(")") {
 		p.next()
-		return p.mk("Tuple", open), nil
+		n := p.mk("Tuple", open)
+		n.paren = true
+		return n, nil
 	}
 	if p.isKw("yield") {
 		p.next()
@@ -707,13 +907,18 @@ func (p *parser) group() (*node, error) {
 		if err := p.expectOp(")"); err != nil {
 			return nil, err
 		}
-		return p.mk("Yield", open), nil
+		n := p.mk("Yield", open)
+		n.paren = true
+		return n, nil
 	}
 	first, err := p.starExpression()
 	if err != nil {
 		return nil, err
 	}
 	if p.isKw("for") || p.isKw("async") {
+		if first.class == "Starred" {
+			return nil, p.fail(p.peek(), "iterable unpacking cannot be used in comprehension").at(first)
+		}
 		if err := p.comprehension(); err != nil {
 			return nil, err
 		}
@@ -731,7 +936,7 @@ func (p *parser) group() (*node, error) {
 		return first, nil
 	}
 	tup := p.mk("Tuple", open)
-	tup.elts = []*node{first}
+	tup.elts, tup.paren = []*node{first}, true
 	if err := p.seq(tup, ")"); err != nil {
 		return nil, err
 	}
@@ -750,6 +955,9 @@ func (p *parser) seq(n *node, closer string) error {
 			return err
 		}
 		n.elts = append(n.elts, e)
+		if (closer == "]" || closer == "}") && (p.isKw("for") || p.isKw("async")) {
+			return &SyntaxError{Line: n.line, Col: n.col + 1, Msg: "did you forget parentheses around the comprehension target?"}
+		}
 	}
 	return p.expectOp(closer)
 }
@@ -766,6 +974,9 @@ func (p *parser) list() (*node, error) {
 		return nil, err
 	}
 	if p.isKw("for") || p.isKw("async") {
+		if first.class == "Starred" {
+			return nil, p.fail(p.peek(), "iterable unpacking cannot be used in comprehension").at(first)
+		}
 		if err := p.comprehension(); err != nil {
 			return nil, err
 		}
@@ -788,9 +999,12 @@ func (p *parser) dict() (*node, error) {
 	var first *node
 	var err error
 	if isDict {
-		p.next()
+		star := p.next()
 		if _, err = p.bitOr(); err != nil {
 			return nil, err
+		}
+		if p.isKw("for") || p.isKw("async") {
+			return nil, p.fail(star, "dict unpacking cannot be used in dict comprehension")
 		}
 	} else {
 		if first, err = p.starExpression(); err != nil {
@@ -800,6 +1014,9 @@ func (p *parser) dict() (*node, error) {
 	}
 	if !isDict {
 		if p.isKw("for") || p.isKw("async") {
+			if first.class == "Starred" {
+				return nil, p.fail(p.toks[p.i-1], "iterable unpacking cannot be used in comprehension").at(first)
+			}
 			if err := p.comprehension(); err != nil {
 				return nil, err
 			}
@@ -816,7 +1033,9 @@ func (p *parser) dict() (*node, error) {
 	if first == nil {
 		n.keys, n.elts = append(n.keys, nil), append(n.elts, nil)
 	} else {
-		p.next() // :
+		if err := p.dictValueStart(); err != nil {
+			return nil, err
+		}
 		v, err := p.expression()
 		if err != nil {
 			return nil, err
@@ -849,7 +1068,10 @@ func (p *parser) dict() (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := p.expectOp(":"); err != nil {
+		if !p.isOp(":") {
+			return nil, p.fail(k.tokAt(), "':' expected after dictionary key")
+		}
+		if err := p.dictValueStart(); err != nil {
 			return nil, err
 		}
 		v, err := p.expression()
@@ -861,6 +1083,28 @@ func (p *parser) dict() (*node, error) {
 		}
 	}
 	return n, p.expectOp("}")
+}
+
+// dictValueStart consumes the ':' after a dict key, with CPython's messages
+// for a starred or missing value.
+func (p *parser) dictValueStart() error {
+	colon := p.next()
+	switch {
+	case p.isOp("*"):
+		return p.fail(p.peek(), "cannot use a starred expression in a dictionary value")
+	case p.isOp("}") || p.isOp(","):
+		return p.fail(colon, "expression expected after dictionary key and ':'")
+	}
+	return nil
+}
+
+// tokAt is a token at the node's position, for error locations.
+func (n *node) tokAt() token { return token{line: n.line, col: n.col} }
+
+// at moves an error to a node's position.
+func (se *SyntaxError) at(n *node) *SyntaxError {
+	se.Line, se.Col = n.line, n.col
+	return se
 }
 
 const digitPart = `[0-9](?:_?[0-9])*`
@@ -933,7 +1177,7 @@ func simpleInt(s string) bool {
 }
 
 // unescape decodes the backslash escapes of a non-raw string body. \N{name}
-// is resolved for printable ASCII names only (see asciiNames).
+// is resolved with lookupName.
 func unescape(s string, bytes bool) string {
 	if !strings.Contains(s, "\\") {
 		return s
@@ -982,13 +1226,10 @@ func unescape(s string, bytes bool) string {
 				sb.WriteString("\\N")
 				continue
 			}
-			r, ok := asciiNames()[strings.ToUpper(s[i+2:i+end])]
-			if !ok {
-				// Names outside printable ASCII are kept verbatim: no
-				// label or suite needs them, and the full table is large.
-				sb.WriteString(s[i-1 : i+end+1])
-			} else {
+			if r, ok := lookupName(s[i+2 : i+end]); ok {
 				sb.WriteRune(r)
+			} else {
+				sb.WriteString(s[i-1 : i+end+1]) // a syntax error elsewhere
 			}
 			i += end
 		case 'x', 'u', 'U':

@@ -45,8 +45,8 @@ var mutators = map[string]bool{"update": true, "add": true, "pop": true, "clear"
 
 // findBinding returns the last module-level binding "sym = v" or
 // "sym: T = v" in src, noting any later mutation.
-func findBinding(src, sym string) (*binding, error) {
-	lines, err := lexLines(src, false, func(line []token) bool {
+func findBinding(src, sym string, minor int) (*binding, error) {
+	lines, err := lexLinesFor(src, minor, false, func(line []token) bool {
 		for _, t := range line {
 			if t.kind == tkName && t.text == sym {
 				return true
@@ -89,7 +89,7 @@ func findBinding(src, sym string) (*binding, error) {
 			if eq < 0 {
 				continue // a bare annotation binds nothing
 			}
-			p := &parser{toks: st[eq+1:]}
+			p := &parser{toks: st[eq+1:], minor: minor}
 			v, err := p.starExpressions()
 			if err == nil && !p.atEnd() {
 				err = p.fail(p.peek(), "invalid syntax")
@@ -335,7 +335,8 @@ func loadLabels(fsys fs.FS, cfg Config) (*labelSet, []finding.Finding) {
 		}
 		return nil, notLiteral(1, 1, err.Error())
 	}
-	b, err := findBinding(string(src), sym)
+	minor := targetMinor(cfg.Python)
+	b, err := findBinding(string(src), sym, minor)
 	if err != nil {
 		var se *SyntaxError
 		if errors.As(err, &se) {
@@ -427,7 +428,8 @@ func loadSuitesPos(fsys fs.FS, cfg Config) (map[string][]string, suitePos, []fin
 	if err != nil {
 		return fallback(), pos, nil
 	}
-	b, err := findBinding(string(src), cfg.Suites.Symbol)
+	minor := targetMinor(cfg.Python)
+	b, err := findBinding(string(src), cfg.Suites.Symbol, minor)
 	if err != nil || b == nil || b.err != nil || b.mutated != nil || b.rebound != nil || b.value.class != "Dict" {
 		return fallback(), pos, nil
 	}

@@ -81,7 +81,7 @@ func TestBindingDelNearMiss(t *testing.T) {
 		"LABELS = ['a', 'b']\nLABELS.append('c')\n":               true,
 		"LABELS = ['a', 'b']\nOTHER = list(LABELS)\n":             false,
 	} {
-		b, err := findBinding(src, "LABELS")
+		b, err := findBinding(src, "LABELS", 14)
 		if err != nil || b == nil {
 			t.Fatalf("%q: %v, %v", src, b, err)
 		}

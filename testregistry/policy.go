@@ -120,8 +120,15 @@ func ResolveWorkflowInputs(in WorkflowInputs, pc Policy) (cadence string, raw []
 	case in.CadenceOverride != "":
 		return in.CadenceOverride, raw, nil
 	case in.EventName == "pull_request":
-		var labels []any
-		if err := json.Unmarshal([]byte(in.PRLabelsJSON), &labels); err != nil {
+		// Decoded into any, not []any: json.Unmarshal maps "null" to a nil
+		// slice without error, while the reference rejects anything but a
+		// list.
+		var v any
+		if err := json.Unmarshal([]byte(in.PRLabelsJSON), &v); err != nil {
+			return "", nil, errors.New("PR labels were not a JSON string array")
+		}
+		labels, ok := v.([]any)
+		if !ok {
 			return "", nil, errors.New("PR labels were not a JSON string array")
 		}
 		re := prLabelRe()
@@ -523,7 +530,9 @@ func ResolveWorkflowPolicy(fsys fs.FS, cfg Config, in WorkflowInputs, diff []byt
 		return out, err
 	}
 	out.Policy, out.RawLabels, out.PolicyWarnings, out.SkippedStages = p, raw, warns, []string{}
-	if in.CadenceOverride != "" || in.EventName != "pull_request" {
+	// The reference prunes on every pull_request event, a cadence override
+	// included: a workflow_call inherits its caller's event.
+	if in.EventName != "pull_request" {
 		return out, nil
 	}
 	changes, usable := ParseNameStatusZ(diff)

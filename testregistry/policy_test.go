@@ -103,6 +103,12 @@ func TestResolveWorkflowInputs(t *testing.T) {
 		{WorkflowInputs{EventName: "pull_request", PRLabelsJSON: `{"a":1}`}, "", "", "PR labels were not a JSON string array"},
 		{WorkflowInputs{EventName: "pull_request", PRLabelsJSON: `[1]`}, "", "", "PR labels were not a JSON string array"},
 		{WorkflowInputs{EventName: "pull_request", PRLabelsJSON: ``}, "", "", "PR labels were not a JSON string array"},
+		{WorkflowInputs{EventName: "pull_request", PRLabelsJSON: `null`}, "", "", "PR labels were not a JSON string array"},
+		{WorkflowInputs{EventName: "pull_request", PRLabelsJSON: ` null `}, "", "", "PR labels were not a JSON string array"},
+		{WorkflowInputs{EventName: "pull_request", PRLabelsJSON: `"run-ci-x"`}, "", "", "PR labels were not a JSON string array"},
+		// Near misses: an empty list, and whitespace around a list, are fine.
+		{WorkflowInputs{EventName: "pull_request", PRLabelsJSON: `[]`}, "regular", "", ""},
+		{WorkflowInputs{EventName: "pull_request", PRLabelsJSON: ` [] `}, "regular", "", ""},
 		{WorkflowInputs{EventName: "schedule", Schedule: "0 3 * * *"}, "", "", "No CI policy is defined for schedule: 0 3 * * *"},
 		{WorkflowInputs{EventName: "push"}, "", "", "Unsupported PR Test trigger: push"},
 	}

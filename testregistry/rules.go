@@ -81,8 +81,13 @@ anywhere in a file (not only in its registration) raises a raw
 
 ` + collectorFails + `
 
-Fix the syntax; the message is CPython's own (‵'(' was never closed‵,
-‵expected ':'‵, ...), positioned on the offending token.`),
+Fix the syntax; the message is the one CPython gives (‵'(' was never
+closed‵, ‵expected ':'‵, ‵Missing parentheses in call to 'print'‵, ...)
+for the Python version in ‵registry.python‵ (default: the newest cicheck
+supports, 3.14; the reference's CPU CI runs 3.11), positioned on the
+offending token. Grammar newer than that version (a ‵type‵ alias, type
+parameters, a PEP 701 f-string under 3.11, a t-string before 3.14) is an
+error that names the construct and the version that introduced it.`),
 			Bad: exRepo(exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci
 

@@ -97,6 +97,9 @@ func Present(fsys fs.FS, cfg Config) bool {
 func ValidateConfig(c Config) error { return c.validate() }
 
 func (c Config) validate() error {
+	if _, ok := pythonMinor(c.Python); !ok {
+		return fmt.Errorf("registry.python: %q is not one of 3.11, 3.12, 3.13, 3.14", c.Python)
+	}
 	if _, err := path.Match(c.FileGlob, "x"); err != nil || c.FileGlob == "" {
 		return fmt.Errorf("registry.file-glob: invalid pattern %q", c.FileGlob)
 	}
@@ -356,8 +359,8 @@ func topStatements(lines []logicalLine) [][]token {
 
 // findCalls returns the module-level bare-name marker calls of src, or the
 // first syntax error.
-func findCalls(src string, markers map[string]Marker) ([]call, error) {
-	lines, err := lexLines(src, false, func(line []token) bool {
+func findCalls(src string, minor int, markers map[string]Marker) ([]call, error) {
+	lines, err := lexLinesFor(src, minor, false, func(line []token) bool {
 		for _, t := range line {
 			if t.kind == tkName {
 				if _, ok := markers[t.text]; ok {
@@ -371,7 +374,7 @@ func findCalls(src string, markers map[string]Marker) ([]call, error) {
 		return nil, err
 	}
 	var calls []call
-	p := &parser{}
+	p := &parser{minor: minor}
 	for _, st := range topStatements(lines) {
 		if !mayBeCall(st, markers) {
 			continue
@@ -413,7 +416,8 @@ func mayBeCall(st []token, markers map[string]Marker) bool {
 
 func (s *scanner) scanFile(file, src string) fileResult {
 	var res fileResult
-	calls, err := findCalls(src, s.cfg.Markers)
+	minor := targetMinor(s.cfg.Python)
+	calls, err := findCalls(src, minor, s.cfg.Markers)
 	if err != nil {
 		var se *SyntaxError
 		if errors.As(err, &se) {

@@ -1,6 +1,9 @@
 package testregistry
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Statement-level syntax check. ast.parse rejects a whole file on any syntax
 // error, and the reference collector then crashes, so a file the scanner
@@ -20,15 +23,237 @@ func isAugOp(s string) bool {
 // checkLine returns the first syntax error of one logical line. p is reused
 // across lines: its node slab is recycled, as no node outlives the check.
 func checkLine(p *parser, toks []token) *SyntaxError {
-	p.toks, p.i, p.slab, p.depth = toks, 0, p.slab[:0], 0
+	p.toks, p.i, p.slab, p.depth, p.softKw, p.furthest = toks, 0, p.slab[:0], 0, "", 0
 	if err := p.statement(); err != nil {
 		var se *SyntaxError
-		if errors.As(err, &se) {
-			return se
+		if !errors.As(err, &se) {
+			se = p.fail(p.peek(), "invalid syntax")
 		}
-		return p.fail(p.peek(), "invalid syntax")
+		p.furthest = max(p.furthest, se.Line) // a rule may have read further (invalidNamed)
+		p.failTok = token{line: se.Line, col: se.Col}
+		for _, t := range toks {
+			if t.line > se.Line || t.line == se.Line && t.col >= se.Col {
+				p.furthest = max(p.furthest, t.line)
+				break
+			}
+		}
+		return p.hint(toks, se)
 	}
 	return nil
+}
+
+// hint turns a generic "invalid syntax" into the message of the CPython
+// rule that would have matched in its second, error-hunting pass:
+// invalid_legacy_expression ("print x") and invalid_expression's missing
+// comma between two expressions inside brackets.
+func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
+	minor := p.minor
+	if se.Msg != "invalid syntax" || se.noHint {
+		return se
+	}
+	k := len(toks)
+	for i, t := range toks {
+		if t.line > se.Line || t.line == se.Line && t.col >= se.Col {
+			k = i
+			break
+		}
+	}
+	// reached notes how far a rule of the second pass read: the line of
+	// the token after toks[end-1], past the last line at the end.
+	reached := func(end int) {
+		if end < len(toks) {
+			p.furthest = max(p.furthest, toks[end].line)
+		} else if len(toks) > 0 {
+			p.furthest = max(p.furthest, toks[len(toks)-1].line+1)
+		}
+	}
+	// parses parses an expression (star_expressions) from toks[from] and
+	// returns its end, or -1. A string literal that fails to decode in it
+	// fails the whole parse, as CPython's actions do (action).
+	var action *SyntaxError
+	parses := func(from int, star bool) int {
+		sub := parser{toks: toks[from:], check: true, minor: minor}
+		var err error
+		if star {
+			_, err = sub.starExpressions()
+		} else {
+			_, err = sub.expression()
+		}
+		var se *SyntaxError
+		if errors.As(err, &se) && se.action && action == nil {
+			action = se
+		}
+		if err != nil {
+			return -1
+		}
+		return from + sub.i
+	}
+	depthAt := func(k int) int {
+		depth := 0
+		for _, t := range toks[:k] {
+			if t.kind == tkOp {
+				depth += bracketDelta(t.text)
+			}
+		}
+		return depth
+	}
+	// comma: the missing-comma rule between toks[k-1] and toks[k]. Its
+	// "NAME STRING" exclusion looks at the start of the left expression.
+	comma := func(k int) *SyntaxError {
+		if k == 0 || k >= len(toks) {
+			return nil
+		}
+		a, b := toks[k-1], toks[k]
+		start := exprStart(toks, k-1)
+		if start > 0 && (toks[start-1].text == "for" || toks[start-1].text == "if") {
+			return action // a comprehension's disjunction: no expression rule there
+		}
+		if endsExpr(a) && startsExpr(b) && b.text != "-" && b.text != "+" &&
+			!(toks[start].kind == tkName && !isKeyword(toks[start].text) && start+1 < len(toks) && toks[start+1].kind == tkString) &&
+			!isSoftKeyword(toks[start].text, minor) {
+			// The right side is parsed (its strings built) before the
+			// rule checks that it is inside brackets.
+			if end := parses(k, false); end >= 0 && depthAt(k) > 0 {
+				reached(end)
+				return &SyntaxError{Line: a.line, Col: a.col, Msg: "invalid syntax. Perhaps you forgot a comma?"}
+			}
+		}
+		return action
+	}
+	for i := 0; i < k && i+1 < len(toks); i++ {
+		t := toks[i]
+		if t.kind == tkName && (t.text == "print" || t.text == "exec") && (i == 0 || expressionSlot(toks[i-1])) &&
+			toks[i+1].text != "(" && (startsExpr(toks[i+1]) || toks[i+1].text == "*") {
+			end := parses(i+1, true)
+			if action != nil {
+				return action
+			}
+			if end < 0 {
+				continue
+			}
+			// A missing comma inside what follows is found while the
+			// legacy rule parses it, so it wins.
+			if se := comma(end); se != nil {
+				if se.action {
+					return se
+				}
+				se.Line, se.Col = toks[i+1].line, toks[i+1].col
+				return se
+			}
+			reached(end)
+			return &SyntaxError{Line: t.line, Col: t.col, Msg: fmt.Sprintf("Missing parentheses in call to '%s'. Did you mean %s(...)?", t.text, t.text)}
+		}
+	}
+	if hint := comma(k); hint != nil {
+		return hint
+	}
+	if action != nil {
+		return action
+	}
+	return se
+}
+
+// exprStart walks back from toks[i], the last token of an expression, to
+// its first token: over brackets, trailers, dots, operators and adjacent
+// strings, stopping where two operands meet without an operator, or at an
+// opening bracket, a comma, an '=', a ':' or a keyword.
+func exprStart(toks []token, i int) int {
+	j := i
+	for j > 0 {
+		// Skip a bracketed group backwards: j lands on its opener.
+		if t := toks[j]; t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}") {
+			depth := 0
+			for ; j >= 0; j-- {
+				if toks[j].kind == tkOp {
+					depth += bracketDelta(toks[j].text)
+				}
+				if depth == 0 {
+					break
+				}
+			}
+			if j <= 0 {
+				return 0
+			}
+		}
+		q := toks[j-1]
+		cur := toks[j]
+		switch {
+		case cur.kind == tkOp && (cur.text == "(" || cur.text == "[") && endsExpr(q):
+			j-- // a call or subscript trailer: its primary is part of it
+		case cur.kind == tkString && q.kind == tkString:
+			j-- // implicit concatenation
+		case q.kind == tkOp && q.text != "(" && q.text != "[" && q.text != "{" && q.text != "," && q.text != "=" &&
+			q.text != ":" && q.text != ";" && q.text != ":=" && !isAugOp(q.text):
+			j -= 2 // an operator and its left operand
+			if j < 0 {
+				return 0
+			}
+		case q.kind == tkName && (q.text == "not" || q.text == "and" || q.text == "or" || q.text == "in" || q.text == "is"):
+			j -= 2
+			if j < 0 {
+				return 0
+			}
+		default:
+			return j
+		}
+	}
+	return max(j, 0)
+}
+
+// expressionSlot reports a token after which the grammar expects an
+// expression (where CPython's invalid_legacy_expression can match).
+func expressionSlot(t token) bool {
+	switch t.kind {
+	case tkOp:
+		switch t.text {
+		case "(", "[", "{", ",", "=", ":", ";", "+=", "-=", "*=", "/=", "//=", "%=", "@=", "&=", "|=", "^=", ">>=", "<<=", "**=", ":=":
+			return true
+		}
+	case tkName:
+		switch t.text {
+		case "return", "if", "elif", "while", "else", "assert", "yield", "in", "del", "await":
+			return true
+		}
+	}
+	return false
+}
+
+// startsExpr reports a token that can begin an expression (no '*').
+func startsExpr(t token) bool {
+	switch t.kind {
+	case tkNumber, tkString:
+		return true
+	case tkName:
+		switch t.text {
+		case "True", "False", "None", "not", "lambda", "await":
+			return true
+		}
+		return !isKeyword(t.text)
+	case tkOp:
+		switch t.text {
+		case "(", "[", "{", "-", "+", "~", "...":
+			return true
+		}
+	}
+	return false
+}
+
+// endsExpr reports a token that can end an expression.
+func endsExpr(t token) bool {
+	switch t.kind {
+	case tkNumber, tkString:
+		return true
+	case tkName:
+		return t.text == "True" || t.text == "False" || t.text == "None" || !isKeyword(t.text)
+	case tkOp:
+		return t.text == ")" || t.text == "]" || t.text == "}" || t.text == "..."
+	}
+	return false
+}
+
+// isSoftKeyword reports Python's soft keywords (type from 3.12 on).
+func isSoftKeyword(s string, minor int) bool {
+	return s == "match" || s == "case" || s == "_" || s == "type" && (minor == 0 || minor >= 12)
 }
 
 func (p *parser) statement() error {
@@ -65,7 +290,7 @@ func (p *parser) statement() error {
 			return p.block()
 		case "else", "try", "finally":
 			p.next()
-			return p.block()
+			return p.blockColon(true)
 		case "for":
 			return p.forStmt()
 		case "with":
@@ -74,10 +299,27 @@ func (p *parser) statement() error {
 			p.next()
 			if p.isOp("*") {
 				p.next()
+				if p.isOp(":") {
+					return p.fail(p.peek(), "expected one or more exception types")
+				}
+			}
+			if p.atEnd() {
+				return p.fail(p.peek(), "expected ':'")
 			}
 			if !p.isOp(":") {
-				if _, err := p.starExpressions(); err != nil {
+				n, err := p.starExpressions()
+				if err != nil {
 					return err
+				}
+				// Unparenthesised exception groups are Python 3.14's
+				// (PEP 758), and never with "as".
+				if n.class == "Tuple" && !n.paren {
+					if p.minor < 14 {
+						return &SyntaxError{Line: n.line, Col: n.col, Msg: "multiple exception types must be parenthesized"}
+					}
+					if p.isKw("as") {
+						return &SyntaxError{Line: n.line, Col: n.col, Msg: "multiple exception types must be parenthesized when using 'as'"}
+					}
 				}
 				if p.isKw("as") {
 					p.next()
@@ -91,10 +333,26 @@ func (p *parser) statement() error {
 			// Soft keywords. A line that parses as a plain statement
 			// ("match = 1", "case[1]: int = 2") is one; otherwise a line
 			// with a top-level ':' is a match or case header.
-			if err := p.simpleStmts(); err == nil || colonAtDepth0(p.toks) < 0 {
+			err := p.simpleStmts()
+			if err == nil {
+				return nil
+			}
+			if colonAtDepth0(p.toks) < 0 {
+				// A header that ends the line without its ':'.
+				p.i = 1
+				herr := p.caseHeader()
+				if t.text == "match" {
+					p.i = 1
+					herr = p.matchHeader()
+				}
+				var se *SyntaxError
+				if errors.As(herr, &se) && se.Msg == "expected ':'" {
+					return se
+				}
 				return err
 			}
 			p.i = 1
+			p.softKw = t.text
 			if t.text == "match" {
 				return p.matchHeader()
 			}
@@ -139,9 +397,17 @@ func (p *parser) end() error {
 }
 
 // block parses ':' and an optional same-line body.
-func (p *parser) block() error {
+func (p *parser) block() error { return p.blockColon(false) }
+
+// blockColon parses ": [simple statements]". CPython says "expected ':'"
+// where its grammar forces the colon (def, try, else, finally: forced) or
+// where the header ends the line; otherwise it is invalid syntax.
+func (p *parser) blockColon(forced bool) error {
 	if !p.isOp(":") {
-		return p.fail(p.peek(), "expected ':'")
+		if forced || p.atEnd() {
+			return p.fail(p.peek(), "expected ':'")
+		}
+		return p.fail(p.peek(), "invalid syntax")
 	}
 	p.next()
 	if p.atEnd() {
@@ -185,6 +451,9 @@ func (p *parser) funcDef() error {
 		return err
 	}
 	if p.isOp("[") {
+		if err := p.typeParams(); err != nil {
+			return err
+		}
 		if err := p.skipBracket(); err != nil { // type parameters
 			return err
 		}
@@ -202,62 +471,317 @@ func (p *parser) funcDef() error {
 			return err
 		}
 	}
-	return p.block()
+	return p.blockColon(true)
 }
 
-// params parses a parameter list up to and including closer.
+// paramItem is one comma-separated item of a parameter list: kind is P
+// (name), D (name=default), / , S (bare *), V (*name), K (**name), ( (a
+// parenthesised name); V and K with a default keep their kind and eq.
+type paramItem struct {
+	kind  byte
+	tok   token  // the item's first token
+	eq    *token // the '=' of a default
+	noVal bool   // '=' with no expression after it
+	comma bool   // followed by ','
+}
+
+// params parses a parameter list up to and including closer, then checks
+// the order of its items with the invalid_parameters, invalid_star_etc
+// and invalid_kwds rules of CPython's grammar, in their order, so that a
+// misordered list gets CPython's message.
 func (p *parser) params(closer string, annotations bool) error {
-	bareStar := false
+	var items []paramItem
 	for !p.isOp(closer) {
-		t := p.peek()
+		it := paramItem{tok: p.peek()}
+		// expr: the item ends with an annotation or default, where a
+		// missing comma is an expression's (hinted) error.
+		expr := false
 		switch {
 		case p.isOp("/"):
 			p.next()
+			it.kind = '/'
+			if p.isOp("*") && len(items) > 0 {
+				return p.fail(p.peek(), "expected comma between / and *")
+			}
 		case p.isOp("*") || p.isOp("**"):
 			star := p.next()
 			if star.text == "*" && (p.isOp(",") || p.isOp(closer)) {
-				bareStar = true
+				it.kind = 'S'
 				break
 			}
 			if err := p.name(); err != nil {
-				return err
+				return noHint(err)
+			}
+			it.kind = 'V'
+			if star.text == "**" {
+				it.kind = 'K'
 			}
 			if annotations && p.isOp(":") {
 				p.next()
-				if p.isOp("*") {
+				if star.text == "*" && p.isOp("*") {
 					p.next() // *args: *Ts
 				}
 				if _, err := p.expression(); err != nil {
 					return err
 				}
 			}
+			if p.isOp("=") {
+				eq := p.next()
+				it.eq = &eq
+				if !p.isOp(",") && !p.isOp(closer) {
+					if _, err := p.expression(); err != nil {
+						return err
+					}
+				}
+			}
+		case p.isOp("("):
+			it.kind = '('
+			if err := p.skipBracket(); err != nil {
+				return err
+			}
 		default:
 			if err := p.name(); err != nil {
-				return p.fail(t, "invalid syntax")
+				return noHint(err)
 			}
+			it.kind = 'P'
 			if annotations && p.isOp(":") {
 				p.next()
 				if _, err := p.expression(); err != nil {
 					return err
 				}
+				expr = true
 			}
 			if p.isOp("=") {
-				p.next()
-				if _, err := p.expression(); err != nil {
+				eq := p.next()
+				it.kind, it.eq = 'D', &eq
+				if p.isOp(",") || p.isOp(closer) {
+					it.noVal = true
+				} else if _, err := p.expression(); err != nil {
 					return err
 				}
+				expr = true
 			}
-			bareStar = false
 		}
-		if !p.isOp(",") {
+		it.comma = p.isOp(",")
+		if !it.comma && !p.isOp(closer) {
+			if se := p.checkParams(items, annotations); se != nil {
+				return se
+			}
+			if expr {
+				return p.fail(p.peek(), "invalid syntax")
+			}
+			return noHint(p.fail(p.peek(), "invalid syntax"))
+		}
+		items = append(items, it)
+		if !it.comma {
 			break
 		}
 		p.next()
 	}
-	if bareStar {
-		return p.fail(p.peek(), "named arguments must follow bare *")
+	if se := p.checkParams(items, annotations); se != nil {
+		return se
 	}
 	return p.expectOp(closer)
+}
+
+// newer is the error for grammar the target Python version does not
+// have yet; it names the construct and the version that introduced it.
+func (p *parser) newer(t token, what string, minor int, pep string) *SyntaxError {
+	return &SyntaxError{Line: t.line, Col: t.col, noHint: true,
+		Msg: fmt.Sprintf("%s requires Python 3.%d or newer (%s); registry.python is 3.%d", what, minor, pep, p.minor)}
+}
+
+// typeParams gates a type parameter list ("[T]" after a def, class or
+// type name) by the target version: 3.12, defaults 3.13.
+func (p *parser) typeParams() error {
+	if p.minor < 12 {
+		return p.newer(p.peek(), "a type parameter list", 12, "PEP 695")
+	}
+	if p.minor < 13 {
+		depth := 0
+		for _, t := range p.toks[p.i:] {
+			if t.kind != tkOp {
+				continue
+			}
+			depth += bracketDelta(t.text)
+			if depth == 0 {
+				break
+			}
+			if depth == 1 && t.text == "=" {
+				return p.newer(t, "a type parameter default", 13, "PEP 696")
+			}
+		}
+	}
+	return nil
+}
+
+// noHint marks an error the missing-comma hint must leave alone (a
+// parameter name is not an expression).
+func noHint(err error) error {
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		se.noHint = true
+	}
+	return err
+}
+
+func (p *parser) checkParams(items []paramItem, annotations bool) *SyntaxError {
+	n := len(items)
+	kind := func(i int) byte {
+		if i < n {
+			return items[i].kind
+		}
+		return 0
+	}
+	at := func(i int, msg string) *SyntaxError {
+		return &SyntaxError{Line: items[i].tok.line, Col: items[i].tok.col, Msg: msg}
+	}
+	pd := func(i int) int { // skip param_maybe_default*
+		for kind(i) == 'P' || kind(i) == 'D' {
+			i++
+		}
+		return i
+	}
+	// The end of a leading slash group (P+ / or P* D+ /), 0 if none.
+	slash := 0
+	if m := pd(0); m > 0 && kind(m) == '/' {
+		slash = m + 1
+	}
+	noDefaultSlash := 0 // slash_no_default: P+ /
+	if m := func() int {
+		i := 0
+		for kind(i) == 'P' {
+			i++
+		}
+		return i
+	}(); m > 0 && kind(m) == '/' {
+		noDefaultSlash = m + 1
+	}
+	nonDefault := func(from int, msg string) *SyntaxError {
+		i := from
+		for kind(i) == 'P' {
+			i++
+		}
+		j := i
+		for kind(j) == 'D' {
+			j++
+		}
+		if j == i {
+			return nil
+		}
+		if kind(j) == '/' {
+			j++
+		}
+		if kind(j) == 'P' {
+			return at(j, msg)
+		}
+		return nil
+	}
+	paren := func() *SyntaxError {
+		i := 0
+		for kind(i) == 'P' {
+			i++
+		}
+		if kind(i) == '(' {
+			what := "Function"
+			if !annotations {
+				what = "Lambda expression"
+			}
+			return at(i, what+" parameters cannot be parenthesized")
+		}
+		return nil
+	}
+	// A '=' without its value fails as soon as a rule reads it as a
+	// default, which the first rules do for the leading parameters.
+	for i := 0; i < n && (kind(i) == 'P' || kind(i) == 'D'); i++ {
+		if items[i].noVal {
+			return &SyntaxError{Line: items[i].eq.line, Col: items[i].eq.col, Msg: "expected default value expression"}
+		}
+	}
+	rules := []func() *SyntaxError{
+		func() *SyntaxError { // "/" ','
+			if kind(0) == '/' && items[0].comma {
+				return at(0, "at least one argument must precede /")
+			}
+			return nil
+		},
+		func() *SyntaxError {
+			if slash > 0 {
+				if m := pd(slash); kind(m) == '/' {
+					return at(m, "/ may appear only once")
+				}
+			}
+			return nil
+		},
+		func() *SyntaxError {
+			if m := pd(slash); kind(m) == 'S' && items[m].comma || kind(m) == 'V' && items[m].eq == nil {
+				if m2 := pd(m + 1); kind(m2) == '/' {
+					return at(m2, "/ must be ahead of *")
+				}
+			}
+			return nil
+		},
+	}
+	var order []func() *SyntaxError
+	if p.minor == 11 {
+		order = []func() *SyntaxError{func() *SyntaxError { return nonDefault(0, "non-default argument follows default argument") }, paren}
+		order = append(order, rules...)
+	} else {
+		order = append(order, rules[0], rules[1], func() *SyntaxError {
+			return nonDefault(noDefaultSlash, "parameter without a default follows parameter with a default")
+		}, paren, rules[2])
+	}
+	for _, r := range order {
+		if se := r(); se != nil {
+			return se
+		}
+	}
+	// The valid grammar: [slash group] P* D* [star_etc] [kwds].
+	m := slash
+	for kind(m) == 'P' {
+		m++
+	}
+	for kind(m) == 'D' {
+		m++
+	}
+	for i := 0; i < m; i++ {
+		if items[i].noVal {
+			return &SyntaxError{Line: items[i].eq.line, Col: items[i].eq.col, Msg: "expected default value expression"}
+		}
+	}
+	if k := kind(m); k == 'S' || k == 'V' {
+		st := items[m]
+		switch {
+		case k == 'S' && (!st.comma || m+1 == n || kind(m+1) == 'K'):
+			return at(m, "named arguments must follow bare *")
+		case k == 'V' && st.eq != nil:
+			return &SyntaxError{Line: st.eq.line, Col: st.eq.col, Msg: "var-positional argument cannot have default value"}
+		}
+		m2 := pd(m + 1)
+		if kind(m2) == 'V' && items[m2].eq == nil || kind(m2) == 'S' && items[m2].comma {
+			return at(m2, "* argument may appear only once")
+		}
+		for i := m + 1; i < m2; i++ {
+			if items[i].noVal {
+				return &SyntaxError{Line: items[i].eq.line, Col: items[i].eq.col, Msg: "expected default value expression"}
+			}
+		}
+		m = m2
+	}
+	if kind(m) == 'K' {
+		kw := items[m]
+		if kw.eq != nil {
+			return &SyntaxError{Line: kw.eq.line, Col: kw.eq.col, Msg: "var-keyword argument cannot have default value"}
+		}
+		if kw.comma && m+1 < n {
+			return at(m+1, "arguments cannot follow var-keyword argument")
+		}
+		m++
+	}
+	if m < n {
+		return &SyntaxError{Line: items[m].tok.line, Col: items[m].tok.col, Msg: "invalid syntax", noHint: true}
+	}
+	return nil
 }
 
 func (p *parser) classDef() error {
@@ -266,6 +790,9 @@ func (p *parser) classDef() error {
 		return err
 	}
 	if p.isOp("[") {
+		if err := p.typeParams(); err != nil {
+			return err
+		}
 		if err := p.skipBracket(); err != nil {
 			return err
 		}
@@ -376,6 +903,18 @@ func (p *parser) withItems(closer string) error {
 // describeTarget names a node the way CPython's "cannot assign to" does.
 func describeTarget(n *node) string {
 	switch n.class {
+	case "Attribute":
+		return "attribute"
+	case "Subscript":
+		return "subscript"
+	case "Starred":
+		return "starred"
+	case "Name":
+		return "name"
+	case "List":
+		return "list"
+	case "Tuple":
+		return "tuple"
 	case "Call":
 		return "function call"
 	case "Constant":
@@ -416,6 +955,22 @@ func describeTarget(n *node) string {
 		return "yield expression"
 	}
 	return "expression"
+}
+
+// bitwiseOr reports a node CPython's bitwise_or rule derives: no
+// comparison, boolean operator, lambda, conditional, starred or bare
+// yield or tuple unless parenthesised.
+func bitwiseOr(n *node) bool {
+	if n.paren {
+		return true
+	}
+	switch n.class {
+	case "Compare", "BoolOp", "Lambda", "IfExp", "Starred", "Yield", "NamedExpr":
+		return false
+	case "Tuple":
+		return false
+	}
+	return true
 }
 
 func pyBoolOrNone(n *node) string {
@@ -560,9 +1115,15 @@ func (p *parser) simpleStmt() error {
 		case "type":
 			// Soft keyword: "type X = ..." and "type X[T] = ...".
 			if len(p.toks) > p.i+2 && p.toks[p.i+1].kind == tkName && (p.toks[p.i+2].text == "=" || p.toks[p.i+2].text == "[") {
+				if p.minor < 12 {
+					return p.newer(p.peek(), "a type alias statement", 12, "PEP 695")
+				}
 				p.next()
 				p.next()
 				if p.isOp("[") {
+					if err := p.typeParams(); err != nil {
+						return err
+					}
 					if err := p.skipBracket(); err != nil {
 						return err
 					}
@@ -583,7 +1144,9 @@ func (p *parser) simpleStmt() error {
 	case p.stmtEnd():
 		return nil
 	case p.isOp(":"):
-		if first.class != "Name" && first.class != "Attribute" && first.class != "Subscript" {
+		// CPython's invalid_assignment rules need an annotation after
+		// the ':' to name the target.
+		if first.class != "Name" && first.class != "Attribute" && first.class != "Subscript" && p.i+1 < len(p.toks) {
 			if first.class == "Tuple" || first.class == "List" {
 				kind := "tuple"
 				if first.class == "List" {
@@ -619,13 +1182,28 @@ func (p *parser) simpleStmt() error {
 		return err
 	case p.isOp("="):
 		target := first
-		for p.isOp("=") {
+		for i := 0; p.isOp("="); i++ {
 			if err := p.checkTarget(target, "assign to"); err != nil {
 				var se *SyntaxError
-				if errors.As(err, &se) {
+				if !errors.As(err, &se) {
+					return err
+				}
+				if target.class == "Yield" && !target.paren {
+					se.Msg = "assignment to yield expression not possible"
+					return se
+				}
+				// CPython's invalid_named_expression comes first for a
+				// first target "a = b" with nothing after b: the
+				// "here. Maybe" form, unless a is a tuple, list,
+				// generator, True, False or None.
+				p.next()
+				v, verr := p.yieldOrStar()
+				if i == 0 && verr == nil && !p.isOp("=") && bitwiseOr(target) && bitwiseOr(v) &&
+					target.class != "Tuple" && target.class != "List" && target.class != "GeneratorExp" &&
+					!(target.class == "Constant" && (target.ctype == "bool" || target.ctype == "NoneType")) {
 					se.Msg += " here. Maybe you meant '==' instead of '='?"
 				}
-				return err
+				return se
 			}
 			p.next()
 			if target, err = p.yieldOrStar(); err != nil {
@@ -686,9 +1264,12 @@ func (p *parser) fromImport() error {
 		if !p.isOp(",") {
 			break
 		}
-		p.next()
+		comma := p.next()
 		if paren && p.isOp(")") {
 			break
+		}
+		if !paren && p.stmtEnd() {
+			return p.fail(comma, "trailing comma not allowed without surrounding parentheses")
 		}
 	}
 	if paren {
@@ -712,7 +1293,10 @@ func (p *parser) matchHeader() error {
 		}
 	}
 	if !p.isOp(":") {
-		return p.fail(p.peek(), "expected ':'")
+		if p.atEnd() {
+			return p.fail(p.peek(), "expected ':'")
+		}
+		return p.fail(p.peek(), "invalid syntax")
 	}
 	p.next()
 	return p.end() // a match body is always a block
@@ -730,6 +1314,9 @@ func (p *parser) caseHeader() error {
 		}
 	}
 	if !p.isOp(":") {
+		if p.atEnd() {
+			return p.fail(p.peek(), "expected ':'")
+		}
 		return p.fail(p.peek(), "invalid syntax") // CPython's word for a bad case line
 	}
 	return p.block()
@@ -772,7 +1359,19 @@ func (p *parser) pattern() error {
 	}
 	if p.isKw("as") {
 		p.next()
-		return p.name()
+		// invalid_as_pattern: "_" and non-names get their own messages.
+		t := p.peek()
+		if t.kind == tkName && t.text == "_" {
+			return p.fail(t, "cannot use '_' as a target")
+		}
+		if t.kind == tkName && !isKeyword(t.text) {
+			p.next()
+			return nil
+		}
+		if _, err := p.expression(); err == nil {
+			return p.fail(t, "invalid pattern target")
+		}
+		return p.fail(t, "invalid syntax")
 	}
 	return nil
 }
@@ -780,6 +1379,7 @@ func (p *parser) pattern() error {
 // patternList parses patterns up to closer (sequence and class patterns);
 // keyword patterns ("x=p") are allowed when keywords is set.
 func (p *parser) patternList(closer string, keywords bool) error {
+	var sawKw *token
 	for !p.isOp(closer) {
 		t := p.peek()
 		if keywords && t.kind == tkName && p.i+1 < len(p.toks) && p.toks[p.i+1].text == "=" && p.toks[p.i+1].kind == tkOp {
@@ -787,8 +1387,17 @@ func (p *parser) patternList(closer string, keywords bool) error {
 			if err := p.pattern(); err != nil {
 				return err
 			}
-		} else if err := p.maybeStarPattern(); err != nil {
-			return err
+			if sawKw == nil {
+				sawKw = &t
+			}
+		} else {
+			if err := p.maybeStarPattern(); err != nil {
+				return err
+			}
+			if sawKw != nil {
+				// invalid_class_pattern: reported from the first keyword.
+				return p.fail(*sawKw, "positional patterns follow keyword patterns")
+			}
 		}
 		if !p.isOp(",") {
 			break
@@ -813,8 +1422,15 @@ func (p *parser) closedPattern() error {
 		for !p.isOp("}") {
 			if p.isOp("**") {
 				p.next()
+				// double_star_pattern: a capture name, not "_", and last.
+				if t := p.peek(); t.kind == tkName && t.text == "_" {
+					return p.fail(t, "invalid syntax")
+				}
 				if err := p.name(); err != nil {
 					return err
+				}
+				if p.isOp(",") && p.i+1 < len(p.toks) && !p.toks[p.i+1].isOp("}") {
+					return p.fail(p.toks[p.i+1], "invalid syntax")
 				}
 			} else {
 				if err := p.valuePattern(); err != nil {

@@ -33,6 +33,9 @@ type token struct {
 	line, col int    // 1-based; col counts bytes
 }
 
+// isOp reports an operator token with the given text.
+func (t token) isOp(s string) bool { return t.kind == tkOp && t.text == s }
+
 // strParts splits a string token into its lower-cased prefix and its body.
 func (t token) strParts() (prefix, body string) {
 	i := strings.IndexAny(t.text, `"'`)
@@ -47,7 +50,19 @@ func (t token) strParts() (prefix, body string) {
 type SyntaxError struct {
 	Line, Col int
 	Msg       string
+	// NoLine: CPython reports this error without a line (Line and Col
+	// still locate its cause).
+	NoLine bool
+	noHint bool // not an expression position: no missing-comma hint
+	// tok: raised by CPython's tokenizer itself (syntaxerror()), so a
+	// 3.11 f-string sub-parser adds no "f-string: " prefix; final: it
+	// has crossed such a sub-parser already.
+	tok, final bool
+	sticky     bool // no later tokenizer error replaces it
+	action     bool // raised while a string literal is built (CPython's action)
 }
+
+const nulBytes = "source code string cannot contain null bytes"
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
 
@@ -60,6 +75,8 @@ type logicalLine struct {
 
 type lexer struct {
 	src       string
+	minor     int // target Python 3.minor
+	memo      exprMemo
 	pos       int
 	line      int
 	lineStart int // byte offset of the current physical line
@@ -77,16 +94,32 @@ type lexer struct {
 	first      int  // index in toks of the current logical line's first token
 	needIndent bool // the previous logical line ended with ':'
 	colonLine  int
-	decorated  bool // the previous logical line was a decorator
-	check      parser
-	keep       []token // arena of the kept lines' tokens
-	blocks     blockState
-	want       func([]token) bool
+	colonWhat  string // what the ':' line opens, for the error message
+	// pending is the parser's "expected an indented block": CPython
+	// raises it only after the tokenizer has produced the next line's
+	// first token, so a tokenizer error on that line wins.
+	pending *SyntaxError
+	// parseErr is the first parser (not tokenizer) error. CPython then
+	// tokenizes the rest of the file, and a tokenizer error anywhere after
+	// it wins (_PyPegen_tokenize_full_source_to_check_for_errors), so the
+	// lexer goes on without checking statements.
+	parseErr  *SyntaxError
+	decorated bool // the previous logical line was a decorator
+	decoDepth int  // ... at this indentation depth
+	check     parser
+	keep      []token // arena of the kept lines' tokens
+	blocks    blockState
+	want      func([]token) bool
 }
 
 type indentLevel struct{ col, alt int }
 
 func (lx *lexer) errAt(line, col int, format string, a ...any) *SyntaxError {
+	return &SyntaxError{Line: line, Col: col, Msg: fmt.Sprintf(format, a...), tok: true}
+}
+
+// parserErrAt is an error CPython's parser raises (not its tokenizer).
+func (lx *lexer) parserErrAt(line, col int, format string, a ...any) *SyntaxError {
 	return &SyntaxError{Line: line, Col: col, Msg: fmt.Sprintf(format, a...)}
 }
 
@@ -104,14 +137,48 @@ func (lx *lexer) emit(k tokKind, start, line, col int) {
 // want, when not nil, selects the module-level lines worth keeping (the
 // others are checked and dropped).
 func lexLines(src string, keepAll bool, want func([]token) bool) ([]logicalLine, error) {
-	src = strings.TrimPrefix(src, "\ufeff")
+	return lexLinesFor(src, newestMinor, keepAll, want)
+}
+
+// newestMinor is the minor version of PythonNewest.
+const newestMinor = 14
+
+// lexLinesFor is lexLines for the grammar and messages of Python 3.minor.
+func lexLinesFor(src string, minor int, keepAll bool, want func([]token) bool) ([]logicalLine, error) {
+	return lexWith(src, minor, keepAll, want, nil)
+}
+
+// exprMemo holds the verdicts on f-string replacement fields already
+// parsed while lexing one file (nil: fine). A nested f-string is lexed
+// again inside every enclosing field; without it, nesting costs 2^depth.
+type exprMemo map[string]*SyntaxError
+
+// lexWith is lexLinesFor sharing memo with the lexer of an enclosing
+// f-string field (nil: a new file).
+func lexWith(src string, minor int, keepAll bool, want func([]token) bool, memo exprMemo) ([]logicalLine, error) {
+	if memo == nil {
+		memo = exprMemo{}
+	}
 	if err := checkUTF8(src); err != nil {
 		return nil, err
 	}
+	// The reference reads files with open().read(), which decodes them
+	// before ast.parse sees them: a NUL byte fails the whole file (CPython
+	// gives no line; the finding points at the byte), and a UTF-8 BOM
+	// stays in the text as U+FEFF.
+	if i := strings.IndexByte(src, 0); i >= 0 {
+		return nil, &SyntaxError{Line: 1 + strings.Count(src[:i], "\n"), Col: i - strings.LastIndexByte(src[:i], '\n'),
+			Msg: nulBytes, NoLine: true}
+	}
 	sc := scratchPool.Get().(*scratch)
-	lx := &lexer{src: src, line: 1, atBOL: true, indents: append(sc.indents[:0], indentLevel{0, 0}), keepAll: keepAll, want: want,
-		toks: sc.toks[:0], brackets: sc.brackets[:0], check: parser{check: true, slab: sc.slab[:0]}}
+	lx := &lexer{src: src, minor: minor, line: 1, atBOL: true, indents: append(sc.indents[:0], indentLevel{0, 0}), keepAll: keepAll, want: want,
+		toks: sc.toks[:0], brackets: sc.brackets[:0], check: parser{check: true, minor: minor, slab: sc.slab[:0], memo: memo}, memo: memo}
 	err := lx.run()
+	if lx.parseErr != nil && lx.parseErr.sticky {
+		// CPython reports an unexpected INDENT or DEDENT without
+		// tokenizing the rest of the file for a better error.
+		err = lx.parseErr
+	}
 	sc.toks, sc.slab, sc.brackets, sc.indents = lx.toks[:0], lx.check.slab[:0], lx.brackets[:0], lx.indents[:0]
 	scratchPool.Put(sc)
 	if err != nil {
@@ -145,18 +212,48 @@ func (lx *lexer) endLine() error {
 	}
 	depth := len(lx.indents) - 1
 	line := lx.toks[lx.first:n:n]
-	if se := checkLine(&lx.check, line); se != nil {
-		return se
+	if lx.parseErr != nil {
+		lx.toks = lx.toks[:0]
+		lx.first = 0
+		return nil
 	}
-	if lx.decorated && !startsDef(line) {
-		return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"}
+	// The parser fails at the first token of a line that cannot follow a
+	// decorator, or that is not a case block in a match block, before it
+	// looks at the rest of the line.
+	// So does an elif, else, except or finally without its statement.
+	var se *SyntaxError
+	blocked := false
+	if lx.decorated && !startsDef(line) || depth > 0 && depth <= len(lx.blocks) && lx.blocks[depth-1] == "match" && line[0].text != "case" {
+		se = &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"}
+		if lx.decorated && depth < lx.decoDepth {
+			se.Msg, se.sticky = "unexpected unindent", true // the parser meets a DEDENT
+		}
+	} else {
+		switch clause(line) {
+		case "elif", "else", "except", "finally":
+			se, blocked = lx.blocks.next(depth, line, ""), true
+		default:
+			se = lx.blocks.tryError(depth, line)
+		}
+		if se == nil {
+			se = checkLine(&lx.check, line)
+		}
 	}
-	lx.decorated = line[0].kind == tkOp && line[0].text == "@"
-	if se := lx.blocks.next(depth, line); se != nil {
-		return se
+	lx.decorated, lx.decoDepth = line[0].kind == tkOp && line[0].text == "@", depth
+	if se == nil && !blocked {
+		se = lx.blocks.next(depth, line, lx.check.softKw)
+	}
+	if se != nil {
+		lx.parseErr = se
+		lx.toks = lx.toks[:0]
+		lx.first = 0
+		return nil
 	}
 	lx.needIndent = endsWithColon(line)
 	lx.colonLine = line[0].line
+	if lx.needIndent {
+		lx.colonWhat = blockName(line)
+	}
 	if lx.keepAll || depth == 0 && (lx.want == nil || lx.want(line)) {
 		// Copy the line out of the scratch buffer into the file's arena.
 		start := len(lx.keep)
@@ -175,6 +272,12 @@ func (lx *lexer) newline() {
 
 func (lx *lexer) run() error {
 	for {
+		if lx.pending != nil && len(lx.toks) > lx.first {
+			if lx.parseErr == nil {
+				lx.parseErr = lx.pending
+			}
+			lx.pending = nil
+		}
 		if lx.atBOL && len(lx.brackets) == 0 {
 			blank, err := lx.indentation()
 			if err != nil {
@@ -218,7 +321,7 @@ func (lx *lexer) run() error {
 			lx.pos++
 			switch {
 			case lx.pos >= len(lx.src):
-				return lx.errAt(line, col, "unexpected EOF while parsing")
+				return lx.quietErr(line, col, "unexpected EOF while parsing")
 			case lx.src[lx.pos] == '\n':
 				lx.pos++
 				lx.newline()
@@ -229,10 +332,10 @@ func (lx *lexer) run() error {
 				}
 				lx.newline()
 			default:
-				return lx.errAt(line, col, "unexpected character after line continuation character")
+				return lx.quietErr(line, col, "unexpected character after line continuation character")
 			}
 			if lx.pos >= len(lx.src) {
-				return lx.errAt(line, col, "unexpected EOF while parsing")
+				return lx.quietErr(line, col, "unexpected EOF while parsing")
 			}
 		case c >= '0' && c <= '9' || c == '.' && lx.pos+1 < len(lx.src) && isDigit(lx.src[lx.pos+1]):
 			if err := lx.number(); err != nil {
@@ -277,18 +380,123 @@ func (lx *lexer) run() error {
 func (lx *lexer) eof() error {
 	if len(lx.brackets) > 0 {
 		b := lx.brackets[len(lx.brackets)-1]
-		return lx.errAt(b.line, b.col, "'%s' was never closed", b.text)
+		furthest := 0
+		if lx.parseErr != nil {
+			furthest = lx.parseErr.Line
+		} else if lx.pending == nil {
+			// The unfinished line: the parser fails inside it, or at
+			// its end for want of the closing bracket.
+			n := len(lx.toks)
+			line := lx.toks[lx.first:n:n]
+			if se := checkLine(&lx.check, line); se != nil && !atLineEnd(se, line) {
+				lx.parseErr, furthest = se, lx.check.furthest
+				// A generic error before the unclosed bracket: CPython's
+				// second pass reads on into it, to the end of the file.
+				if f := lx.check.failTok; se.Msg == "invalid syntax" && line[0].text != "from" && line[0].text != "import" &&
+					(f.line < b.line || f.line == b.line && f.col <= b.col) {
+					furthest = line[len(line)-1].line + 1
+				}
+			}
+		}
+		// An unclosed bracket wins over a parser error that read past
+		// its line.
+		if lx.parseErr != nil && furthest <= b.line {
+			return lx.parseErr
+		}
+		return lx.parserErrAt(b.line, b.col, "'%s' was never closed", b.text)
 	}
 	if err := lx.endLine(); err != nil {
 		return err
 	}
-	if lx.needIndent {
-		return lx.errAt(lx.line, lx.col(), "expected an indented block after line %d", lx.colonLine)
+	if lx.parseErr != nil {
+		return lx.parseErr
 	}
-	if se := lx.blocks.close(0, token{line: lx.line, col: lx.col()}); se != nil {
+	// CPython reports errors at the end of the file on the last line
+	// that has text.
+	line := lx.line
+	if n := len(lx.src); n > 0 && (lx.src[n-1] == '\n' || lx.src[n-1] == '\r') {
+		line--
+	}
+	if lx.decorated {
+		// A decorator with nothing to decorate: the parser meets the
+		// end of the file, or the DEDENT before it.
+		if lx.decoDepth > 0 {
+			return lx.parserErrAt(line, lx.col(), "unexpected unindent")
+		}
+		return lx.parserErrAt(line, lx.col(), "invalid syntax")
+	}
+	if lx.needIndent {
+		return lx.indentErr(line, lx.col())
+	}
+	if se := lx.blocks.close(0, token{line: line, col: lx.col()}); se != nil {
 		return se
 	}
 	return nil
+}
+
+// quietErr is a tokenizer error CPython's tokenizer signals without an
+// exception (indentation, line continuation): after a parser error, its
+// scan of the rest of the file stops there and keeps the parser's error.
+//
+// Mid-line, CPython's parser reads tokens one at a time: when it fails on
+// a token before the one the tokenizer chokes on, its error wins.
+func (lx *lexer) quietErr(line, col int, format string, a ...any) *SyntaxError {
+	if lx.parseErr == nil && lx.pending == nil && len(lx.toks) > lx.first {
+		partial := lx.toks[lx.first:len(lx.toks):len(lx.toks)]
+		// The parser reads one token past where it fails (its lookahead),
+		// so the failure must come before the line's last token.
+		if se := checkLine(&lx.check, partial); se != nil && !atLineEnd(se, partial) {
+			f, last := lx.check.failTok, partial[len(partial)-1]
+			if f.line < last.line || f.line == last.line && f.col < last.col {
+				return se
+			}
+		}
+	}
+	if lx.parseErr != nil {
+		return lx.parseErr
+	}
+	return lx.parserErrAt(line, col, format, a...)
+}
+
+// atLineEnd reports an error at the end of line (the parser ran out of
+// tokens).
+func atLineEnd(se *SyntaxError, line []token) bool {
+	if len(line) == 0 {
+		return true
+	}
+	last := line[len(line)-1]
+	return se.Line == last.line && se.Col == last.col+len(last.text)
+}
+
+// indentErr is the parser's error for a block header without its block.
+func (lx *lexer) indentErr(line, col int) *SyntaxError {
+	if lx.colonWhat == "" {
+		return lx.parserErrAt(line, col, "expected an indented block")
+	}
+	return lx.parserErrAt(line, col, "expected an indented block after %s on line %d", lx.colonWhat, lx.colonLine)
+}
+
+// blockName names the compound statement a header line opens, as
+// CPython's "expected an indented block after ..." does ("" if unknown).
+func blockName(line []token) string {
+	kw := line[0].text
+	if kw == "async" && len(line) > 1 {
+		kw = line[1].text
+	}
+	switch kw {
+	case "def":
+		return "function definition"
+	case "class":
+		return "class definition"
+	case "except":
+		if len(line) > 1 && line[1].text == "*" {
+			return "'except*' statement"
+		}
+		return "'except' statement"
+	case "if", "elif", "else", "for", "while", "with", "try", "finally", "match", "case":
+		return "'" + kw + "' statement"
+	}
+	return ""
 }
 
 // blockState follows, per indentation depth, the compound statement that
@@ -317,6 +525,18 @@ func clause(line []token) string {
 	return ""
 }
 
+// tryError is next's "expected 'except' or 'finally' block" for a line
+// that is no clause, without changing the state: CPython's try rule fails
+// at the line's first token, before the line is parsed.
+func (b blockState) tryError(depth int, line []token) *SyntaxError {
+	for d := len(b) - 1; d >= depth; d-- {
+		if b[d] == "try" {
+			return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "expected 'except' or 'finally' block"}
+		}
+	}
+	return nil
+}
+
 // close ends the blocks deeper than depth: an open try without a handler
 // is an error at the line that ends it (at).
 func (b *blockState) close(depth int, at token) *SyntaxError {
@@ -330,7 +550,7 @@ func (b *blockState) close(depth int, at token) *SyntaxError {
 	return nil
 }
 
-func (b *blockState) next(depth int, line []token) *SyntaxError {
+func (b *blockState) next(depth int, line []token, softKw string) *SyntaxError {
 	if se := b.close(depth+1, line[0]); se != nil {
 		return se
 	}
@@ -339,6 +559,19 @@ func (b *blockState) next(depth int, line []token) *SyntaxError {
 	}
 	prev, kw := (*b)[depth], clause(line)
 	bad := func() *SyntaxError { return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"} }
+	// A match block holds case blocks only, and a case block lives only
+	// there; CPython's parser fails at the first token that breaks this.
+	inMatch := depth > 0 && (*b)[depth-1] == "match"
+	if softKw == "case" && !inMatch {
+		return &SyntaxError{Line: line[1].line, Col: line[1].col, Msg: "invalid syntax"}
+	}
+	if inMatch && softKw != "case" {
+		return bad()
+	}
+	if softKw != "" {
+		(*b)[depth] = softKw
+		return nil
+	}
 	state := kw
 	switch kw {
 	case "elif":
@@ -349,7 +582,7 @@ func (b *blockState) next(depth int, line []token) *SyntaxError {
 		switch prev {
 		case "if", "elif", "for", "while":
 			state = "done"
-		case "except":
+		case "except", "except*":
 			state = "tryelse"
 		case "try":
 			return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "expected 'except' or 'finally' block"}
@@ -357,11 +590,17 @@ func (b *blockState) next(depth int, line []token) *SyntaxError {
 			return bad()
 		}
 	case "except":
-		if prev != "try" && prev != "except" {
+		if prev != "try" && prev != "except" && prev != "except*" {
 			return bad()
 		}
+		if len(line) > 1 && line[1].text == "*" {
+			state = "except*"
+		}
+		if prev != "try" && prev != state {
+			return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "cannot have both 'except' and 'except*' on the same 'try'"}
+		}
 	case "finally":
-		if prev != "try" && prev != "except" && prev != "tryelse" {
+		if prev != "try" && prev != "except" && prev != "except*" && prev != "tryelse" {
 			return bad()
 		}
 		state = "done"
@@ -422,19 +661,21 @@ done:
 	top := lx.indents[len(lx.indents)-1]
 	line, c := lx.line, lx.col()
 	if lx.needIndent && col <= top.col {
-		return false, lx.errAt(line, c, "expected an indented block after line %d", lx.colonLine)
+		lx.pending = lx.indentErr(line, c)
+		lx.needIndent = false
 	}
 	switch {
 	case col == top.col:
 		if alt != top.alt {
-			return false, lx.errAt(line, c, "inconsistent use of tabs and spaces in indentation")
+			return false, lx.quietErr(line, c, "inconsistent use of tabs and spaces in indentation")
 		}
 	case col > top.col:
 		if alt <= top.alt {
-			return false, lx.errAt(line, c, "inconsistent use of tabs and spaces in indentation")
+			return false, lx.quietErr(line, c, "inconsistent use of tabs and spaces in indentation")
 		}
-		if !lx.needIndent {
-			return false, lx.errAt(line, c, "unexpected indent")
+		if !lx.needIndent && lx.parseErr == nil {
+			lx.parseErr = lx.parserErrAt(line, c, "unexpected indent") // the parser's error: an INDENT it did not expect
+			lx.parseErr.sticky = true
 		}
 		lx.needIndent = false
 		lx.indents = append(lx.indents, indentLevel{col, alt})
@@ -444,10 +685,10 @@ done:
 		}
 		top = lx.indents[len(lx.indents)-1]
 		if col != top.col {
-			return false, lx.errAt(line, c, "unindent does not match any outer indentation level")
+			return false, lx.quietErr(line, c, "unindent does not match any outer indentation level")
 		}
 		if alt != top.alt {
-			return false, lx.errAt(line, c, "inconsistent use of tabs and spaces in indentation")
+			return false, lx.quietErr(line, c, "inconsistent use of tabs and spaces in indentation")
 		}
 	}
 	return false, nil
@@ -521,13 +762,23 @@ func (lx *lexer) op() error {
 		return nil
 	}
 	r, _ := utf8.DecodeRuneInString(rest)
-	if r == '!' {
-		return lx.errAt(line, col, "invalid syntax")
+	switch r {
+	case '!', '$', '?', '`':
+		// CPython's tokenizer passes these on as operators that no rule
+		// accepts: the parser reports "invalid syntax" at them.
+		lx.pos++
+		lx.emit(tkOp, start, line, col)
+		return nil
 	}
 	if unicode.IsPrint(r) {
 		return lx.errAt(line, col, "invalid character '%c' (U+%04X)", r, r)
 	}
 	return lx.errAt(line, col, "invalid non-printable character U+%04X", r)
+}
+
+// isPotentialIdent is CPython's is_potential_identifier_char.
+func isPotentialIdent(c byte) bool {
+	return c >= 0x80 || c == '_' || isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'z'
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -557,58 +808,170 @@ func isStringPrefix(s string) bool {
 
 func (lx *lexer) number() error {
 	start, line, col := lx.pos, lx.line, lx.col()
-	src := lx.src
-	digits := func(ok func(byte) bool) {
-		for lx.pos < len(src) && (ok(src[lx.pos]) || src[lx.pos] == '_') {
-			lx.pos++
-		}
-	}
-	if src[lx.pos] == '0' && lx.pos+1 < len(src) && strings.IndexByte("xXoObB", src[lx.pos+1]) >= 0 {
-		lx.pos += 2
-		digits(isHexDigit)
-	} else {
-		// digits [. digits] [e [+-] digits] [j]: the structure of a decimal
-		// literal, so that "1.5e100.__format__" stops before ".__format__".
-		digits(isDigit)
-		if lx.pos < len(src) && src[lx.pos] == '.' {
-			lx.pos++
-			digits(isDigit)
-		}
-		if lx.pos < len(src) && (src[lx.pos] == 'e' || src[lx.pos] == 'E') {
-			next := lx.pos + 1
-			if next < len(src) && (src[next] == '+' || src[next] == '-') {
-				next++
-			}
-			if next < len(src) && isDigit(src[next]) {
-				lx.pos = next
-				digits(isDigit)
-			}
-		}
-		if lx.pos < len(src) && (src[lx.pos] == 'j' || src[lx.pos] == 'J') {
-			lx.pos++
-		}
-	}
-	text := src[start:lx.pos]
-	if lx.pos < len(src) && isIdentStart(src[lx.pos:]) {
-		// "1if x else y" and "0x1for" are legal but deprecated; any other
-		// letter glued to a number is an error.
-		rest := src[lx.pos:]
-		legal := false
-		for _, kw := range []string{"if", "else", "for", "in", "is", "and", "or", "not"} {
-			if strings.HasPrefix(rest, kw) && (len(rest) == len(kw) || !isIdentRune(rune(rest[len(kw)]))) {
-				legal = true
-				break
-			}
-		}
-		if !legal {
-			return lx.errAt(line, col, "invalid decimal literal")
-		}
-	}
-	if _, _, ok := parseNumber(text); !ok {
-		return lx.errAt(line, col, "invalid decimal literal")
+	if err := lx.scanNumber(); err != nil {
+		return err
 	}
 	lx.emit(tkNumber, start, line, col)
 	return nil
+}
+
+// scanNumber is a port of the number branch of CPython's tokenizer (tok_get,
+// tok_decimal_tail, verify_end_of_number), so that every malformed literal
+// gets CPython's message.
+func (lx *lexer) scanNumber() *SyntaxError {
+	src := lx.src
+	line, startCol := lx.line, lx.col()
+	c := func() byte { // the current character, 0 at EOF
+		if lx.pos < len(src) {
+			return src[lx.pos]
+		}
+		return 0
+	}
+	fail := func(format string, a ...any) *SyntaxError { return lx.errAt(line, lx.col(), format, a...) }
+	decimalTail := func() *SyntaxError {
+		for {
+			for isDigit(c()) {
+				lx.pos++
+			}
+			if c() != '_' {
+				return nil
+			}
+			lx.pos++
+			if !isDigit(c()) {
+				return fail("invalid decimal literal")
+			}
+		}
+	}
+	verifyEnd := func(kind string) *SyntaxError {
+		rest := src[lx.pos:]
+		// A keyword glued to a number ("1if x else 2") is only deprecated.
+		// CPython checks that the keyword ends, except for if, in, is.
+		for _, kw := range []string{"and", "else", "for", "or", "not"} {
+			if strings.HasPrefix(rest, kw) && (len(rest) == len(kw) || !isPotentialIdent(rest[len(kw)])) {
+				return nil
+			}
+		}
+		if len(rest) >= 2 && rest[0] == 'i' && (rest[1] == 'f' || rest[1] == 'n' || rest[1] == 's') {
+			return nil
+		}
+		if rest != "" && rest[0] < 0x80 && isPotentialIdent(rest[0]) {
+			return fail("invalid %s literal", kind)
+		}
+		return nil
+	}
+	radix := func(kind string, ok func(byte) bool, digitErr bool) *SyntaxError {
+		for {
+			if c() == '_' {
+				lx.pos++
+			}
+			if !ok(c()) {
+				if digitErr && isDigit(c()) {
+					return fail("invalid digit '%c' in %s literal", c(), kind)
+				}
+				return fail("invalid %s literal", kind)
+			}
+			for ok(c()) {
+				lx.pos++
+			}
+			if c() != '_' {
+				break
+			}
+		}
+		if digitErr && isDigit(c()) {
+			return fail("invalid digit '%c' in %s literal", c(), kind)
+		}
+		return verifyEnd(kind)
+	}
+	exponentAndRest := func() *SyntaxError {
+		if c() == 'e' || c() == 'E' {
+			e := lx.pos
+			lx.pos++
+			if c() == '+' || c() == '-' {
+				lx.pos++
+				if !isDigit(c()) {
+					return fail("invalid decimal literal")
+				}
+			} else if !isDigit(c()) {
+				lx.pos = e
+				if err := verifyEnd("decimal"); err != nil {
+					return err
+				}
+				return nil // the number ends before the 'e'
+			}
+			if err := decimalTail(); err != nil {
+				return err
+			}
+		}
+		if c() == 'j' || c() == 'J' {
+			lx.pos++
+			return verifyEnd("imaginary")
+		}
+		return verifyEnd("decimal")
+	}
+	fraction := func() *SyntaxError { // after the '.'
+		if isDigit(c()) {
+			if err := decimalTail(); err != nil {
+				return err
+			}
+		}
+		return exponentAndRest()
+	}
+	if c() == '.' {
+		lx.pos++
+		return fraction()
+	}
+	if c() != '0' {
+		if err := decimalTail(); err != nil {
+			return err
+		}
+		if c() == '.' {
+			lx.pos++
+			return fraction()
+		}
+		return exponentAndRest()
+	}
+	lx.pos++
+	switch c() {
+	case 'x', 'X':
+		lx.pos++
+		return radix("hexadecimal", isHexDigit, false)
+	case 'o', 'O':
+		lx.pos++
+		return radix("octal", func(b byte) bool { return b >= '0' && b <= '7' }, true)
+	case 'b', 'B':
+		lx.pos++
+		return radix("binary", func(b byte) bool { return b == '0' || b == '1' }, true)
+	}
+	nonzero := false
+	for {
+		if c() == '_' {
+			lx.pos++
+			if !isDigit(c()) {
+				return fail("invalid decimal literal")
+			}
+		}
+		if c() != '0' {
+			break
+		}
+		lx.pos++
+	}
+	if isDigit(c()) {
+		nonzero = true
+		if err := decimalTail(); err != nil {
+			return err
+		}
+	}
+	switch c() {
+	case '.':
+		lx.pos++
+		return fraction()
+	case 'e', 'E', 'j', 'J':
+		return exponentAndRest()
+	}
+	if nonzero {
+		return lx.errAt(line, startCol, "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers")
+	}
+	return verifyEnd("decimal")
 }
 
 func isHexDigit(c byte) bool {
@@ -626,12 +989,57 @@ func (lx *lexer) str(start int) error {
 	if prefix != "" {
 		prefix = strings.ToLower(prefix)
 	}
+	if strings.Contains(prefix, "t") && lx.minor < 14 && lx.parseErr == nil {
+		// Older parsers read the t as a name before a string.
+		lx.parseErr = lx.parserErrAt(line, col, "a t-string requires Python 3.14 or newer (PEP 750); registry.python is 3.%d", lx.minor)
+	}
+	if strings.Contains(prefix, "f") && lx.minor == 11 {
+		// A PEP 701 f-string (quotes reused inside a field, a backslash
+		// or comment in one) reads differently before 3.12: when the
+		// 3.12 reading is valid and the 3.11 one is not, say so.
+		save := *lx
+		lx.minor = 12
+		_, _, err12 := lx.strBody(prefix, line, col)
+		end12 := lx.pos
+		*lx = save
+		if err12 == nil {
+			if _, _, err := lx.strBody(prefix, line, col); err != nil || lx.pos != end12 || lx.fstring311Fails(start, prefix) == pep701 {
+				lx.pos = end12
+				return lx.errAt(line, col, "this f-string requires Python 3.12 or newer (PEP 701: quotes, backslashes or comments inside a replacement field); registry.python is 3.11")
+			}
+			lx.toks = append(lx.toks, token{kind: tkString, text: lx.src[start:lx.pos], line: line, col: col})
+			return nil
+		}
+	}
 	if _, _, err := lx.strBody(prefix, line, col); err != nil {
 		return err
 	}
 	lx.toks = append(lx.toks, token{kind: tkString, text: lx.src[start:lx.pos], line: line, col: col})
 	return nil
 }
+
+// fstring311Fails reports whether the 3.11 f-string parser rejects the
+// string token that ends at lx.pos.
+// It returns pep701 when the failure is one PEP 701 lifted (a backslash or
+// '#' in a replacement field), and "" when the string is fine.
+func (lx *lexer) fstring311Fails(start int, prefix string) string {
+	t := token{kind: tkString, text: lx.src[start:lx.pos], line: 1, col: 1}
+	_, body := t.strParts()
+	if !strings.ContainsAny(body, "\\#") {
+		return "" // no backslash or '#': nothing PEP 701 lifted (the parser checks the rest)
+	}
+	p := parser{minor: 11, check: true, memo: lx.memo}
+	se := p.fstringError311(t, body, strings.Contains(prefix, "r"), t)
+	switch {
+	case se == nil:
+		return ""
+	case se.Msg == "f-string expression part cannot include a backslash" || se.Msg == "f-string expression part cannot include '#'":
+		return pep701
+	}
+	return "other"
+}
+
+const pep701 = "pep701"
 
 // strBody consumes the quotes and body of a string whose opening quote is at
 // lx.pos and returns the body's bounds.
@@ -644,8 +1052,21 @@ func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
 	}
 	lx.pos += n
 	bodyStart := lx.pos
-	formatted := strings.ContainsAny(prefix, "ft")
+	// Before 3.12 an f-string is read like any string; its parser takes
+	// it apart (fstring311.go).
+	formatted := strings.ContainsAny(prefix, "ft") && lx.minor != 11
 	raw := strings.Contains(prefix, "r")
+	chunk := bodyStart // start of the current literal part of an f-string
+	// literal checks the escapes of an f-string's literal part up to end,
+	// which the 3.12+ parser decodes like a str literal's body.
+	literal := func(end int) error {
+		if formatted && !raw && end > chunk {
+			if msg := unicodeEscapeError(lx.src[chunk:end]); msg != "" {
+				return lx.errAt(line, col, "%s", msg)
+			}
+		}
+		return nil
+	}
 	for {
 		if lx.pos >= len(lx.src) {
 			return 0, 0, lx.unterminated(triple, line, col)
@@ -654,6 +1075,9 @@ func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
 		switch {
 		case c == q && (!triple || strings.HasPrefix(lx.src[lx.pos:], strings.Repeat(string(q), 3))):
 			end := lx.pos
+			if err := literal(end); err != nil {
+				return 0, 0, err
+			}
 			lx.pos += n
 			return bodyStart, end, nil
 		case c == '\\':
@@ -663,14 +1087,27 @@ func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
 			case formatted && (lx.src[lx.pos] == '{' || lx.src[lx.pos] == '}'):
 				// In f-strings a backslash does not escape a brace.
 			case !raw && !strings.Contains(prefix, "b") && lx.src[lx.pos] == 'N':
-				// \N{NAME}: an escape (not a replacement field); a \N
-				// without its braces fails to decode, as in CPython.
+				// \N{NAME}: an escape (not a replacement field). A
+				// malformed one is the decoder's error, not the
+				// tokenizer's (unicodeEscapeError).
 				name := lx.src[lx.pos+1:]
 				end := strings.IndexAny(name, "}\"'\n")
-				if !strings.HasPrefix(name, "{") || end < 2 || name[end] != '}' {
-					return 0, 0, lx.errAt(line, col, "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape")
+				switch {
+				case strings.HasPrefix(name, "{") && end >= 2 && name[end] == '}':
+					lx.pos += 1 + end + 1
+				case formatted:
+					// The 3.12+ tokenizer takes "\N{" as the start of an
+					// escape, never of a field; the decoder then fails.
+					if end < 0 {
+						end = len(name)
+					}
+					if msg := unicodeEscapeError(lx.src[chunk : lx.pos+1+end]); msg != "" {
+						return 0, 0, lx.errAt(line, col, "%s", msg)
+					}
+					lx.pos++
+				default:
+					lx.pos++
 				}
-				lx.pos += 1 + end + 1
 			default:
 				lx.skipChar()
 			}
@@ -681,16 +1118,28 @@ func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
 			lx.skipChar()
 		case formatted && c == '{':
 			if strings.HasPrefix(lx.src[lx.pos:], "{{") {
+				if err := literal(lx.pos + 1); err != nil {
+					return 0, 0, err
+				}
 				lx.pos += 2
+				chunk = lx.pos
 				continue
+			}
+			if err := literal(lx.pos); err != nil {
+				return 0, 0, err
 			}
 			lx.pos++
 			if err := lx.replacementField(line, col, triple); err != nil {
 				return 0, 0, err
 			}
+			chunk = lx.pos
 		case formatted && c == '}':
 			if strings.HasPrefix(lx.src[lx.pos:], "}}") {
+				if err := literal(lx.pos + 1); err != nil {
+					return 0, 0, err
+				}
 				lx.pos += 2
+				chunk = lx.pos
 				continue
 			}
 			return 0, 0, lx.errAt(lx.line, lx.col(), "f-string: single '}' is not allowed")
@@ -763,19 +1212,19 @@ func (lx *lexer) replacementField(line, col int, triple bool) error {
 			depth--
 			lx.pos++
 		case c == '}':
-			if err := fieldExpr(lx.src[start:lx.pos], exprLine, exprCol); err != nil {
+			if err := lx.fieldExpr(lx.src[start:lx.pos], exprLine, exprCol); err != nil {
 				return err
 			}
 			lx.pos++
 			return nil
 		case c == ':' && depth == 0:
-			if err := fieldExpr(lx.src[start:lx.pos], exprLine, exprCol); err != nil {
+			if err := lx.fieldExpr(lx.src[start:lx.pos], exprLine, exprCol); err != nil {
 				return err
 			}
 			lx.pos++
 			return lx.formatSpec(line, col, triple)
 		case c == '!' && depth == 0 && !strings.HasPrefix(lx.src[lx.pos:], "!="):
-			if err := fieldExpr(lx.src[start:lx.pos], exprLine, exprCol); err != nil {
+			if err := lx.fieldExpr(lx.src[start:lx.pos], exprLine, exprCol); err != nil {
 				return err
 			}
 			convLine, convCol := lx.line, lx.col()
@@ -830,7 +1279,7 @@ func dottedName(s string) bool {
 // fieldExpr checks the expression of an f-string replacement field (a
 // trailing "=" is the self-documenting form) by parsing it parenthesised,
 // as CPython does.
-func fieldExpr(text string, line, col int) error {
+func (lx *lexer) fieldExpr(text string, line, col int) error {
 	// The comment-free form is used only when it ends in the "="; the
 	// full text is what gets parsed otherwise, so a '#' that the simple
 	// quote tracking misjudges cannot truncate it.
@@ -846,15 +1295,21 @@ func fieldExpr(text string, line, col int) error {
 	if dottedName(expr) {
 		return nil // the common case, f"{name}" or f"{self.attr}", needs no parser
 	}
-	// The newline ends a trailing comment (Python 3.12+) before the ")".
-	_, err := lexLines("("+expr+"\n)", false, func([]token) bool { return false })
-	if err != nil {
-		msg := "invalid syntax"
-		var se *SyntaxError
-		if errors.As(err, &se) {
-			msg = se.Msg
+	key := "field:" + expr
+	se, seen := lx.memo[key]
+	if !seen {
+		// The newline ends a trailing comment (Python 3.12+) before the ")".
+		_, err := lexWith("("+expr+"\n)", newestMinor, false, func([]token) bool { return false }, lx.memo)
+		if err != nil {
+			se = &SyntaxError{Msg: "invalid syntax"}
+			if !errors.As(err, &se) {
+				se = &SyntaxError{Msg: "invalid syntax"}
+			}
 		}
-		return &SyntaxError{Line: line, Col: col, Msg: "f-string: " + msg}
+		lx.memo[key] = se
+	}
+	if se != nil {
+		return &SyntaxError{Line: line, Col: col, Msg: "f-string: " + se.Msg}
 	}
 	return nil
 }

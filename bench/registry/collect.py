@@ -119,6 +119,47 @@ def discover(root):
     return sorted(set(files))
 
 
+def collect_file(f, src, known):
+    """One file as the reference collects it: (registrations, first error of
+    each call, file-level errors). A parse failure is one file error whose
+    line is the SyntaxError's (0 when CPython gives none)."""
+    regs, call_errors, file_errors = [], [], []
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError) as e:
+        # ValueError: Python before 3.12 says so for a NUL byte.
+        file_errors.append({"file": f, "line": getattr(e, "lineno", 0) or 0, "message": getattr(e, "msg", str(e))})
+        return regs, call_errors, file_errors
+    calls = []
+    for node in tree.body:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) and node.value.func.id in MARKERS:
+            calls.append(node.value)
+    for c in calls:
+        try:
+            reg = evaluate(c, c.func.id, known, f)
+        except CallError as e:
+            call_errors.append({"file": f, "line": c.lineno, "col": c.col_offset + 1, "message": str(e)})
+            continue
+        reg.update(file=f, line=c.lineno, col=c.col_offset + 1)
+        regs.append(reg)
+    if f.startswith("tests/fast/"):
+        for c in calls:
+            if MARKERS[c.func.id] != "cpu":
+                file_errors.append({"file": f, "line": c.lineno, "message": "register_cuda_ci is forbidden in tests/fast/; move the file to tests/fast-gpu/ instead"})
+        if not calls:
+            if "register_cpu_ci" in src or "register_cuda_ci" in src:
+                file_errors.append({"file": f, "line": 0, "message": "file mentions register_cpu_ci or register_cuda_ci textually but no top-level call was parsed; check for aliased import, non-toplevel call, or attribute access"})
+            elif "register_rocm_ci" in src:
+                # The reference registers this silently; cicheck reports it.
+                file_errors.append({"file": f, "line": 0, "message": "rocm-alias-quirk"})
+            else:
+                regs.append({"file": f, "line": 1, "col": 1, "func": "", "backend": "cpu", "est_time": 1.0, "suite": "stage-a-cpu",
+                             "labels": [], "nightly": False, "disabled": None, "implicit": True})
+    elif not calls:
+        file_errors.append({"file": f, "line": 1, "message": f"No CI registry found in {f}"})
+    return regs, call_errors, file_errors
+
+
 def collect(root):
     known = known_labels(root)
     out = {"files": [], "registrations": [], "call_errors": [], "file_errors": []}
@@ -127,40 +168,10 @@ def collect(root):
             continue
         out["files"].append(f)
         src = open(os.path.join(root, f), encoding="utf-8").read()
-        try:
-            tree = ast.parse(src)
-        except SyntaxError as e:
-            out["file_errors"].append({"file": f, "line": e.lineno, "message": e.msg})
-            continue
-        calls = []
-        for node in tree.body:
-            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) and node.value.func.id in MARKERS:
-                calls.append(node.value)
-        regs = []
-        for c in calls:
-            try:
-                reg = evaluate(c, c.func.id, known, f)
-            except CallError as e:
-                out["call_errors"].append({"file": f, "line": c.lineno, "col": c.col_offset + 1, "message": str(e)})
-                continue
-            reg.update(file=f, line=c.lineno, col=c.col_offset + 1)
-            regs.append(reg)
-        if f.startswith("tests/fast/"):
-            for c in calls:
-                if MARKERS[c.func.id] != "cpu":
-                    out["file_errors"].append({"file": f, "line": c.lineno, "message": "register_cuda_ci is forbidden in tests/fast/; move the file to tests/fast-gpu/ instead"})
-            if not calls:
-                if "register_cpu_ci" in src or "register_cuda_ci" in src:
-                    out["file_errors"].append({"file": f, "line": 0, "message": "file mentions register_cpu_ci or register_cuda_ci textually but no top-level call was parsed; check for aliased import, non-toplevel call, or attribute access"})
-                elif "register_rocm_ci" in src:
-                    # The reference registers this silently; cicheck reports it.
-                    out["file_errors"].append({"file": f, "line": 0, "message": "rocm-alias-quirk"})
-                else:
-                    regs.append({"file": f, "line": 1, "col": 1, "func": "", "backend": "cpu", "est_time": 1.0, "suite": "stage-a-cpu",
-                                 "labels": [], "nightly": False, "disabled": None, "implicit": True})
-        elif not calls:
-            out["file_errors"].append({"file": f, "line": 1, "message": f"No CI registry found in {f}"})
+        regs, ce, fe = collect_file(f, src, known)
         out["registrations"] += regs
+        out["call_errors"] += ce
+        out["file_errors"] += fe
     return out
 
 

@@ -248,7 +248,7 @@ flags:`)
 	rf.add(fl)
 	fl.StringVar(&cadence, "cadence", "", "CI cadence: regular, nightly, weekly or release (default regular)")
 	fl.BoolVar(&nightly, "nightly", false, "shorthand for --cadence nightly")
-	fl.StringSliceVar(&labels, "labels", nil, "raw workflow labels, e.g. run-ci-megatron bypass-fastfail")
+	fl.StringArrayVar(&labels, "labels", nil, "raw workflow labels, e.g. run-ci-megatron bypass-fastfail")
 	fl.BoolVar(&matchAll, "match-all-labels", false, "include every known label (cadence and admission unchanged)")
 	fl.StringVar(&hw, "hw", "", "backend: cpu, cuda or rocm (with --suite)")
 	fl.StringVar(&suite, "suite", "", "suite name (with --hw)")
@@ -367,7 +367,9 @@ func registryResolveFile(e *env, args []string) int {
 	if regRefuseOnErrors(e, r) {
 		return exitFindings
 	}
-	file := filepath.ToSlash(filepath.Clean(fl.Arg(0)))
+	// Compared literally, as the reference does: tests/fast/./x.py or
+	// tests//x.py name no registration there either.
+	file := fl.Arg(0)
 	plan, err := r.ResolveFile(file, tag)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
