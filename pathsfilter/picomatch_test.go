@@ -129,3 +129,26 @@ func TestHasLineTerminator(t *testing.T) {
 		}
 	}
 }
+
+// TestPicomatchNeverReturns: picomatch 2.3.1 loops forever when a run of
+// three or more backslashes ends the pattern outside its fast path (its
+// index skips past eos); cicheck reports it unsupported instead of looping.
+// Each near miss (the run followed by text, two backslashes, the fast path)
+// compiles to the regex source picomatch prints.
+func TestPicomatchNeverReturns(t *testing.T) {
+	cases := []struct{ pattern, source string }{
+		{`]\\\\`, ""}, {`]\\\\\`, ""}, {`src/\\\\`, ""}, {`**/\\\\\\`, ""},
+		{`]\\\\a`, `^(?:\]\\a)$`}, {`]\\`, `^(?:\]\\)$`}, {`]\\\`, `^(?:\]\\\\)$`}, {`x\\\\`, `^(?:^(?:x\\)$)$`},
+	}
+	for _, c := range cases {
+		m, err := CompilePicomatch(c.pattern)
+		switch {
+		case c.source == "" && !errors.Is(err, ErrUnsupportedGlob):
+			t.Errorf("%q: got %v, want unsupported", c.pattern, err)
+		case c.source != "" && err != nil:
+			t.Errorf("%q: %v", c.pattern, err)
+		case c.source != "" && m.source != c.source:
+			t.Errorf("%q: source %q, want %q", c.pattern, m.source, c.source)
+		}
+	}
+}
