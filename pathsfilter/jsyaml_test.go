@@ -1,10 +1,16 @@
 package pathsfilter
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 func TestJSNumberString(t *testing.T) {
@@ -182,34 +188,137 @@ func TestBinaryItems(t *testing.T) {
 }
 
 // TestTabIndentation: js-yaml 3 (dorny v2) skips a tab in indentation
-// but indents the node after it by its column, so a tab-indented sequence
-// ends after one entry; js-yaml 4 rejects the tab; a compact mapping after
-// the tab is not followed.
+// but indents a node after it by its column (the tab counts as one); js-yaml
+// 4 and libyaml reject the tab. Each row's want is what js-yaml 3.14.0's
+// safeLoad returns (JSON) or "ERR" where it throws; the near misses move one
+// line by one column across the tab line's indent and column.
 func TestTabIndentation(t *testing.T) {
-	src := []byte("a:\n\t- 'x/**'\nb:\n\t- y\n")
-	fs, err := ParseFilters(src, Origin{File: "f.yml", JSYAML: 3})
-	if err != nil {
-		t.Fatalf("js-yaml 3: %v", err)
+	cases := []struct{ src, want string }{
+		{"a:\n\t- 'x/**'\nb:\n\t- y\n", `{"a":["x/**"],"b":["y"]}`},
+		{"a:\n\t- x\n\t- y\n", "ERR"}, // the sequence, at column 1, ends after one entry
+		{"a:\n\t- x\n - y\n", `{"a":["x","y"]}`},
+		{"a:\n\t- x\n  - y\n", `{"a":["x - y"]}`},
+		{"a:\n\t- added: x\n\t- y\n", "ERR"},
+		{"a:\n\t- added: x\n   modified: y\n", `{"a":[{"added":"x","modified":"y"}]}`},
+		{"a:\n\t- added: x\n    modified: y\n", "ERR"},
+		{"a:\n\t- added: x\n  modified: y\n", "ERR"},
+		{"k:\n  \tb: x\n   c: y\n", `{"k":{"b":"x","c":"y"}}`},
+		{"k:\n  \tb: x\n  c: y\n", "ERR"},
+		{"k:\n  \tb: x\n    c: y\n", "ERR"},
+		{"a: |\n\tx\n", "ERR"},
+		{"a: |\n  x\n\ty\n", "ERR"},
+		{"a: >\n  x\n  \ty\n  z\n", `{"a":"x\n\ty\nz\n"}`},
+		{"a:\n\t[x, y]\n", "ERR"},
+		{"a:\n  - x\n\t- y\n", "ERR"},
+		{"a: x\n\tb: y\n", `{"a":"x","b":"y"}`},
+		{"a:\n\t\t- x\nb: y\n", `{"a":["x"],"b":"y"}`},
+		{"a:\n \t- x\n \t- y\n", "ERR"},
+		{"a: 'x\n\ty'\n", `{"a":"x y"}`},
+		{"? a\n\t: b\n", `{"a":"b"}`},
+		{"a:\n\t&x - y\nb: *x\n", "ERR"},
+		{"a: !!str\n\t- x\n", "ERR"},
+		{"\t- x\n", `["x"]`},
 	}
-	if len(fs.List) != 2 || fs.List[0].Rules[0].Patterns[0].Text != "x/**" {
-		t.Errorf("js-yaml 3: filters %+v", fs.List)
+	for _, c := range cases {
+		root, err := js3Load([]byte(c.src))
+		got := "ERR"
+		if err == nil {
+			got = js3JSON(root)
+		}
+		if got != c.want {
+			t.Errorf("js-yaml 3 load of %q: %s (%v), want %s", c.src, got, err, c.want)
+		}
+		// ParseFilters takes the same path when libyaml refuses the tab.
+		_, perr := ParseFilters([]byte(c.src), Origin{File: "f.yml", JSYAML: 3})
+		var e *Error
+		if errors.As(perr, &e) && e.Unmodelled {
+			t.Errorf("js-yaml 3, %q: unknown (%v)", c.src, perr)
+		}
+		if c.want == "ERR" && perr == nil {
+			t.Errorf("js-yaml 3, %q: loads, want a failed load", c.src)
+		}
 	}
 	var e *Error
-	if _, err := ParseFilters(src, Origin{File: "f.yml", JSYAML: 4}); !errors.As(err, &e) || e.Unmodelled {
+	if _, err := ParseFilters([]byte(cases[0].src), Origin{File: "f.yml", JSYAML: 4}); !errors.As(err, &e) || e.Unmodelled {
 		t.Errorf("js-yaml 4: %v, want a failed load", err)
 	}
-	if _, err := ParseFilters([]byte("a:\n\t- x\n\t- y\n"), Origin{File: "f.yml", JSYAML: 3}); !errors.As(err, &e) || e.Unmodelled {
-		t.Errorf("two tab-indented entries: %v, want a failed load", err)
+}
+
+// js3JSON renders a loaded node as JSON.stringify does, for rows whose
+// scalars are strings or null; "…" past 32 levels (an alias may recurse).
+func js3JSON(n *yaml.Node) string { return js3JSONDepth(n, 0) }
+
+func js3JSONDepth(n *yaml.Node, depth int) string {
+	if depth > 32 {
+		return "…"
 	}
-	_, err = ParseFilters([]byte("a:\n\t- added: x\n\t- y\n"), Origin{File: "f.yml", JSYAML: 3})
-	if !errors.As(err, &e) || !e.Unmodelled {
-		t.Errorf("compact mapping after a tab: %v, want unknown", err)
+	n = deref(n)
+	switch n.Kind {
+	case yaml.SequenceNode:
+		parts := make([]string, len(n.Content))
+		for i, c := range n.Content {
+			parts[i] = js3JSONDepth(c, depth+1)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	case yaml.MappingNode:
+		var parts []string
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			parts = append(parts, js3JSONDepth(n.Content[i], depth+1)+":"+js3JSONDepth(n.Content[i+1], depth+1))
+		}
+		return "{" + strings.Join(parts, ",") + "}"
 	}
-	// js-yaml 3 loads this as {k: {b: x, c: y}} (c sits at b's column,
-	// the tab counted as one); the rewrite would nest c under b, which
-	// libyaml rejects: unknown, never failed.
-	_, err = ParseFilters([]byte("k:\n  \tb: x\n   c: y\n"), Origin{File: "f.yml", JSYAML: 3})
-	if !errors.As(err, &e) || !e.Unmodelled {
-		t.Errorf("a line at a tab line's column: %v, want unknown", err)
+	sc := jsReadScalar(n, 3)
+	if sc.kind == jsNull {
+		return "null"
 	}
+	b, _ := json.Marshal(sc.str)
+	return string(b)
+}
+
+// TestJSYAML3PortOnGolden loads every golden case's text with the js-yaml 3
+// port, not only the text libyaml refuses, and replays it for v2.11.1: the
+// port must agree with js-yaml 3 wherever yaml.v3 does.
+func TestJSYAML3PortOnGolden(t *testing.T) {
+	loadAllWithJSYAML3 = true
+	defer func() { loadAllWithJSYAML3 = false }()
+	data, err := os.ReadFile(filepath.Join("testdata", "dorny-golden.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var c goldenCase
+		if err := json.Unmarshal(line, &c); err != nil {
+			t.Fatal(err)
+		}
+		if class, why := replayGolden(c, "v2.11.1"); class != agree {
+			t.Errorf("case %d: %s", c.ID, why)
+		}
+	}
+}
+
+// FuzzJSYAML3Load: the js-yaml 3 port never panics and is deterministic.
+func FuzzJSYAML3Load(f *testing.F) {
+	for _, s := range []string{
+		"a:\n\t- x\n - y\n", "k:\n  \tb: x\n   c: y\n", "a: >\n  x\n  \ty\n", "? [a, b]\n: c\n",
+		"%YAML 1.2\n%TAG !e! tag:yaml.org,2002:\n---\na: !e!str 1\n", "a: &x [b]\nc: *x\n<<: {d: e}\n",
+		"a: \"\\x41\\u00e9\\\n  b\"\n", "- |2-\n   x\n", "{a: [b, ? c : d], e}\n", "a: !<tag:yaml.org,2002:str> 1\n",
+		"\ufeffa: b\n...\n", "a: 'x''y'\r\nb: c", "- - - x\n", "a:\n\t\t- x\nb: y\n",
+		"0: \x9e]\\\\\\\\", // picomatch never returns on the pattern
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 512 {
+			return
+		}
+		a, errA := js3Load([]byte(src))
+		b, errB := js3Load([]byte(src))
+		if (errA == nil) != (errB == nil) || (errA != nil && *errA != *errB) {
+			t.Fatalf("not deterministic: %v / %v", errA, errB)
+		}
+		if a != nil && b != nil && js3JSON(a) != js3JSON(b) {
+			t.Fatalf("not deterministic")
+		}
+		_, _ = ParseFilters([]byte(src), Origin{File: "f.yml", JSYAML: 3})
+	})
 }
