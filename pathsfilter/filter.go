@@ -1,10 +1,7 @@
 package pathsfilter
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -136,67 +133,21 @@ const invalidFormat = "Invalid filter YAML format: "
 // and merge keys resolved, lists flattened at any depth, status keys split
 // on `|`. Errors carry the position in o.File.
 func ParseFilters(src []byte, o Origin) (*Filters, error) {
-	return parseFilters(src, o, false)
-}
-
-// parseFilters is ParseFilters; rewritten says src is already the
-// quoteFlowQuestions rewrite, which is tried once.
-func parseFilters(src []byte, o Origin, rewritten bool) (*Filters, error) {
-	out := &Filters{}
 	if len(src) == 0 {
-		return out, nil
+		return &Filters{}, nil
 	}
-	orig := src
-	if o.jsYAML() == 3 && loadAllWithJSYAML3 {
-		return filtersJSYAML3(orig, o)
-	}
-	src, err := yamlDirectives(src, o)
-	if err != nil {
-		return nil, err
-	}
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(src))
-	if err := dec.Decode(&doc); err != nil {
-		line, msg := yamlErrLine(err)
-		if o.jsYAML() == 3 {
-			// Where libyaml stops (a tab in indentation, '?' in a flow
-			// scalar) the port of js-yaml 3's loader reads as v2 does.
-			return filtersJSYAML3(orig, o)
-		}
-		return scanError(src, o, line, msg, rewritten)
-	}
-	var next yaml.Node
-	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
-		// js-yaml's load reads exactly one document.
-		line := 1
-		if err == nil {
-			line = next.Line
-		}
-		return nil, &Error{Pos: o.at(line, 1), Msg: "invalid filter YAML: expected a single document in the stream, but found more"}
-	}
-	if len(doc.Content) == 0 {
-		return nil, &Error{Pos: o.at(1, 1), Msg: invalidFormat + "Root element is not an object."}
-	}
-	return filtersFromRoot(doc.Content[0], o)
-}
-
-// loadAllWithJSYAML3 sends all js-yaml 3 text through the port, not only
-// what libyaml refuses: TestJSYAML3PortOnGolden checks the port on every
-// golden case with it.
-var loadAllWithJSYAML3 = false
-
-// filtersJSYAML3 loads text libyaml refuses with the port of js-yaml 3's
-// loader (jsyaml3load.go).
-func filtersJSYAML3(src []byte, o Origin) (*Filters, error) {
-	root, jerr := js3Load(src)
+	// The release's own js-yaml reads the text (jsyamlload.go); yaml.v3
+	// differs from it in tabs, '?' in flow scalars, directives and errors.
+	root, jerr := jsLoad(src, o.jsYAML())
 	if jerr != nil {
 		e := &Error{Pos: o.at(jerr.line, jerr.col), Msg: "invalid filter YAML: " + jerr.msg}
 		if jerr.unmodelled {
-			e.Msg, e.Unmodelled = "js-yaml 3 "+jerr.msg+": whether the filters load is unknown", true
+			e.Msg, e.Unmodelled = fmt.Sprintf("js-yaml %d %s: whether the filters load is unknown", o.jsYAML(), jerr.msg), true
 		}
 		return nil, e
 	}
 	if root == nil {
+		// An empty stream: load returns undefined.
 		return nil, &Error{Pos: o.at(1, 1), Msg: invalidFormat + "Root element is not an object."}
 	}
 	return filtersFromRoot(root, o)
@@ -222,6 +173,11 @@ func filtersFromRoot(top *yaml.Node, o Origin) (*Filters, error) {
 			rules, err := p.value(e.v, 0)
 			if err != nil {
 				return nil, err
+			}
+			if e.name == "__proto__" {
+				// filter.ts's this.rules['__proto__'] = [...] sets the
+				// object's prototype: the filter has no output.
+				continue
 			}
 			f.Rules = rules
 			f.index = buildIndex(f)
@@ -488,6 +444,11 @@ func (p *parser) pairs(m *yaml.Node) ([]kv, error) {
 					return nil, &Error{Pos: p.pos(v), Msg: "invalid filter YAML: cannot merge mappings; the provided source object is unacceptable"}
 				}
 				for _, e := range entries {
+					if e.name == "__proto__" {
+						// destination[key] = value sets the prototype (or
+						// does nothing): never an own key.
+						continue
+					}
 					if _, dup := index[e.name]; !dup {
 						index[e.name] = len(out)
 						overridable[e.name] = true
@@ -500,6 +461,11 @@ func (p *parser) pairs(m *yaml.Node) ([]kv, error) {
 		name, err := p.keyName(kn)
 		if err != nil {
 			return nil, err
+		}
+		if name == "__proto__" && p.o.jsYAML() < 4 {
+			// js-yaml 3 assigns _result['__proto__']: the prototype, not
+			// an own key (js-yaml 4 defines the property).
+			continue
 		}
 		if j, dup := index[name]; dup {
 			if !overridable[name] {
@@ -685,36 +651,6 @@ func (p *parser) checkTags(n *yaml.Node, depth int) error {
 	return nil
 }
 
-// yamlDirectives handles `%YAML` lines, which js-yaml accepts for any 1.x
-// version and yaml.v3 only for 1.1: the line is blanked (keeping line
-// numbers) after js-yaml's own check.
-func yamlDirectives(src []byte, o Origin) ([]byte, error) {
-	if !bytes.Contains(src, []byte("%YAML")) {
-		return src, nil
-	}
-	lines := bytes.Split(src, []byte("\n"))
-	changed := false
-	for i, l := range lines {
-		if !bytes.HasPrefix(l, []byte("%YAML")) {
-			continue
-		}
-		f := strings.Fields(string(l))
-		if len(f) < 2 || f[0] != "%YAML" {
-			continue
-		}
-		major, _, _ := strings.Cut(f[1], ".")
-		if major != "1" {
-			return nil, &Error{Pos: o.at(i+1, 1), Msg: "invalid filter YAML: unacceptable YAML version of the document"}
-		}
-		lines[i] = []byte("#")
-		changed = true
-	}
-	if !changed {
-		return src, nil
-	}
-	return bytes.Join(lines, []byte("\n")), nil
-}
-
 func (p *parser) pattern(at *yaml.Node) (Pattern, error) {
 	n := deref(at)
 	pos := p.pos(at)
@@ -812,20 +748,4 @@ func IsNegated(p string) bool {
 		n++
 	}
 	return n%2 == 1
-}
-
-func yamlErrLine(err error) (int, string) {
-	msg := err.Error()
-	if msg == "EOF" {
-		return 1, msg
-	}
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	var line int
-	if _, e := fmt.Sscanf(msg, "line %d:", &line); e == nil {
-		if i := strings.Index(msg, ": "); i >= 0 {
-			msg = msg[i+2:]
-		}
-		return line, msg
-	}
-	return 1, msg
 }

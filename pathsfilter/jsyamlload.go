@@ -1,48 +1,50 @@
 package pathsfilter
 
 import (
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
 
-// js-yaml 3 (dorny/paths-filter v2) reads indentation its own way: a
-// line's indent is its count of leading spaces, a tab after them is
-// separation, and a block collection that starts after the tab is indented
-// by its column. libyaml refuses such tabs, and no rewrite of the text
-// makes it read them alike (one line would need two indents), so text it
-// refuses for a tab is loaded by this port of js-yaml 3.14.0's
-// lib/js-yaml/loader.js instead: the same functions, in the same order,
-// building the yaml.Node tree the rest of the parser reads. Scalars keep
-// their text and style; resolving them (implicit types, explicit tags,
-// merges, duplicate keys) stays in jsyaml.go and filter.go, shared with the
-// yaml.v3 path. Positions count UTF-16 code units, as JavaScript's do.
+// dorny/paths-filter loads its filters with js-yaml, whose syntax is not
+// libyaml's (yaml.v3): js-yaml 3 (v2 releases) skips a tab in indentation
+// but indents a block node after it by its column; both versions read on
+// past '?' in a flow scalar, take any %YAML 1.x, and differ in many error
+// cases. So the filter text is loaded by this port of js-yaml's
+// loader.js (3.14.0's lib/js-yaml/loader.js and 4.1.0's lib/loader.js,
+// which differ only where major is tested): the same functions, in the same
+// order, building the yaml.Node tree the rest of the parser reads. Scalars
+// keep their text and style; resolving them (implicit types, explicit tags,
+// merges, duplicate keys) is left to jsyaml.go and filter.go. Positions
+// count UTF-16 code units, as JavaScript's do.
 
 const (
-	js3FlowIn = iota + 1
-	js3FlowOut
-	js3BlockIn
-	js3BlockOut
+	jslFlowIn = iota + 1
+	jslFlowOut
+	jslBlockIn
+	jslBlockOut
 )
 
 const (
-	js3ChompClip = iota + 1
-	js3ChompStrip
-	js3ChompKeep
+	jslChompClip = iota + 1
+	jslChompStrip
+	jslChompKeep
 )
 
-// js3Error is a YAMLException; js3Load recovers only this type.
-type js3Error struct {
+// jslError is a YAMLException; jsLoad recovers only this type.
+type jslError struct {
 	msg       string
 	line, col int
 	// unmodelled: where JavaScript's own limits decide (stack depth).
 	unmodelled bool
 }
 
-type js3State struct {
+type jslState struct {
 	in                           []uint16 // input + a 0 terminator, as loader.js appends '\0'
 	length                       int      // state.length: the input without the terminator
 	pos, line, lineStart, indent int
@@ -55,27 +57,32 @@ type js3State struct {
 	result                       *yaml.Node
 	docs                         []*yaml.Node
 	depth                        int
+	major                        int // js-yaml 3 or 4
+	// firstTab (js-yaml 4's firstTabInLine): where the first tab of the
+	// current line's separation space is, -1 for none; a block collection
+	// may not start after it.
+	firstTab int
 }
 
-func (s *js3State) ch(i int) uint16 {
+func (s *jslState) ch(i int) uint16 {
 	if i < 0 || i >= len(s.in) {
 		return 0 // charCodeAt out of range is NaN: equal to nothing
 	}
 	return s.in[i]
 }
 
-func (s *js3State) fail(msg string) {
-	panic(&js3Error{msg: msg, line: s.line + 1, col: s.pos - s.lineStart + 1})
+func (s *jslState) fail(msg string) {
+	panic(&jslError{msg: msg, line: s.line + 1, col: s.pos - s.lineStart + 1})
 }
 
-func js3EOL(c uint16) bool     { return c == '\n' || c == '\r' }
-func js3White(c uint16) bool   { return c == '\t' || c == ' ' }
-func js3WSOrEOL(c uint16) bool { return js3White(c) || js3EOL(c) }
-func js3FlowIndicator(c uint16) bool {
+func jslEOL(c uint16) bool     { return c == '\n' || c == '\r' }
+func jslWhite(c uint16) bool   { return c == '\t' || c == ' ' }
+func jslWSOrEOL(c uint16) bool { return jslWhite(c) || jslEOL(c) }
+func jslFlowIndicator(c uint16) bool {
 	return c == ',' || c == '[' || c == ']' || c == '{' || c == '}'
 }
 
-func js3Hex(c uint16) int {
+func jslHex(c uint16) int {
 	switch {
 	case c >= '0' && c <= '9':
 		return int(c - '0')
@@ -85,21 +92,21 @@ func js3Hex(c uint16) int {
 	return -1
 }
 
-var js3SimpleEscape = map[uint16]string{
+var jslSimpleEscape = map[uint16]string{
 	'0': "\x00", 'a': "\x07", 'b': "\x08", 't': "\t", '\t': "\t", 'n': "\n", 'v': "\x0b", 'f': "\x0c",
 	'r': "\r", 'e': "\x1b", ' ': " ", '"': "\"", '/': "/", '\\': "\\", 'N': "\u0085", '_': "\u00a0",
 	'L': "\u2028", 'P': "\u2029",
 }
 
 var (
-	js3TagHandle = regexp.MustCompile(`(?i)^(?:!|!!|![a-z\-]+!)$`)
-	js3TagURI    = regexp.MustCompile(`(?i)^(?:!|[^,\[\]\{\}])(?:%[0-9a-f]{2}|[0-9a-z\-#;/\?:@&=\+\$,_\.!~\*'\(\)\[\]])*$`)
-	js3Version   = regexp.MustCompile(`^([0-9]+)\.([0-9]+)$`)
+	jslTagHandle = regexp.MustCompile(`(?i)^(?:!|!!|![a-z\-]+!)$`)
+	jslTagURI    = regexp.MustCompile(`(?i)^(?:!|[^,\[\]\{\}])(?:%[0-9a-f]{2}|[0-9a-z\-#;/\?:@&=\+\$,_\.!~\*'\(\)\[\]])*$`)
+	jslVersion   = regexp.MustCompile(`^([0-9]+)\.([0-9]+)$`)
 )
 
-// js3Load is js-yaml 3's safeLoad: the one document's root node, nil for
+// jsLoad is js-yaml 3's safeLoad: the one document's root node, nil for
 // an empty input (undefined), or the error load throws.
-func js3Load(src []byte) (root *yaml.Node, err *js3Error) {
+func jsLoad(src []byte, major int) (root *yaml.Node, err *jslError) {
 	in := utf16.Encode([]rune(string(src)))
 	if n := len(in); n != 0 && in[n-1] != '\n' && in[n-1] != '\r' {
 		in = append(in, '\n')
@@ -107,10 +114,10 @@ func js3Load(src []byte) (root *yaml.Node, err *js3Error) {
 	if len(in) > 0 && in[0] == 0xFEFF {
 		in = in[1:]
 	}
-	s := &js3State{in: append(in, 0), length: len(in)}
+	s := &jslState{in: append(in, 0), length: len(in), major: major, firstTab: -1}
 	defer func() {
 		if r := recover(); r != nil {
-			e, ok := r.(*js3Error)
+			e, ok := r.(*jslError)
 			if !ok {
 				panic(r)
 			}
@@ -136,12 +143,12 @@ func js3Load(src []byte) (root *yaml.Node, err *js3Error) {
 	case 1:
 		return s.docs[0], nil
 	}
-	return nil, &js3Error{msg: "expected a single document in the stream, but found more", line: 1, col: 1}
+	return nil, &jslError{msg: "expected a single document in the stream, but found more", line: 1, col: 1}
 }
 
-func (s *js3State) str(from, to int) string { return string(utf16.Decode(s.in[from:to])) }
+func (s *jslState) str(from, to int) string { return string(utf16.Decode(s.in[from:to])) }
 
-func js3NonPrintable(seg []uint16) bool {
+func jslNonPrintable(seg []uint16) bool {
 	for i, c := range seg {
 		switch {
 		case c <= 0x08, c == 0x0b, c == 0x0c, c >= 0x0e && c <= 0x1f, c >= 0x7f && c <= 0x84,
@@ -160,7 +167,7 @@ func js3NonPrintable(seg []uint16) bool {
 	return false
 }
 
-func (s *js3State) capture(buf *[]uint16, start, end int, json bool) {
+func (s *jslState) capture(buf *[]uint16, start, end int, json bool) {
 	if start >= end {
 		return
 	}
@@ -171,7 +178,7 @@ func (s *js3State) capture(buf *[]uint16, start, end int, json bool) {
 				s.fail("expected valid JSON character")
 			}
 		}
-	} else if js3NonPrintable(seg) {
+	} else if jslNonPrintable(seg) {
 		s.fail("the stream contains non-printable characters")
 	}
 	*buf = append(*buf, seg...)
@@ -186,7 +193,7 @@ func foldLines(buf *[]uint16, count int) {
 	}
 }
 
-func (s *js3State) readLineBreak() {
+func (s *jslState) readLineBreak() {
 	switch s.ch(s.pos) {
 	case '\n':
 		s.pos++
@@ -200,14 +207,18 @@ func (s *js3State) readLineBreak() {
 	}
 	s.line++
 	s.lineStart = s.pos
+	s.firstTab = -1
 }
 
 // skipSpace is skipSeparationSpace; its checkIndent only warns.
-func (s *js3State) skipSpace(comments bool) int {
+func (s *jslState) skipSpace(comments bool) int {
 	breaks := 0
 	c := s.ch(s.pos)
 	for c != 0 {
-		for js3White(c) {
+		for jslWhite(c) {
+			if c == '\t' && s.firstTab == -1 && s.major >= 4 {
+				s.firstTab = s.pos
+			}
 			s.pos++
 			c = s.ch(s.pos)
 		}
@@ -220,7 +231,7 @@ func (s *js3State) skipSpace(comments bool) int {
 				}
 			}
 		}
-		if !js3EOL(c) {
+		if !jslEOL(c) {
 			break
 		}
 		s.readLineBreak()
@@ -236,26 +247,26 @@ func (s *js3State) skipSpace(comments bool) int {
 	return breaks
 }
 
-func (s *js3State) documentSeparator() bool {
+func (s *jslState) documentSeparator() bool {
 	p := s.pos
 	c := s.ch(p)
 	if (c == '-' || c == '.') && c == s.ch(p+1) && c == s.ch(p+2) {
 		c = s.ch(p + 3)
-		return c == 0 || js3WSOrEOL(c)
+		return c == 0 || jslWSOrEOL(c)
 	}
 	return false
 }
 
-func (s *js3State) node(k yaml.Kind, line, col int) *yaml.Node {
+func (s *jslState) node(k yaml.Kind, line, col int) *yaml.Node {
 	return &yaml.Node{Kind: k, Line: line + 1, Column: col + 1}
 }
 
 // null is the value of a node with no content.
-func (s *js3State) null() *yaml.Node {
+func (s *jslState) null() *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: s.line + 1, Column: s.pos - s.lineStart + 1}
 }
 
-func (s *js3State) setScalar(buf []uint16, style yaml.Style, line, col int) {
+func (s *jslState) setScalar(buf []uint16, style yaml.Style, line, col int) {
 	n := s.node(yaml.ScalarNode, line, col)
 	n.Value = string(utf16.Decode(buf))
 	n.Style = style
@@ -265,14 +276,14 @@ func (s *js3State) setScalar(buf []uint16, style yaml.Style, line, col int) {
 	s.kind, s.result = "scalar", n
 }
 
-func (s *js3State) readPlainScalar(nodeIndent int, inFlow bool) bool {
+func (s *jslState) readPlainScalar(nodeIndent int, inFlow bool) bool {
 	c := s.ch(s.pos)
-	if js3WSOrEOL(c) || js3FlowIndicator(c) || strings.ContainsRune("#&*!|>'\"%@`", rune(c)) {
+	if jslWSOrEOL(c) || jslFlowIndicator(c) || strings.ContainsRune("#&*!|>'\"%@`", rune(c)) {
 		return false
 	}
 	if c == '?' || c == '-' {
 		f := s.ch(s.pos + 1)
-		if js3WSOrEOL(f) || inFlow && js3FlowIndicator(f) {
+		if jslWSOrEOL(f) || inFlow && jslFlowIndicator(f) {
 			return false
 		}
 	}
@@ -284,16 +295,16 @@ func (s *js3State) readPlainScalar(nodeIndent int, inFlow bool) bool {
 	for c != 0 {
 		if c == ':' {
 			f := s.ch(s.pos + 1)
-			if js3WSOrEOL(f) || inFlow && js3FlowIndicator(f) {
+			if jslWSOrEOL(f) || inFlow && jslFlowIndicator(f) {
 				break
 			}
 		} else if c == '#' {
-			if js3WSOrEOL(s.ch(s.pos - 1)) {
+			if jslWSOrEOL(s.ch(s.pos - 1)) {
 				break
 			}
-		} else if s.pos == s.lineStart && s.documentSeparator() || inFlow && js3FlowIndicator(c) {
+		} else if s.pos == s.lineStart && s.documentSeparator() || inFlow && jslFlowIndicator(c) {
 			break
-		} else if js3EOL(c) {
+		} else if jslEOL(c) {
 			_line = s.line
 			lineStart, indent := s.lineStart, s.indent
 			s.skipSpace(false)
@@ -311,7 +322,7 @@ func (s *js3State) readPlainScalar(nodeIndent int, inFlow bool) bool {
 			start, end = s.pos, s.pos
 			pending = false
 		}
-		if !js3White(c) {
+		if !jslWhite(c) {
 			end = s.pos + 1
 		}
 		s.pos++
@@ -325,7 +336,7 @@ func (s *js3State) readPlainScalar(nodeIndent int, inFlow bool) bool {
 	return true
 }
 
-func (s *js3State) readSingleQuoted() bool {
+func (s *jslState) readSingleQuoted() bool {
 	if s.ch(s.pos) != '\'' {
 		return false
 	}
@@ -345,7 +356,7 @@ func (s *js3State) readSingleQuoted() bool {
 			start = s.pos
 			s.pos++
 			end = s.pos
-		case js3EOL(c):
+		case jslEOL(c):
 			s.capture(&buf, start, end, true)
 			foldLines(&buf, s.skipSpace(false))
 			start, end = s.pos, s.pos
@@ -360,7 +371,7 @@ func (s *js3State) readSingleQuoted() bool {
 	return false
 }
 
-func (s *js3State) readDoubleQuoted() bool {
+func (s *jslState) readDoubleQuoted() bool {
 	if s.ch(s.pos) != '"' {
 		return false
 	}
@@ -379,16 +390,16 @@ func (s *js3State) readDoubleQuoted() bool {
 			s.capture(&buf, start, s.pos, true)
 			s.pos++
 			c = s.ch(s.pos)
-			if js3EOL(c) {
+			if jslEOL(c) {
 				s.skipSpace(false)
-			} else if e, ok := js3SimpleEscape[c]; ok {
+			} else if e, ok := jslSimpleEscape[c]; ok {
 				buf = append(buf, utf16.Encode([]rune(e))...)
 				s.pos++
 			} else if n := map[uint16]int{'x': 2, 'u': 4, 'U': 8}[c]; n > 0 {
 				v := 0
 				for ; n > 0; n-- {
 					s.pos++
-					h := js3Hex(s.ch(s.pos))
+					h := jslHex(s.ch(s.pos))
 					if h < 0 {
 						s.fail("expected hexadecimal character")
 					}
@@ -405,7 +416,7 @@ func (s *js3State) readDoubleQuoted() bool {
 				s.fail("unknown escape sequence")
 			}
 			start, end = s.pos, s.pos
-		case js3EOL(c):
+		case jslEOL(c):
 			s.capture(&buf, start, end, true)
 			foldLines(&buf, s.skipSpace(false))
 			start, end = s.pos, s.pos
@@ -426,7 +437,7 @@ func storePair(m, k, v *yaml.Node) {
 	m.Content = append(m.Content, k, v)
 }
 
-func (s *js3State) readFlowCollection(nodeIndent int) bool {
+func (s *jslState) readFlowCollection(nodeIndent int) bool {
 	tag, anchor, hasTag, hasAnchor := s.tag, s.anchor, s.hasTag, s.hasAnchor
 	var coll *yaml.Node
 	var term uint16
@@ -461,14 +472,18 @@ func (s *js3State) readFlowCollection(nodeIndent int) bool {
 		} else if !readNext {
 			s.fail("missed comma between flow collection entries")
 		}
+		if c == ',' && s.major >= 4 {
+			// Flow entries may never be completely empty (YAML 1.2 §7.4).
+			s.fail("expected the node content, but found ','")
+		}
 		isPair, explicit := false, false
-		if c == '?' && js3WSOrEOL(s.ch(s.pos+1)) {
+		if c == '?' && jslWSOrEOL(s.ch(s.pos+1)) {
 			isPair, explicit = true, true
 			s.pos++
 			s.skipSpace(true)
 		}
 		line := s.line
-		s.compose(nodeIndent, js3FlowIn, false, true)
+		s.compose(nodeIndent, jslFlowIn, false, true)
 		key := s.value()
 		var val *yaml.Node
 		s.skipSpace(true)
@@ -477,7 +492,7 @@ func (s *js3State) readFlowCollection(nodeIndent int) bool {
 			isPair = true
 			s.pos++
 			s.skipSpace(true)
-			s.compose(nodeIndent, js3FlowIn, false, true)
+			s.compose(nodeIndent, jslFlowIn, false, true)
 			val = s.value()
 		}
 		if val == nil {
@@ -508,14 +523,14 @@ func (s *js3State) readFlowCollection(nodeIndent int) bool {
 }
 
 // value is state.result after compose: the node read, or null.
-func (s *js3State) value() *yaml.Node {
+func (s *jslState) value() *yaml.Node {
 	if s.result == nil {
 		return s.null()
 	}
 	return s.result
 }
 
-func (s *js3State) readBlockScalar(nodeIndent int) bool {
+func (s *jslState) readBlockScalar(nodeIndent int) bool {
 	c := s.ch(s.pos)
 	var style yaml.Style
 	switch c {
@@ -529,17 +544,17 @@ func (s *js3State) readBlockScalar(nodeIndent int) bool {
 	folding := c == '>'
 	line, col := s.line, s.pos-s.lineStart
 	var buf []uint16
-	chomp, didRead, detected, textIndent, empty, moreIndented := js3ChompClip, false, false, nodeIndent, 0, false
+	chomp, didRead, detected, textIndent, empty, moreIndented := jslChompClip, false, false, nodeIndent, 0, false
 	for c != 0 {
 		s.pos++
 		c = s.ch(s.pos)
 		if c == '+' || c == '-' {
-			if chomp != js3ChompClip {
+			if chomp != jslChompClip {
 				s.fail("repeat of a chomping mode identifier")
 			}
-			chomp = js3ChompStrip
+			chomp = jslChompStrip
 			if c == '+' {
-				chomp = js3ChompKeep
+				chomp = jslChompKeep
 			}
 		} else if c >= '0' && c <= '9' {
 			switch {
@@ -554,13 +569,13 @@ func (s *js3State) readBlockScalar(nodeIndent int) bool {
 			break
 		}
 	}
-	if js3White(c) {
-		for js3White(c) {
+	if jslWhite(c) {
+		for jslWhite(c) {
 			s.pos++
 			c = s.ch(s.pos)
 		}
 		if c == '#' {
-			for !js3EOL(c) && c != 0 {
+			for !jslEOL(c) && c != 0 {
 				s.pos++
 				c = s.ch(s.pos)
 			}
@@ -589,15 +604,15 @@ func (s *js3State) readBlockScalar(nodeIndent int) bool {
 		if !detected && s.indent > textIndent {
 			textIndent = s.indent
 		}
-		if js3EOL(c) {
+		if jslEOL(c) {
 			empty++
 			continue
 		}
 		if s.indent < textIndent {
 			switch {
-			case chomp == js3ChompKeep:
+			case chomp == jslChompKeep:
 				newlines(lead())
-			case chomp == js3ChompClip && didRead:
+			case chomp == jslChompClip && didRead:
 				newlines(1)
 			}
 			break
@@ -605,7 +620,7 @@ func (s *js3State) readBlockScalar(nodeIndent int) bool {
 		switch {
 		case !folding:
 			newlines(lead())
-		case js3White(c):
+		case jslWhite(c):
 			moreIndented = true
 			newlines(lead())
 		case moreIndented:
@@ -620,7 +635,7 @@ func (s *js3State) readBlockScalar(nodeIndent int) bool {
 		}
 		didRead, detected, empty = true, true, 0
 		start := s.pos
-		for !js3EOL(c) && c != 0 {
+		for !jslEOL(c) && c != 0 {
 			s.pos++
 			c = s.ch(s.pos)
 		}
@@ -630,7 +645,10 @@ func (s *js3State) readBlockScalar(nodeIndent int) bool {
 	return true
 }
 
-func (s *js3State) readBlockSequence(nodeIndent int) bool {
+func (s *jslState) readBlockSequence(nodeIndent int) bool {
+	if s.firstTab != -1 {
+		return false // after a tab: a flow collection or a scalar at most
+	}
 	tag, anchor, hasTag, hasAnchor := s.tag, s.anchor, s.hasTag, s.hasAnchor
 	seq := s.node(yaml.SequenceNode, s.line, s.pos-s.lineStart)
 	if s.hasAnchor {
@@ -638,7 +656,11 @@ func (s *js3State) readBlockSequence(nodeIndent int) bool {
 	}
 	detected := false
 	for c := s.ch(s.pos); c != 0; {
-		if c != '-' || !js3WSOrEOL(s.ch(s.pos+1)) {
+		if s.firstTab != -1 {
+			s.pos = s.firstTab
+			s.fail("tab characters must not be used in indentation")
+		}
+		if c != '-' || !jslWSOrEOL(s.ch(s.pos+1)) {
 			break
 		}
 		detected = true
@@ -649,7 +671,7 @@ func (s *js3State) readBlockSequence(nodeIndent int) bool {
 			continue
 		}
 		line := s.line
-		s.compose(nodeIndent, js3BlockIn, false, true)
+		s.compose(nodeIndent, jslBlockIn, false, true)
 		seq.Content = append(seq.Content, s.value())
 		s.skipSpace(true)
 		c = s.ch(s.pos)
@@ -667,13 +689,17 @@ func (s *js3State) readBlockSequence(nodeIndent int) bool {
 	return true
 }
 
-func (s *js3State) readBlockMapping(nodeIndent, flowIndent int) bool {
+func (s *jslState) readBlockMapping(nodeIndent, flowIndent int) bool {
+	if s.firstTab != -1 {
+		return false
+	}
 	tag, anchor, hasTag, hasAnchor := s.tag, s.anchor, s.hasTag, s.hasAnchor
 	m := s.node(yaml.MappingNode, s.line, s.pos-s.lineStart)
 	if s.hasAnchor {
 		s.anchors[s.anchor] = m
 	}
 	var key, val *yaml.Node
+	valLine, valCol := s.line, s.pos-s.lineStart
 	atExplicitKey, detected, allowCompact := false, false, false
 	flush := func() { // an explicit key without a value
 		if key == nil {
@@ -683,9 +709,13 @@ func (s *js3State) readBlockMapping(nodeIndent, flowIndent int) bool {
 		key, val = nil, nil
 	}
 	for c := s.ch(s.pos); c != 0; {
+		if !atExplicitKey && s.firstTab != -1 {
+			s.pos = s.firstTab
+			s.fail("tab characters must not be used in indentation")
+		}
 		f := s.ch(s.pos + 1)
 		line := s.line
-		if (c == '?' || c == ':') && js3WSOrEOL(f) {
+		if (c == '?' || c == ':') && jslWSOrEOL(f) {
 			if c == '?' {
 				if atExplicitKey {
 					flush()
@@ -697,7 +727,7 @@ func (s *js3State) readBlockMapping(nodeIndent, flowIndent int) bool {
 				s.fail("incomplete explicit mapping pair; a key node is missed; or followed by a non-tabulated empty line")
 			}
 			s.pos++
-		} else if s.compose(flowIndent, js3FlowOut, false, true) {
+		} else if s.compose(flowIndent, jslFlowOut, false, true) {
 			if s.line != line {
 				if detected {
 					s.fail("can not read a block mapping entry; a multiline key may not be an implicit key")
@@ -706,7 +736,7 @@ func (s *js3State) readBlockMapping(nodeIndent, flowIndent int) bool {
 				return true // keep the result of compose
 			}
 			c = s.ch(s.pos)
-			for js3White(c) {
+			for jslWhite(c) {
 				s.pos++
 				c = s.ch(s.pos)
 			}
@@ -718,7 +748,7 @@ func (s *js3State) readBlockMapping(nodeIndent, flowIndent int) bool {
 				return true
 			}
 			s.pos++
-			if !js3WSOrEOL(s.ch(s.pos)) {
+			if !jslWSOrEOL(s.ch(s.pos)) {
 				s.fail("a whitespace character is expected after the key-value separator within a block mapping")
 			}
 			if atExplicitKey {
@@ -726,11 +756,13 @@ func (s *js3State) readBlockMapping(nodeIndent, flowIndent int) bool {
 			}
 			detected, atExplicitKey, allowCompact = true, false, false
 			key = s.value()
+			// An empty value is reported where it would be, after the ':'.
+			valLine, valCol = s.line, s.pos-s.lineStart
 		} else {
 			break
 		}
 		if s.line == line || s.indent > nodeIndent {
-			if s.compose(nodeIndent, js3BlockOut, true, allowCompact) {
+			if s.compose(nodeIndent, jslBlockOut, true, allowCompact) {
 				if atExplicitKey {
 					key = s.value()
 				} else {
@@ -742,7 +774,8 @@ func (s *js3State) readBlockMapping(nodeIndent, flowIndent int) bool {
 					key = s.null()
 				}
 				if val == nil {
-					val = s.null()
+					val = s.node(yaml.ScalarNode, valLine, valCol)
+					val.Tag = "!!null"
 				}
 				storePair(m, key, val)
 				key, val = nil, nil
@@ -750,7 +783,7 @@ func (s *js3State) readBlockMapping(nodeIndent, flowIndent int) bool {
 			s.skipSpace(true)
 			c = s.ch(s.pos)
 		}
-		if s.indent > nodeIndent && c != 0 {
+		if (s.indent > nodeIndent || s.major >= 4 && s.line == line) && c != 0 {
 			s.fail("bad indentation of a mapping entry")
 		} else if s.indent < nodeIndent {
 			break
@@ -766,7 +799,7 @@ func (s *js3State) readBlockMapping(nodeIndent, flowIndent int) bool {
 	return detected
 }
 
-func (s *js3State) readTagProperty() bool {
+func (s *jslState) readTagProperty() bool {
 	c := s.ch(s.pos)
 	if c != '!' {
 		return false
@@ -803,13 +836,13 @@ func (s *js3State) readTagProperty() bool {
 		name = s.str(start, s.pos)
 		s.pos++
 	} else {
-		for c != 0 && !js3WSOrEOL(c) {
+		for c != 0 && !jslWSOrEOL(c) {
 			if c == '!' {
 				if named {
 					s.fail("tag suffix cannot contain exclamation marks")
 				}
 				handle = s.str(start-1, s.pos+1)
-				if !js3TagHandle.MatchString(handle) {
+				if !jslTagHandle.MatchString(handle) {
 					s.fail("named tag handle cannot contain such characters")
 				}
 				named = true
@@ -823,8 +856,14 @@ func (s *js3State) readTagProperty() bool {
 			s.fail("tag suffix cannot contain flow indicator characters")
 		}
 	}
-	if name != "" && !js3TagURI.MatchString(name) {
+	if name != "" && !jslTagURI.MatchString(name) {
 		s.fail("tag name cannot contain such characters: " + name)
+	}
+	if s.major >= 4 {
+		var ok bool
+		if name, ok = decodeURIComponent(name); !ok {
+			s.fail("tag name is malformed: " + name)
+		}
 	}
 	switch prefix, ok := s.tagMap[handle]; {
 	case verbatim:
@@ -842,7 +881,7 @@ func (s *js3State) readTagProperty() bool {
 	return true
 }
 
-func (s *js3State) readAnchorProperty() bool {
+func (s *jslState) readAnchorProperty() bool {
 	if s.ch(s.pos) != '&' {
 		return false
 	}
@@ -851,7 +890,7 @@ func (s *js3State) readAnchorProperty() bool {
 	}
 	s.pos++
 	start := s.pos
-	for c := s.ch(s.pos); c != 0 && !js3WSOrEOL(c) && !js3FlowIndicator(c); c = s.ch(s.pos) {
+	for c := s.ch(s.pos); c != 0 && !jslWSOrEOL(c) && !jslFlowIndicator(c); c = s.ch(s.pos) {
 		s.pos++
 	}
 	if s.pos == start {
@@ -861,14 +900,14 @@ func (s *js3State) readAnchorProperty() bool {
 	return true
 }
 
-func (s *js3State) readAlias() bool {
+func (s *jslState) readAlias() bool {
 	if s.ch(s.pos) != '*' {
 		return false
 	}
 	line, col := s.line, s.pos-s.lineStart
 	s.pos++
 	start := s.pos
-	for c := s.ch(s.pos); c != 0 && !js3WSOrEOL(c) && !js3FlowIndicator(c); c = s.ch(s.pos) {
+	for c := s.ch(s.pos); c != 0 && !jslWSOrEOL(c) && !jslFlowIndicator(c); c = s.ch(s.pos) {
 		s.pos++
 	}
 	if s.pos == start {
@@ -876,6 +915,15 @@ func (s *js3State) readAlias() bool {
 	}
 	name := s.str(start, s.pos)
 	target, ok := s.anchors[name]
+	if s.major < 4 {
+		// js-yaml 3's anchorMap is a plain object: an anchor named
+		// hasOwnProperty shadows the method it calls here, and one named
+		// __proto__ is never its own property.
+		if _, shadowed := s.anchors["hasOwnProperty"]; shadowed {
+			s.fail("state.anchorMap.hasOwnProperty is not a function")
+		}
+		ok = ok && name != "__proto__"
+	}
 	if !ok {
 		s.fail(`unidentified alias "` + name + `"`)
 	}
@@ -887,7 +935,7 @@ func (s *js3State) readAlias() bool {
 }
 
 // indentStatus compares the current line's indent with the parent's.
-func (s *js3State) indentStatus(parent int) int {
+func (s *jslState) indentStatus(parent int) int {
 	switch {
 	case s.indent > parent:
 		return 1
@@ -900,18 +948,18 @@ func (s *js3State) indentStatus(parent int) int {
 // compose is composeNode. An explicit tag is kept on the node for
 // jsyaml.go to resolve; only the load errors that depend on the node's
 // kind are raised here.
-func (s *js3State) compose(parentIndent, ctx int, allowToSeek, allowCompact bool) bool {
+func (s *jslState) compose(parentIndent, ctx int, allowToSeek, allowCompact bool) bool {
 	s.depth++
 	defer func() { s.depth-- }()
 	if s.depth > 1000 {
 		// Node's stack overflows somewhere near here: whether the load
 		// throws is not known.
-		panic(&js3Error{msg: "nesting too deep", line: s.line + 1, col: s.pos - s.lineStart + 1, unmodelled: true})
+		panic(&jslError{msg: "nesting too deep", line: s.line + 1, col: s.pos - s.lineStart + 1, unmodelled: true})
 	}
 	s.tag, s.anchor, s.hasTag, s.hasAnchor = "", "", false, false
 	s.kind, s.result = "", nil
 	status, atNewLine, hasContent := 1, false, false
-	blockStyles := ctx == js3BlockOut || ctx == js3BlockIn
+	blockStyles := ctx == jslBlockOut || ctx == jslBlockIn
 	blockScalars, blockCollections := blockStyles, blockStyles
 	if allowToSeek && s.skipSpace(true) != 0 {
 		atNewLine = true
@@ -931,9 +979,9 @@ func (s *js3State) compose(parentIndent, ctx int, allowToSeek, allowCompact bool
 	if blockCollections {
 		blockCollections = atNewLine || allowCompact
 	}
-	if status == 1 || ctx == js3BlockOut {
+	if status == 1 || ctx == jslBlockOut {
 		flowIndent := parentIndent + 1
-		if ctx == js3FlowIn || ctx == js3FlowOut {
+		if ctx == jslFlowIn || ctx == jslFlowOut {
 			flowIndent = parentIndent
 		}
 		blockIndent := s.pos - s.lineStart
@@ -950,7 +998,7 @@ func (s *js3State) compose(parentIndent, ctx int, allowToSeek, allowCompact bool
 					if s.hasTag || s.hasAnchor {
 						s.fail("alias node should not have any properties")
 					}
-				} else if s.readPlainScalar(flowIndent, ctx == js3FlowIn) {
+				} else if s.readPlainScalar(flowIndent, ctx == jslFlowIn) {
 					hasContent = true
 				}
 				if s.hasAnchor {
@@ -977,7 +1025,7 @@ func (s *js3State) compose(parentIndent, ctx int, allowToSeek, allowCompact bool
 			}
 			s.result.Style &^= yaml.SingleQuotedStyle | yaml.DoubleQuotedStyle | yaml.LiteralStyle | yaml.FoldedStyle
 		} else {
-			if js3KindOf(s.tag) != "" && s.kind != "" && js3KindOf(s.tag) != s.kind {
+			if jslKindOf(s.tag) != "" && s.kind != "" && jslKindOf(s.tag) != s.kind {
 				// js-yaml 3 looks the tag up by the node's kind.
 				s.fail("unknown tag !<" + s.tag + ">")
 			}
@@ -997,8 +1045,8 @@ func (s *js3State) compose(parentIndent, ctx int, allowToSeek, allowCompact bool
 	return s.hasTag || s.hasAnchor || hasContent
 }
 
-// js3KindOf is the kind of a core tag's type in js-yaml 3's safe schema.
-func js3KindOf(tag string) string {
+// jslKindOf is the kind of a core tag's type in js-yaml 3's safe schema.
+func jslKindOf(tag string) string {
 	switch strings.TrimPrefix(tag, "tag:yaml.org,2002:") {
 	case "str", "null", "bool", "int", "float", "timestamp", "merge", "binary":
 		return "scalar"
@@ -1010,7 +1058,7 @@ func js3KindOf(tag string) string {
 	return ""
 }
 
-func (s *js3State) readDocument() {
+func (s *jslState) readDocument() {
 	s.version = false
 	s.tagMap = map[string]string{}
 	s.anchors = map[string]*yaml.Node{}
@@ -1025,7 +1073,7 @@ func (s *js3State) readDocument() {
 		s.pos++
 		c = s.ch(s.pos)
 		p := s.pos
-		for c != 0 && !js3WSOrEOL(c) {
+		for c != 0 && !jslWSOrEOL(c) {
 			s.pos++
 			c = s.ch(s.pos)
 		}
@@ -1035,22 +1083,22 @@ func (s *js3State) readDocument() {
 			s.fail("directive name must not be less than one character in length")
 		}
 		for c != 0 {
-			for js3White(c) {
+			for jslWhite(c) {
 				s.pos++
 				c = s.ch(s.pos)
 			}
 			if c == '#' {
-				for c != 0 && !js3EOL(c) {
+				for c != 0 && !jslEOL(c) {
 					s.pos++
 					c = s.ch(s.pos)
 				}
 				break
 			}
-			if js3EOL(c) {
+			if jslEOL(c) {
 				break
 			}
 			p = s.pos
-			for c != 0 && !js3WSOrEOL(c) {
+			for c != 0 && !jslWSOrEOL(c) {
 				s.pos++
 				c = s.ch(s.pos)
 			}
@@ -1068,7 +1116,7 @@ func (s *js3State) readDocument() {
 	} else if hasDirectives {
 		s.fail("directives end mark is expected")
 	}
-	s.compose(s.indent-1, js3BlockOut, false, true)
+	s.compose(s.indent-1, jslBlockOut, false, true)
 	s.skipSpace(true)
 	s.docs = append(s.docs, s.result) // nil: the document is null
 	if s.pos == s.lineStart && s.documentSeparator() {
@@ -1083,7 +1131,7 @@ func (s *js3State) readDocument() {
 	}
 }
 
-func (s *js3State) directive(name string, args []string) {
+func (s *jslState) directive(name string, args []string) {
 	switch name {
 	case "YAML":
 		if s.version {
@@ -1092,7 +1140,7 @@ func (s *js3State) directive(name string, args []string) {
 		if len(args) != 1 {
 			s.fail("YAML directive accepts exactly one argument")
 		}
-		m := js3Version.FindStringSubmatch(args[0])
+		m := jslVersion.FindStringSubmatch(args[0])
 		if m == nil {
 			s.fail("ill-formed argument of the YAML directive")
 		}
@@ -1104,15 +1152,35 @@ func (s *js3State) directive(name string, args []string) {
 		if len(args) != 2 {
 			s.fail("TAG directive accepts exactly two arguments")
 		}
-		if !js3TagHandle.MatchString(args[0]) {
+		if !jslTagHandle.MatchString(args[0]) {
 			s.fail("ill-formed tag handle (first argument) of the TAG directive")
 		}
 		if _, dup := s.tagMap[args[0]]; dup {
 			s.fail(`there is a previously declared suffix for "` + args[0] + `" tag handle`)
 		}
-		if !js3TagURI.MatchString(args[1]) {
+		if !jslTagURI.MatchString(args[1]) {
 			s.fail("ill-formed tag prefix (second argument) of the TAG directive")
 		}
-		s.tagMap[args[0]] = args[1]
+		prefix := args[1]
+		if s.major >= 4 {
+			var ok bool
+			if prefix, ok = decodeURIComponent(prefix); !ok {
+				s.fail("tag prefix is malformed: " + args[1])
+			}
+		}
+		s.tagMap[args[0]] = prefix
 	}
+}
+
+// decodeURIComponent is JavaScript's: %XX escapes decoded, false where an
+// escape is malformed or the bytes are not UTF-8.
+func decodeURIComponent(v string) (string, bool) {
+	if !strings.Contains(v, "%") {
+		return v, true
+	}
+	d, err := url.PathUnescape(v)
+	if err != nil || !utf8.ValidString(d) {
+		return v, false
+	}
+	return d, true
 }
