@@ -138,7 +138,7 @@ func ParseFilters(src []byte, o Origin) (*Filters, error) {
 	}
 	// The release's own js-yaml reads the text (jsyamlload.go); yaml.v3
 	// differs from it in tabs, '?' in flow scalars, directives and errors.
-	root, jerr := jsLoad(src, o.jsYAML())
+	root, noMerge, jerr := jsLoad(src, o.jsYAML())
 	if jerr != nil {
 		e := &Error{Pos: o.at(jerr.line, jerr.col), Msg: "invalid filter YAML: " + jerr.msg}
 		if jerr.unmodelled {
@@ -150,13 +150,13 @@ func ParseFilters(src []byte, o Origin) (*Filters, error) {
 		// An empty stream: load returns undefined.
 		return nil, &Error{Pos: o.at(1, 1), Msg: invalidFormat + "Root element is not an object."}
 	}
-	return filtersFromRoot(root, o)
+	return filtersFromRoot(root, noMerge, o)
 }
 
 // filtersFromRoot reads the filters from the loaded document's root.
-func filtersFromRoot(top *yaml.Node, o Origin) (*Filters, error) {
+func filtersFromRoot(top *yaml.Node, noMerge map[*yaml.Node]bool, o Origin) (*Filters, error) {
 	out := &Filters{}
-	p := &parser{o: o}
+	p := &parser{o: o, noMerge: noMerge}
 	if err := p.checkTags(top, 0); err != nil {
 		return nil, err
 	}
@@ -246,7 +246,11 @@ func isArrayIndex(s string) bool {
 	return err == nil && n < 1<<32-1
 }
 
-type parser struct{ o Origin }
+type parser struct {
+	o Origin
+	// noMerge: "<<" keys js-yaml does not merge (jsLoad).
+	noMerge map[*yaml.Node]bool
+}
 
 func (p *parser) pos(n *yaml.Node) Pos { return p.o.at(n.Line, n.Column) }
 
@@ -413,7 +417,10 @@ func (p *parser) pairs(m *yaml.Node) ([]kv, error) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		kn, v := m.Content[i], m.Content[i+1]
 		k := deref(kn)
-		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" && k.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) == 0 {
+		// js-yaml merges on the key's tag: an alias key has none, nor
+		// has an explicit key of a block mapping.
+		tag, tagged := explicitTag(k)
+		if kn.Kind != yaml.AliasNode && !p.noMerge[kn] && k.Kind == yaml.ScalarNode && (tagged && tag == "!!merge" || !tagged && k.Tag == "!!merge") {
 			src := deref(v)
 			var srcs []*yaml.Node
 			switch src.Kind {

@@ -74,7 +74,7 @@ func TestJSYAMLDocumentRules(t *testing.T) {
 		{"%YAML 2.0 rejected", "%YAML 2.0\n---\na: x\n", 4, "unacceptable YAML version", ""},
 		{"an unknown tag fails the load", "a: !foo x\n", 4, "unknown tag", ""},
 		{"even where unused", "a: x\nb: &q !foo y\n", 4, "unknown tag", ""},
-		{"!!merge on a value is not modelled", "a: !!merge x\n", 4, "unmodelled", ""},
+		{"!!merge resolves only << or nothing", "a: !!merge x\n", 4, "cannot resolve", ""},
 		{"!!pairs becomes [[key, value]]", "a: !!pairs [x: y]\n", 4, "", "a"},
 		{"a collection tag on a scalar fails", "a: !!set x\n", 4, "unknown tag", ""},
 		{"!!set is a mapping with null values", "a: !!set {x: null}\n", 4, "null:object found", ""},
@@ -195,7 +195,7 @@ func TestTabIndentation(t *testing.T) {
 		{"\t- x\n", `["x"]`},
 	}
 	for _, c := range cases {
-		root, err := jsLoad([]byte(c.src), 3)
+		root, _, err := jsLoad([]byte(c.src), 3)
 		got := "ERR"
 		if err == nil {
 			got = jslJSON(root)
@@ -269,8 +269,8 @@ func FuzzJSYAMLLoad(f *testing.F) {
 			return
 		}
 		for _, major := range []int{3, 4} {
-			a, errA := jsLoad([]byte(src), major)
-			b, errB := jsLoad([]byte(src), major)
+			a, _, errA := jsLoad([]byte(src), major)
+			b, _, errB := jsLoad([]byte(src), major)
 			if (errA == nil) != (errB == nil) || (errA != nil && *errA != *errB) {
 				t.Fatalf("js-yaml %d not deterministic: %v / %v", major, errA, errB)
 			}
@@ -314,6 +314,42 @@ func TestProtoKey(t *testing.T) {
 			}
 			if got != v.want {
 				t.Errorf("js-yaml %d, %q: %s, want %s", v.major, c.src, got, v.want)
+			}
+		}
+	}
+}
+
+// TestMergeKeys: js-yaml merges where the key's tag is merge: a plain "<<"
+// (implicitly resolved) or an explicit !!merge, as an implicit key of a
+// block mapping or any key of a flow mapping. An explicit key (`? <<`) or an
+// alias key has no tag and is an ordinary key; !!merge resolves only "<<"
+// or nothing.
+func TestMergeKeys(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"x: y\n? <<\n: {m: n}\n", "x/1 <</1"},
+		{"x: y\n!!merge <<: {m: n}\n", "x/1 m/1"},
+		{"x: y\n!!merge \"<<\": {m: n}\n", "x/1 m/1"},
+		{"x: y\n<<: {m: n}\n", "x/1 m/1"},
+		{"x: y\n\"<<\": {m: n}\n", "x/1 <</1"},
+		{"w: &k <<\nz: {*k : p}\n", "w/1 z/1"},
+		{"x: {<<: {m: n}}\n", "x/1"},
+		{"a: !!merge <<\n", "a/1"},
+		{"a: !!merge null\n", "ERR"},
+		{"a: !!merge |\n\nb: c\n", "ERR"},
+		{"a: !!merge\n", "ERR"}, // null: filter.ts cannot read it
+	}
+	for _, c := range cases {
+		for _, major := range []int{3, 4} {
+			got := "ERR"
+			if fs, err := ParseFilters([]byte(c.src), Origin{File: "f.yml", JSYAML: major}); err == nil {
+				var parts []string
+				for _, f := range fs.List {
+					parts = append(parts, fmt.Sprintf("%s/%d", f.Name, len(f.Rules)))
+				}
+				got = strings.Join(parts, " ")
+			}
+			if got != c.want {
+				t.Errorf("js-yaml %d, %q: %s, want %s", major, c.src, got, c.want)
 			}
 		}
 	}

@@ -62,6 +62,9 @@ type jslState struct {
 	// current line's separation space is, -1 for none; a block collection
 	// may not start after it.
 	firstTab int
+	// noMerge: keys that js-yaml stores with a null keyTag although they
+	// read as "<<" (explicit keys of a block mapping).
+	noMerge map[*yaml.Node]bool
 }
 
 func (s *jslState) ch(i int) uint16 {
@@ -106,7 +109,7 @@ var (
 
 // jsLoad is js-yaml 3's safeLoad: the one document's root node, nil for
 // an empty input (undefined), or the error load throws.
-func jsLoad(src []byte, major int) (root *yaml.Node, err *jslError) {
+func jsLoad(src []byte, major int) (root *yaml.Node, noMerge map[*yaml.Node]bool, err *jslError) {
 	in := utf16.Encode([]rune(string(src)))
 	if n := len(in); n != 0 && in[n-1] != '\n' && in[n-1] != '\r' {
 		in = append(in, '\n')
@@ -114,14 +117,14 @@ func jsLoad(src []byte, major int) (root *yaml.Node, err *jslError) {
 	if len(in) > 0 && in[0] == 0xFEFF {
 		in = in[1:]
 	}
-	s := &jslState{in: append(in, 0), length: len(in), major: major, firstTab: -1}
+	s := &jslState{in: append(in, 0), length: len(in), major: major, firstTab: -1, noMerge: map[*yaml.Node]bool{}}
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*jslError)
 			if !ok {
 				panic(r)
 			}
-			root, err = nil, e
+			root, noMerge, err = nil, nil, e
 		}
 	}()
 	for i, c := range in {
@@ -139,11 +142,11 @@ func jsLoad(src []byte, major int) (root *yaml.Node, err *jslError) {
 	}
 	switch len(s.docs) {
 	case 0:
-		return nil, nil
+		return nil, nil, nil
 	case 1:
-		return s.docs[0], nil
+		return s.docs[0], s.noMerge, nil
 	}
-	return nil, &jslError{msg: "expected a single document in the stream, but found more", line: 1, col: 1}
+	return nil, nil, &jslError{msg: "expected a single document in the stream, but found more", line: 1, col: 1}
 }
 
 func (s *jslState) str(from, to int) string { return string(utf16.Decode(s.in[from:to])) }
@@ -765,6 +768,8 @@ func (s *jslState) readBlockMapping(nodeIndent, flowIndent int) bool {
 			if s.compose(nodeIndent, jslBlockOut, true, allowCompact) {
 				if atExplicitKey {
 					key = s.value()
+					// An explicit key's keyTag stays null: never a merge.
+					s.noMerge[key] = true
 				} else {
 					val = s.value()
 				}
