@@ -160,6 +160,9 @@ func filtersFromRoot(top *yaml.Node, noMerge map[*yaml.Node]bool, o Origin) (*Fi
 	if err := p.checkTags(top, 0); err != nil {
 		return nil, err
 	}
+	if err := p.loadChecks(top, map[*yaml.Node]bool{}); err != nil {
+		return nil, err
+	}
 	root := deref(top)
 	var named []*Filter
 	switch root.Kind {
@@ -259,6 +262,36 @@ func deref(n *yaml.Node) *yaml.Node {
 		n = n.Alias
 	}
 	return n
+}
+
+// loadChecks raises the errors js-yaml's load throws while it builds each
+// mapping (a merge of a non-object, a duplicated key) everywhere in the
+// document, also where filter.ts never looks: a key js-yaml 3 stores as
+// the prototype (__proto__), a merged value an explicit key overrides, a
+// collection used as a key; and the collection tags' constructions.
+func (p *parser) loadChecks(n *yaml.Node, seen map[*yaml.Node]bool) error {
+	n = deref(n)
+	if seen[n] {
+		return nil
+	}
+	seen[n] = true
+	if n.Kind != yaml.ScalarNode {
+		// !!set, !!omap and !!pairs are constructed, and checked, at load.
+		if err := p.tagCheck(n, n); err != nil {
+			return err
+		}
+	}
+	if n.Kind == yaml.MappingNode {
+		if _, err := p.pairs(n); err != nil {
+			return err
+		}
+	}
+	for _, c := range n.Content {
+		if err := p.loadChecks(c, seen); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // kv is one entry of a loaded mapping: its key as JavaScript names it

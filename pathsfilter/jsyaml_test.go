@@ -304,14 +304,7 @@ func TestProtoKey(t *testing.T) {
 			major int
 			want  string
 		}{{3, c.v3}, {4, c.v4}} {
-			got := "ERR"
-			if fs, err := ParseFilters([]byte(c.src), Origin{File: "f.yml", JSYAML: v.major}); err == nil {
-				var parts []string
-				for _, f := range fs.List {
-					parts = append(parts, fmt.Sprintf("%s/%d", f.Name, len(f.Rules)))
-				}
-				got = strings.Join(parts, " ")
-			}
+			got := filterShape(c.src, v.major)
 			if got != v.want {
 				t.Errorf("js-yaml %d, %q: %s, want %s", v.major, c.src, got, v.want)
 			}
@@ -340,17 +333,58 @@ func TestMergeKeys(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, major := range []int{3, 4} {
-			got := "ERR"
-			if fs, err := ParseFilters([]byte(c.src), Origin{File: "f.yml", JSYAML: major}); err == nil {
-				var parts []string
-				for _, f := range fs.List {
-					parts = append(parts, fmt.Sprintf("%s/%d", f.Name, len(f.Rules)))
-				}
-				got = strings.Join(parts, " ")
-			}
+			got := filterShape(c.src, major)
 			if got != c.want {
 				t.Errorf("js-yaml %d, %q: %s, want %s", major, c.src, got, c.want)
 			}
 		}
 	}
+}
+
+// TestLoadChecks: js-yaml throws while it builds any mapping of the
+// document, also one filter.ts never reads (a __proto__ value, a merged
+// value overridden by an explicit key, a mapping used as a key); each
+// failing row has a near miss that loads. Verdicts are dorny's (v2.11.1 on
+// js-yaml 3, v4.0.2 on js-yaml 4).
+func TestLoadChecks(t *testing.T) {
+	cases := []struct{ src, v3, v4 string }{
+		{"__proto__: {a: x, a: y}\nb: z\n", "ERR", "ERR"},
+		{"__proto__: {a: x, b: y}\nb: z\n", "b/1", "b/1"},
+		{"<<: {a: {d: 1, d: 2}}\na: x\n", "ERR", "ERR"},
+		{"<<: {a: {d: 1, e: 2}}\na: x\n", "a/1", "a/1"},
+		{"? {d: 1, d: 2}\n: x\nb: y\n", "ERR", "ERR"},
+		{"? {d: 1, e: 2}\n: x\nb: y\n", "[object Object]/1 b/1", "[object Object]/1 b/1"},
+		{"__proto__: !!set {a: x}\nb: y\n", "ERR", "ERR"},
+		{"__proto__: !!set {a: ~}\nb: y\n", "b/1", "ERR"},
+		{"__proto__: {<<: x}\nb: y\n", "ERR", "ERR"},
+	}
+	for _, c := range cases {
+		for _, v := range []struct {
+			major int
+			want  string
+		}{{3, c.v3}, {4, c.v4}} {
+			got := filterShape(c.src, v.major)
+			if got != v.want {
+				t.Errorf("js-yaml %d, %q: %s, want %s", v.major, c.src, got, v.want)
+			}
+		}
+	}
+}
+
+// filterShape lists a load's filters as name/rule-count, "ERR" when the
+// step fails, "UNKNOWN" when cicheck cannot tell.
+func filterShape(src string, major int) string {
+	fs, err := ParseFilters([]byte(src), Origin{File: "f.yml", JSYAML: major})
+	var e *Error
+	switch {
+	case errors.As(err, &e) && e.Unmodelled:
+		return "UNKNOWN"
+	case err != nil:
+		return "ERR"
+	}
+	var parts []string
+	for _, f := range fs.List {
+		parts = append(parts, fmt.Sprintf("%s/%d", f.Name, len(f.Rules)))
+	}
+	return strings.Join(parts, " ")
 }
