@@ -1,7 +1,10 @@
 package pathsfilter
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -517,6 +520,22 @@ func (p *parser) pairs(m *yaml.Node) ([]kv, error) {
 		index[name] = len(out)
 		out = append(out, kv{name, kn, v})
 	}
+	// A JavaScript object enumerates array-index keys first, ascending,
+	// then the others in insertion order (Object.entries, Object.keys).
+	slices.SortStableFunc(out, func(a, b kv) int {
+		ai, bi := isArrayIndex(a.name), isArrayIndex(b.name)
+		switch {
+		case ai && bi:
+			x, _ := strconv.ParseUint(a.name, 10, 64)
+			y, _ := strconv.ParseUint(b.name, 10, 64)
+			return cmp.Compare(x, y)
+		case ai:
+			return -1
+		case bi:
+			return 1
+		}
+		return 0
+	})
 	return out, nil
 }
 
@@ -702,6 +721,10 @@ func (p *parser) pattern(at *yaml.Node) (Pattern, error) {
 	}
 	pt := Pattern{Text: n.Value, Pos: pos, Negated: IsNegated(n.Value)}
 	pt.setGlob()
+	if ue := (*UnsupportedError)(nil); errors.As(pt.Err, &ue) && ue.Hangs {
+		// filter.ts compiles every pattern in the Filter constructor.
+		return Pattern{}, &Error{Pos: pos, Msg: "picomatch 2.3.1 never returns on " + strconv.Quote(n.Value) + ": the step runs until the job times out", Unmodelled: true}
+	}
 	pt.suffixes = literalSuffixes(n.Value)
 	return pt, nil
 }

@@ -388,3 +388,25 @@ func filterShape(src string, major int) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// TestPatternThatNeverReturns: filter.ts compiles every pattern when it
+// loads the filters, in JavaScript's key order (array-index names first),
+// so a pattern picomatch never returns on leaves the step's outcome
+// unknown, unless a filter read before it fails the step first.
+func TestPatternThatNeverReturns(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"a: ']\\\\\\\\'\n", "UNKNOWN"},
+		{"a: ']\\\\\\\\a'\n", "a/1"},                   // text after the run
+		{"b: 1\n0: ']\\\\\\\\'\n", "UNKNOWN"},          // "0" is read first
+		{"b: 1\nc: ']\\\\\\\\'\n", "ERR"},              // b fails first
+		{"a: {added: ']\\\\\\\\', 1: 2}\n", "ERR"},     // status "1" first
+		{"a: {added: ']\\\\\\\\', b: 2}\n", "UNKNOWN"}, // added first
+	}
+	for _, c := range cases {
+		for _, major := range []int{3, 4} {
+			if got := filterShape(c.src, major); got != c.want {
+				t.Errorf("js-yaml %d, %q: %s, want %s", major, c.src, got, c.want)
+			}
+		}
+	}
+}

@@ -17,6 +17,9 @@ var ErrUnsupportedGlob = errors.New("unsupported glob construct")
 type UnsupportedError struct {
 	Pattern string
 	Reason  string
+	// Hangs: picomatch itself never returns on the pattern, so neither does
+	// anything that compiles it (dorny's Filter constructor).
+	Hangs bool
 }
 
 func (e *UnsupportedError) Error() string {
@@ -83,6 +86,9 @@ func CompilePicomatch(pattern string) (m *Picomatch, err error) {
 	}()
 	source, negated, err := pmMakeRe(pattern)
 	if err != nil {
+		if ue := (*UnsupportedError)(nil); errors.As(err, &ue) {
+			return nil, &UnsupportedError{Pattern: pattern, Reason: ue.Reason, Hangs: ue.Hangs}
+		}
 		return nil, &UnsupportedError{Pattern: pattern, Reason: err.Error()}
 	}
 	m = &Picomatch{pattern: pattern, source: source, negated: negated}
