@@ -176,7 +176,7 @@ func filtersFromRoot(top *yaml.Node, noMerge map[*yaml.Node]bool, o Origin) (*Fi
 		}
 		for _, e := range pairs {
 			f := &Filter{Name: e.name, Pos: p.pos(e.k)}
-			rules, err := p.value(e.v, 0)
+			rules, err := p.filterItem(e.v)
 			if err != nil {
 				return nil, err
 			}
@@ -193,7 +193,7 @@ func filtersFromRoot(top *yaml.Node, noMerge map[*yaml.Node]bool, o Origin) (*Fi
 		// A root sequence yields filters named "0", "1", ... (spec §2 quirk).
 		for i, n := range root.Content {
 			f := &Filter{Name: strconv.Itoa(i), Pos: p.pos(n)}
-			rules, err := p.value(n, 0)
+			rules, err := p.filterItem(n)
 			if err != nil {
 				return nil, err
 			}
@@ -256,6 +256,8 @@ type parser struct {
 	o Origin
 	// noMerge: "<<" keys js-yaml does not merge (jsLoad).
 	noMerge map[*yaml.Node]bool
+	// expanded counts the patterns the filters read so far expand to.
+	expanded int
 }
 
 func (p *parser) pos(n *yaml.Node) Pos { return p.o.at(n.Line, n.Column) }
@@ -567,10 +569,69 @@ func (p *parser) jsString(n *yaml.Node) string {
 	return "[object Object]"
 }
 
+// Bounds on what an alias-shared filter item expands to: filter.ts and
+// picomatch walk the arrays js-yaml builds, sharing included, so the work
+// (and the JavaScript stack) grows with the expansion, not the text.
+const (
+	maxExpanded  = 10000 // patterns in all filters, counted with repeats
+	maxListDepth = 1000  // lists inside lists; Node's stack is near
+)
+
+// listShape is what walking a filter item visits: its scalars counted
+// with repeats (capped at maxExpanded+1), how deep its lists nest, and
+// whether a list contains itself.
+type listShape struct {
+	size, depth int
+	cyclic      bool
+}
+
+func (p *parser) shape(n *yaml.Node, memo map[*yaml.Node]*listShape) listShape {
+	n = deref(n)
+	if n.Kind != yaml.SequenceNode && n.Kind != yaml.MappingNode {
+		return listShape{size: 1}
+	}
+	if s, ok := memo[n]; ok {
+		if s == nil {
+			return listShape{cyclic: true} // reached again while walking it
+		}
+		return *s
+	}
+	memo[n] = nil
+	var out listShape
+	for i, c := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 {
+			continue // keys are not walked
+		}
+		cs := p.shape(c, memo)
+		out.size = min(out.size+cs.size, maxExpanded+1)
+		out.depth = max(out.depth, cs.depth+1)
+		out.cyclic = out.cyclic || cs.cyclic
+	}
+	memo[n] = &out
+	return out
+}
+
+// filterItem is value for one filter's item, after bounding its walk: a
+// list that contains itself overflows JavaScript's stack (the step fails);
+// past the bounds the outcome is unknown.
+func (p *parser) filterItem(n *yaml.Node) ([]Rule, error) {
+	s := p.shape(n, map[*yaml.Node]*listShape{})
+	switch {
+	case s.cyclic:
+		return nil, &Error{Pos: p.pos(n), Msg: "RangeError: Maximum call stack size exceeded (a list contains itself; the step crashes)"}
+	case p.expanded+s.size > maxExpanded:
+		return nil, p.unmodelled(n, fmt.Sprintf("filters whose aliases expand to more than %d patterns", maxExpanded))
+	case s.depth > maxListDepth:
+		return nil, p.unmodelled(n, "lists nested this deep")
+	}
+	p.expanded += s.size
+	return p.value(n, 0)
+}
+
 // value parses one filter item (spec §2 table).
 func (p *parser) value(n *yaml.Node, depth int) ([]Rule, error) {
-	if depth > 64 {
-		return nil, &Error{Pos: p.pos(n), Msg: "invalid filter YAML: nesting too deep"}
+	if depth > maxListDepth {
+		return nil, p.unmodelled(n, "lists nested this deep")
 	}
 	at := n
 	n = deref(n)
@@ -623,8 +684,8 @@ func (p *parser) value(n *yaml.Node, depth int) ([]Rule, error) {
 				r.List = true
 				var walk func(seq *yaml.Node, depth int) error
 				walk = func(seq *yaml.Node, depth int) error {
-					if depth > 64 {
-						return &Error{Pos: p.pos(seq), Msg: "invalid filter YAML: nesting too deep"}
+					if depth > maxListDepth {
+						return p.unmodelled(seq, "lists nested this deep")
 					}
 					for _, c := range seq.Content {
 						cc := p.asPairs(deref(c))

@@ -410,3 +410,36 @@ func TestPatternThatNeverReturns(t *testing.T) {
 		}
 	}
 }
+
+// TestAliasExpansion: filter.ts and picomatch walk the arrays js-yaml
+// shares between aliases, so a list that contains itself overflows the
+// stack (the step fails) and a doubling chain of aliases is bounded
+// (unknown past 10,000 patterns); the near misses, a shared list used
+// twice and an acyclic nesting, load.
+func TestAliasExpansion(t *testing.T) {
+	doubling := func(n int) string {
+		var b strings.Builder
+		b.WriteString("a0: &a0 [x, y]\n")
+		for i := 1; i < n; i++ {
+			fmt.Fprintf(&b, "a%d: &a%d [*a%d, *a%d]\n", i, i, i-1, i-1)
+		}
+		return b.String()
+	}
+	cases := []struct{ src, want string }{
+		{"a: &l [x, *l]\n", "ERR"},
+		{"a: &l [x, [*l]]\n", "ERR"},
+		{"a: &m {added: [*m]}\n", "ERR"},
+		{"a: &l [x, y]\nb: [*l, *l]\n", "a/2 b/4"},
+		{"a: [[[[[[x]]]]]]\n", "a/1"},
+		{doubling(12), "a0/2 a1/4 a2/8 a3/16 a4/32 a5/64 a6/128 a7/256 a8/512 a9/1024 a10/2048 a11/4096"},
+		{doubling(13), "UNKNOWN"},
+		{doubling(40), "UNKNOWN"},
+	}
+	for _, c := range cases {
+		for _, major := range []int{3, 4} {
+			if got := filterShape(c.src, major); got != c.want {
+				t.Errorf("js-yaml %d, %.40q: %.200s, want %s", major, c.src, got, c.want)
+			}
+		}
+	}
+}
