@@ -159,11 +159,11 @@ func ParseFilters(src []byte, o Origin) (*Filters, error) {
 // filtersFromRoot reads the filters from the loaded document's root.
 func filtersFromRoot(top *yaml.Node, noMerge map[*yaml.Node]bool, o Origin) (*Filters, error) {
 	out := &Filters{}
-	p := &parser{o: o, noMerge: noMerge}
+	p := &parser{o: o, noMerge: noMerge, built: map[*yaml.Node][]kv{}, building: map[*yaml.Node]*partialMapping{}}
 	if err := p.checkTags(top, 0); err != nil {
 		return nil, err
 	}
-	if err := p.loadChecks(top, map[*yaml.Node]bool{}); err != nil {
+	if err := p.construct(top); err != nil {
 		return nil, err
 	}
 	root := deref(top)
@@ -258,6 +258,10 @@ type parser struct {
 	noMerge map[*yaml.Node]bool
 	// expanded counts the patterns the filters read so far expand to.
 	expanded int
+	// built: constructed mappings' entries; building: those under
+	// construction (construct).
+	built    map[*yaml.Node][]kv
+	building map[*yaml.Node]*partialMapping
 }
 
 func (p *parser) pos(n *yaml.Node) Pos { return p.o.at(n.Line, n.Column) }
@@ -269,34 +273,159 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// loadChecks raises the errors js-yaml's load throws while it builds each
-// mapping (a merge of a non-object, a duplicated key) everywhere in the
-// document, also where filter.ts never looks: a key js-yaml 3 stores as
-// the prototype (__proto__), a merged value an explicit key overrides, a
-// collection used as a key; and the collection tags' constructions.
-func (p *parser) loadChecks(n *yaml.Node, seen map[*yaml.Node]bool) error {
-	n = deref(n)
-	if seen[n] {
-		return nil
+// construct builds the document as js-yaml's load does, in its order: a
+// mapping's key, then its value, then storeMappingPair (merges, duplicate
+// keys), so the errors load throws are raised everywhere, also where
+// filter.ts never looks (a __proto__ value in js-yaml 3, a merged value an
+// explicit key overrides, a collection used as a key), and a merge of a
+// mapping still being built sees the keys it has so far. Collection tags
+// are constructed, and checked, once a collection is read.
+func (p *parser) construct(n *yaml.Node) error {
+	if n.Kind == yaml.AliasNode {
+		return nil // its anchor was built before, or is being built
 	}
-	seen[n] = true
-	if n.Kind != yaml.ScalarNode {
-		// !!set, !!omap and !!pairs are constructed, and checked, at load.
-		if err := p.tagCheck(n, n); err != nil {
+	if n.Kind == yaml.MappingNode {
+		p.building[n] = &partialMapping{index: map[string]int{}, overridable: map[string]bool{}}
+	}
+	for i, c := range n.Content {
+		if err := p.construct(c); err != nil {
 			return err
+		}
+		if n.Kind == yaml.MappingNode && i%2 == 1 {
+			if err := p.store(n, n.Content[i-1], c); err != nil {
+				return err
+			}
 		}
 	}
 	if n.Kind == yaml.MappingNode {
-		if _, err := p.pairs(n); err != nil {
-			return err
-		}
+		b := p.building[n]
+		delete(p.building, n)
+		p.built[n] = jsOrder(b.out)
 	}
-	for _, c := range n.Content {
-		if err := p.loadChecks(c, seen); err != nil {
-			return err
-		}
+	if n.Kind != yaml.ScalarNode {
+		return p.tagCheck(n, n)
 	}
 	return nil
+}
+
+// partialMapping is a mapping under construction: its entries in
+// insertion order, where each key sits, and the keys a merge added (which
+// an explicit key may override once).
+type partialMapping struct {
+	out         []kv
+	index       map[string]int
+	overridable map[string]bool
+}
+
+// entries is Object.keys order for a mapping built, or being built.
+func (p *parser) entries(m *yaml.Node) []kv {
+	if out, ok := p.built[m]; ok {
+		return out
+	}
+	if b, ok := p.building[m]; ok {
+		return jsOrder(slices.Clone(b.out))
+	}
+	return nil
+}
+
+// store is storeMappingPair for key kn and value v of mapping m: merge
+// keys (`<<`) insert the source's keys unless already present, an
+// explicit key may override a merged one, any other repeated key fails.
+func (p *parser) store(m, kn, v *yaml.Node) error {
+	b := p.building[m]
+	k := deref(kn)
+	// js-yaml merges on the key's tag: an alias key has none, nor has an
+	// explicit key of a block mapping.
+	tag, tagged := explicitTag(k)
+	if kn.Kind != yaml.AliasNode && !p.noMerge[kn] && k.Kind == yaml.ScalarNode && (tagged && tag == "!!merge" || !tagged && k.Tag == "!!merge") {
+		src := deref(v)
+		var srcs []*yaml.Node
+		switch src.Kind {
+		case yaml.MappingNode:
+			srcs = []*yaml.Node{src}
+		case yaml.SequenceNode:
+			for _, s := range src.Content {
+				srcs = append(srcs, deref(s))
+			}
+		default:
+			srcs = []*yaml.Node{src}
+		}
+		for _, sn := range srcs {
+			var entries []kv
+			switch sn.Kind {
+			case yaml.MappingNode:
+				entries = p.entries(sn)
+			case yaml.SequenceNode:
+				// An array is an object too: its indexes are its keys.
+				for j, c := range sn.Content {
+					entries = append(entries, kv{strconv.Itoa(j), c, c})
+				}
+			default:
+				// A Date is an object with no own keys; a Buffer or
+				// Uint8Array (!!binary) has one per byte.
+				switch sc := jsReadScalar(sn, p.o.jsYAML()); {
+				case sc.kind == jsDate, sc.kind == jsBinary && sc.str == "":
+				case sc.kind == jsBinary:
+					return p.unmodelled(v, "a merge of !!binary bytes")
+				default:
+					return &Error{Pos: p.pos(v), Msg: "invalid filter YAML: cannot merge mappings; the provided source object is unacceptable"}
+				}
+			}
+			for _, e := range entries {
+				if e.name == "__proto__" {
+					// destination[key] = value sets the prototype (or does
+					// nothing): never an own key.
+					continue
+				}
+				if _, dup := b.index[e.name]; !dup {
+					b.index[e.name] = len(b.out)
+					b.overridable[e.name] = true
+					b.out = append(b.out, e)
+				}
+			}
+		}
+		return nil
+	}
+	name, err := p.keyName(kn)
+	if err != nil {
+		return err
+	}
+	if name == "__proto__" && p.o.jsYAML() < 4 {
+		// js-yaml 3 assigns _result['__proto__']: the prototype, not an
+		// own key (js-yaml 4 defines the property).
+		return nil
+	}
+	if j, dup := b.index[name]; dup {
+		if !b.overridable[name] {
+			return &Error{Pos: p.pos(kn), Msg: fmt.Sprintf("invalid filter YAML: duplicated mapping key %q", name)}
+		}
+		b.out[j].v = v // the merged key keeps its place, the value changes
+		delete(b.overridable, name)
+		return nil
+	}
+	b.index[name] = len(b.out)
+	b.out = append(b.out, kv{name, kn, v})
+	return nil
+}
+
+// jsOrder sorts entries as a JavaScript object enumerates its keys:
+// array-index keys first, ascending, then the others in insertion order.
+func jsOrder(out []kv) []kv {
+	slices.SortStableFunc(out, func(a, b kv) int {
+		ai, bi := isArrayIndex(a.name), isArrayIndex(b.name)
+		switch {
+		case ai && bi:
+			x, _ := strconv.ParseUint(a.name, 10, 64)
+			y, _ := strconv.ParseUint(b.name, 10, 64)
+			return cmp.Compare(x, y)
+		case ai:
+			return -1
+		case bi:
+			return 1
+		}
+		return 0
+	})
+	return out
 }
 
 // kv is one entry of a loaded mapping: its key as JavaScript names it
@@ -444,101 +573,18 @@ func (p *parser) allNull(m *yaml.Node) bool {
 	return true
 }
 
-// pairs returns a mapping's entries as js-yaml's storeMappingPair builds
-// the object: merge keys (`<<`) insert the source's keys at their place
-// unless already present, an explicit key may override a merged one, and
-// any other repeated key is an error.
+// pairs returns a constructed mapping's entries (construct), in
+// JavaScript's key order.
 func (p *parser) pairs(m *yaml.Node) ([]kv, error) {
-	var out []kv
-	index := map[string]int{}
-	overridable := map[string]bool{}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		kn, v := m.Content[i], m.Content[i+1]
-		k := deref(kn)
-		// js-yaml merges on the key's tag: an alias key has none, nor
-		// has an explicit key of a block mapping.
-		tag, tagged := explicitTag(k)
-		if kn.Kind != yaml.AliasNode && !p.noMerge[kn] && k.Kind == yaml.ScalarNode && (tagged && tag == "!!merge" || !tagged && k.Tag == "!!merge") {
-			src := deref(v)
-			var srcs []*yaml.Node
-			switch src.Kind {
-			case yaml.MappingNode:
-				srcs = []*yaml.Node{src}
-			case yaml.SequenceNode:
-				for _, s := range src.Content {
-					srcs = append(srcs, deref(s))
-				}
-			default:
-				return nil, &Error{Pos: p.pos(v), Msg: "invalid filter YAML: cannot merge mappings; the provided source object is unacceptable"}
-			}
-			for _, sn := range srcs {
-				var entries []kv
-				switch sn.Kind {
-				case yaml.MappingNode:
-					sub, err := p.pairs(sn)
-					if err != nil {
-						return nil, err
-					}
-					entries = sub
-				case yaml.SequenceNode:
-					// An array is an object too: its indexes are its keys.
-					for j, c := range sn.Content {
-						entries = append(entries, kv{strconv.Itoa(j), c, c})
-					}
-				default:
-					return nil, &Error{Pos: p.pos(v), Msg: "invalid filter YAML: cannot merge mappings; the provided source object is unacceptable"}
-				}
-				for _, e := range entries {
-					if e.name == "__proto__" {
-						// destination[key] = value sets the prototype (or
-						// does nothing): never an own key.
-						continue
-					}
-					if _, dup := index[e.name]; !dup {
-						index[e.name] = len(out)
-						overridable[e.name] = true
-						out = append(out, e)
-					}
-				}
-			}
-			continue
-		}
-		name, err := p.keyName(kn)
-		if err != nil {
-			return nil, err
-		}
-		if name == "__proto__" && p.o.jsYAML() < 4 {
-			// js-yaml 3 assigns _result['__proto__']: the prototype, not
-			// an own key (js-yaml 4 defines the property).
-			continue
-		}
-		if j, dup := index[name]; dup {
-			if !overridable[name] {
-				return nil, &Error{Pos: p.pos(kn), Msg: fmt.Sprintf("invalid filter YAML: duplicated mapping key %q", name)}
-			}
-			out[j].v = v // the merged key keeps its place, the value changes
-			continue
-		}
-		index[name] = len(out)
-		out = append(out, kv{name, kn, v})
+	if out, ok := p.built[m]; ok {
+		return out, nil
 	}
-	// A JavaScript object enumerates array-index keys first, ascending,
-	// then the others in insertion order (Object.entries, Object.keys).
-	slices.SortStableFunc(out, func(a, b kv) int {
-		ai, bi := isArrayIndex(a.name), isArrayIndex(b.name)
-		switch {
-		case ai && bi:
-			x, _ := strconv.ParseUint(a.name, 10, 64)
-			y, _ := strconv.ParseUint(b.name, 10, 64)
-			return cmp.Compare(x, y)
-		case ai:
-			return -1
-		case bi:
-			return 1
-		}
-		return 0
-	})
-	return out, nil
+	// Not reached from the document's root (pairsAsSeq's synthetic nodes):
+	// construct it now.
+	if err := p.construct(m); err != nil {
+		return nil, err
+	}
+	return p.built[m], nil
 }
 
 // jsType is typeof for a loaded node.
@@ -598,10 +644,15 @@ func (p *parser) shape(n *yaml.Node, memo map[*yaml.Node]*listShape) listShape {
 	}
 	memo[n] = nil
 	var out listShape
-	for i, c := range n.Content {
-		if n.Kind == yaml.MappingNode && i%2 == 0 {
-			continue // keys are not walked
+	children := n.Content
+	if n.Kind == yaml.MappingNode {
+		// The object js-yaml built: merged values in, keys not walked.
+		children = nil
+		for _, e := range p.built[n] {
+			children = append(children, e.v)
 		}
+	}
+	for _, c := range children {
 		cs := p.shape(c, memo)
 		out.size = min(out.size+cs.size, maxExpanded+1)
 		out.depth = max(out.depth, cs.depth+1)

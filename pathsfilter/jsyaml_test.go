@@ -443,3 +443,49 @@ func TestAliasExpansion(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeWhileBuilding: js-yaml registers an anchor when it starts a
+// mapping, so a merge of a mapping still being built copies the keys it
+// has so far (none of its own later ones), and a key a merge added may be
+// overridden once, not twice.
+func TestMergeWhileBuilding(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"&a {x: p, b: {<<: *a}}\n", "x/1 b/1"},
+		{"&a {b: {<<: *a}, x: p}\n", "b/0 x/1"},
+		{"&a {x: p, <<: *a, y: q}\n", "x/1 y/1"},
+		{"a: &a {x: y}\nb: {<<: *a, x: z}\n", "a/1 b/1"},
+		{"a: &a {x: y}\nb: {<<: *a, x: z, x: w}\n", "ERR"},
+	}
+	for _, c := range cases {
+		for _, major := range []int{3, 4} {
+			if got := filterShape(c.src, major); got != c.want {
+				t.Errorf("js-yaml %d, %q: %s, want %s", major, c.src, got, c.want)
+			}
+		}
+	}
+}
+
+// TestMergeSources: mergeMappings takes any object: a mapping, an array
+// (its indexes are keys), a Date (no keys); a string or null fails. An
+// anchor on a block mapping that turns out to be a multi-line scalar keys
+// the empty mapping in js-yaml 3 and the scalar in js-yaml 4.
+func TestMergeSources(t *testing.T) {
+	cases := []struct{ src, v3, v4 string }{
+		{"a: &b\n  -* x\n  - y\nmore:\n  <<: *b\n", "a/1 more/0", "ERR"},
+		{"a: &b\n  - x\nmore:\n  <<: *b\n", "ERR", "ERR"},
+		{"a:\n <<: 2001-12-14\nb: x\n", "a/0 b/1", "a/0 b/1"},
+		{"a:\n <<: [2001-12-14, {m: n}]\nb: x\n", "a/1 b/1", "a/1 b/1"},
+		{"a:\n <<: ~\nb: x\n", "ERR", "ERR"},
+		{"a:\n <<: x\nb: x\n", "ERR", "ERR"},
+	}
+	for _, c := range cases {
+		for _, v := range []struct {
+			major int
+			want  string
+		}{{3, c.v3}, {4, c.v4}} {
+			if got := filterShape(c.src, v.major); got != v.want {
+				t.Errorf("js-yaml %d, %q: %s, want %s", v.major, c.src, got, v.want)
+			}
+		}
+	}
+}

@@ -1018,6 +1018,15 @@ func (s *jslState) compose(parentIndent, ctx int, allowToSeek, allowCompact bool
 			hasContent = blockCollections && s.readBlockSequence(blockIndent)
 		}
 	}
+	if !s.hasTag && s.hasAnchor && s.major >= 4 {
+		// js-yaml 4 points the anchor at the node read, also where a block
+		// mapping gave way to a scalar key (js-yaml 3 keeps the empty
+		// mapping it registered first).
+		if s.result == nil {
+			s.result = s.null()
+		}
+		s.anchors[s.anchor] = s.result
+	}
 	if s.hasTag && s.tag != "!" {
 		if s.result == nil {
 			s.result = s.null()
