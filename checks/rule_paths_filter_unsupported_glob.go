@@ -22,7 +22,7 @@ jobs:
         id: filter
         with:
           filters: |
-            src: 'assets/🎨/**'
+            src: 'src/(?<!test_)*.py'
   build:
     needs: changes
     if: needs.changes.outputs.src == 'true'

@@ -150,6 +150,7 @@ func FuzzParseFilters(f *testing.F) {
 	for _, s := range []string{
 		"a: 'src/**'\n", "a: &x\n  - b/**\nc:\n  - *x\n  - added|modified: ['!x', 'y']\n",
 		"- a\n- b\n", "f: 1\n", "<<: {a: b}\n", "f:\n  - {added: [1]}\n", "",
+		"&a {<<: *a, x: y}\n", "&a {x: p, b: {<<: *a}}\n", "a: &l [x, *l]\n", "a0: &a0 [x, y]\na1: &a1 [*a0, *a0]\na2: [*a1, *a1]\n", "b: 1\n0: ']\\\\\\\\'\n",
 	} {
 		f.Add(s)
 	}

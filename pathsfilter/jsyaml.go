@@ -103,6 +103,15 @@ func jsReadScalar(n *yaml.Node, v int) jsScalar {
 				return sc
 			}
 			return bad
+		case "!!merge":
+			// resolveYamlMerge: data === '<<' || data === null (no content).
+			switch {
+			case d == "<<":
+				return jsScalar{kind: jsStr, str: d}
+			case d == "" && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0:
+				return jsScalar{kind: jsNull, str: "null"}
+			}
+			return bad
 		case "!!seq", "!!map", "!!set", "!!omap", "!!pairs":
 			return bad // a collection tag on a scalar: unacceptable node kind
 		}

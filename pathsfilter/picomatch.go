@@ -17,6 +17,9 @@ var ErrUnsupportedGlob = errors.New("unsupported glob construct")
 type UnsupportedError struct {
 	Pattern string
 	Reason  string
+	// Hangs: picomatch itself never returns on the pattern, so neither does
+	// anything that compiles it (dorny's Filter constructor).
+	Hangs bool
 }
 
 func (e *UnsupportedError) Error() string {
@@ -67,12 +70,24 @@ func CompilePicomatch(pattern string) (m *Picomatch, err error) {
 		// handling is quadratic; no real filter comes near this bound.
 		return nil, &UnsupportedError{Pattern: pattern[:64] + "…", Reason: fmt.Sprintf("longer than %d bytes", maxPatternLen)}
 	}
+	// JavaScript indexes a character outside the Basic Multilingual Plane
+	// as two code units (surrogates), and picomatch and the regex treat each
+	// as a character of its own. The port indexes runes, so such a pattern
+	// is parsed with each surrogate standing in a private-use character
+	// (asPlaceholders), which picomatch treats alike, and the regex gets the
+	// surrogates back; a pattern that also holds those private-use
+	// characters cannot be told apart and is not supported.
+	astral, private := false, false
 	for _, r := range pattern {
-		if r > 0xFFFF {
-			// JavaScript indexes such characters as two code units; the port
-			// indexes runes, so it would diverge.
-			return nil, &UnsupportedError{Pattern: pattern, Reason: "character outside the Basic Multilingual Plane"}
-		}
+		astral = astral || r > 0xFFFF
+		private = private || r >= placeholderBase && r < placeholderBase+0x800
+	}
+	if astral && private {
+		return nil, &UnsupportedError{Pattern: pattern, Reason: "private-use characters U+E000-U+E7FF beside characters outside the Basic Multilingual Plane"}
+	}
+	parsed := pattern
+	if astral {
+		parsed = asPlaceholders(pattern)
 	}
 	defer func() {
 		// The port mirrors JavaScript that would throw a TypeError on some
@@ -81,12 +96,24 @@ func CompilePicomatch(pattern string) (m *Picomatch, err error) {
 			m, err = nil, &UnsupportedError{Pattern: pattern, Reason: fmt.Sprint("parser failure: ", r)}
 		}
 	}()
-	source, negated, err := pmMakeRe(pattern)
+	source, negated, err := pmMakeRe(parsed)
 	if err != nil {
+		if ue := (*UnsupportedError)(nil); errors.As(err, &ue) {
+			return nil, &UnsupportedError{Pattern: pattern, Reason: ue.Reason, Hangs: ue.Hangs}
+		}
 		return nil, &UnsupportedError{Pattern: pattern, Reason: err.Error()}
 	}
+	units := []rune(source)
+	if astral {
+		for i, r := range units {
+			if r >= placeholderBase && r < placeholderBase+0x800 {
+				units[i] = r - placeholderBase + 0xD800
+			}
+		}
+		source = string(utf16.Decode(runesToUint16(units)))
+	}
 	m = &Picomatch{pattern: pattern, source: source, negated: negated}
-	re, err := compileJSRegex(source)
+	re, err := compileJSRegexUnits(units)
 	switch {
 	case err == nil:
 		m.re = re
@@ -94,6 +121,11 @@ func CompilePicomatch(pattern string) (m *Picomatch, err error) {
 		// picomatch.toRegex swallows the SyntaxError and returns /$^/.
 	default:
 		return nil, &UnsupportedError{Pattern: pattern, Reason: err.Error()}
+	}
+	if astral {
+		// The prefilters and the fast matcher read runes: without them the
+		// regex decides alone.
+		return m, nil
 	}
 	m.fast = newFastGlob(pattern)
 	inner := source
@@ -242,4 +274,32 @@ func toUTF16Units(s string, buf []rune) []rune {
 		buf = append(buf, r)
 	}
 	return buf
+}
+
+// placeholderBase is where asPlaceholders maps the surrogates D800-DFFF.
+const placeholderBase = 0xE000
+
+// asPlaceholders writes each character outside the BMP as its two UTF-16
+// surrogates, each moved to U+E000-U+E7FF (order kept) so that the string
+// stays valid UTF-8.
+func asPlaceholders(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r > 0xFFFF {
+			hi, lo := utf16.EncodeRune(r)
+			b.WriteRune(hi - 0xD800 + placeholderBase)
+			b.WriteRune(lo - 0xD800 + placeholderBase)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func runesToUint16(rs []rune) []uint16 {
+	out := make([]uint16, len(rs))
+	for i, r := range rs {
+		out[i] = uint16(r)
+	}
+	return out
 }

@@ -15,6 +15,7 @@ var fuzzSeeds = [][2]string{
 	{`\\\\\a`, `\a`}, {"{a..c}{1..2}", "b2"}, {"*(*)", "a"}, {"*.jsx?", "page.js"}, {"a+b.txt", "aab.txt"},
 	{"!src/**/*.md", "docs/a.md"}, {"**/*.go", "a.go/"}, {"**/patches/**", "x/patches/y"}, {"!*.md", "a\nb"},
 	{"src/**/*.{ts,tsx}", "src/a.tsx"}, {"Cargo.{toml,lock}", "Cargo.lock"}, {"*.md", "a.md/"}, {"!a/**", "a/b\u2028"},
+	{`]\\\\`, `]\\`}, {"?😀", "x😀"}, {"[a-😀]", "b"},
 }
 
 func FuzzPicomatch(f *testing.F) {

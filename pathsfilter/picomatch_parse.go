@@ -413,6 +413,12 @@ func pmParse(in string, fastpaths bool) (pmState, error) {
 	}
 
 	for !eos() {
+		if st.index >= length {
+			// A run of backslashes collapsed at the end moves the index
+			// past length-1; picomatch's `while (!eos())` then never ends,
+			// nor does dorny's step.
+			return pmState{}, &UnsupportedError{Pattern: in, Reason: "picomatch 2.3.1 never returns on a trailing run of backslashes", Hangs: true}
+		}
 		value = advance()
 		if value == "\x00" {
 			continue

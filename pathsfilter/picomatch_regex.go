@@ -154,8 +154,12 @@ func countCaptures(src []rune) int {
 // parseJSRegex parses src as V8 would without flags. It returns errJSSyntax
 // for a pattern V8 rejects and errUnsupportedRegex for valid syntax this
 // engine does not implement.
-func parseJSRegex(src string) (*reNode, error) {
-	p := &reParser{src: []rune(src)}
+func parseJSRegex(src string) (*reNode, error) { return parseJSRegexUnits([]rune(src)) }
+
+// parseJSRegexUnits is parseJSRegex on the source's UTF-16 code units (a
+// rune each, surrogates included), as V8 reads a regex without the u flag.
+func parseJSRegexUnits(units []rune) (*reNode, error) {
+	p := &reParser{src: units}
 	p.captures = countCaptures(p.src)
 	n, err := p.disjunction(0)
 	if err != nil {
@@ -630,8 +634,10 @@ type reCompiled struct {
 
 const maxProgSize = 20000
 
-func compileJSRegex(src string) (*reCompiled, error) {
-	n, err := parseJSRegex(src)
+func compileJSRegex(src string) (*reCompiled, error) { return compileJSRegexUnits([]rune(src)) }
+
+func compileJSRegexUnits(units []rune) (*reCompiled, error) {
+	n, err := parseJSRegexUnits(units)
 	if err != nil {
 		return nil, err
 	}

@@ -96,7 +96,7 @@ func TestPicomatchErrors(t *testing.T) {
 	if _, err := CompilePicomatch(strings.Repeat("a/", 3000)); !errors.Is(err, ErrUnsupportedGlob) {
 		t.Errorf("a 6,000-byte pattern: got %v, want unsupported", err)
 	}
-	for _, p := range []string{"(?<=a)b", "x/😀", `@(a)\1`} {
+	for _, p := range []string{"(?<=a)b", "x/😀\ue000", `@(a)\1`} {
 		_, err := CompilePicomatch(p)
 		if !errors.Is(err, ErrUnsupportedGlob) {
 			t.Errorf("%q: got %v, want unsupported", p, err)
@@ -127,5 +127,78 @@ func TestHasLineTerminator(t *testing.T) {
 		if hasLineTerminator(s) != want {
 			t.Errorf("hasLineTerminator(%q) != %v", s, want)
 		}
+	}
+}
+
+// TestPicomatchNeverReturns: picomatch 2.3.1 loops forever when a run of
+// three or more backslashes ends the pattern outside its fast path (its
+// index skips past eos); cicheck reports it unsupported instead of looping.
+// Each near miss (the run followed by text, two backslashes, the fast path)
+// compiles to the regex source picomatch prints.
+func TestPicomatchNeverReturns(t *testing.T) {
+	cases := []struct{ pattern, source string }{
+		{`]\\\\`, ""}, {`]\\\\\`, ""}, {`src/\\\\`, ""}, {`**/\\\\\\`, ""},
+		{`]\\\\a`, `^(?:\]\\a)$`}, {`]\\`, `^(?:\]\\)$`}, {`]\\\`, `^(?:\]\\\\)$`}, {`x\\\\`, `^(?:^(?:x\\)$)$`},
+	}
+	for _, c := range cases {
+		m, err := CompilePicomatch(c.pattern)
+		switch {
+		case c.source == "" && !errors.Is(err, ErrUnsupportedGlob):
+			t.Errorf("%q: got %v, want unsupported", c.pattern, err)
+		case c.source != "" && err != nil:
+			t.Errorf("%q: %v", c.pattern, err)
+		case c.source != "" && m.source != c.source:
+			t.Errorf("%q: source %q, want %q", c.pattern, m.source, c.source)
+		}
+	}
+}
+
+// TestPicomatchAstral: characters outside the BMP are two code units to
+// picomatch and to the regex; the rows are picomatch 2.3.1's own regex
+// source (a lone surrogate shown as U+FFFD) and matches. A private-use
+// character beside them is the near miss that stays unsupported.
+func TestPicomatchAstral(t *testing.T) {
+	paths := []string{"😀", "x😀", "a/😀/b", "😀x", "b", "😁", "a/x.😀", "😀😀"}
+	cases := []struct {
+		pattern, source string
+		match           []string
+	}{
+		{"😀", "^(?:^(?:\\�\\�)$)$", []string{"😀"}},
+		{"*😀", "^(?:(?!\\.{1,2}(?:\\/|$))(?=.)[^/]*?😀)$", []string{"😀", "x😀", "😀😀"}},
+		{"?😀", "^(?:^(?:[^/]\\�\\�)$)$", []string{"x😀"}},
+		{"??", "^(?:^(?:[^/][^/])$)$", []string{"😀", "😁"}},
+		{"a/😀/**", "^(?:a\\/😀(?:\\/(?!\\.{1,2}(?:\\/|$))(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)|$))$", []string{"a/😀/b"}},
+		{"[😀]", "^(?:(?:\\[😀\\]|[😀])\\/?)$", []string{}},
+		{"[!😀]", "^(?:(?:\\[!😀\\]|[!😀])\\/?)$", []string{}},
+		{"😀?", "^(?:^(?:\\�\\�[^/])$)$", []string{"😀x"}},
+		{"+(😀)", "^(?:(?=.)(?:😀)+)$", []string{"😀", "😀😀"}},
+		{"{😀,b}", "^(?:(😀|b))$", []string{"😀", "b"}},
+		{"\\😀", "^(?:^(?:\\�\\�)$)$", []string{"😀"}},
+		{"!😀", "^(?!^(?:😀)$).*$", []string{"x😀", "a/😀/b", "😀x", "b", "😁", "a/x.😀", "😀😀"}},
+		{"😀*", "^(?:^(?:\\�\\�[^/]*?)$)$", []string{"😀", "😀x", "😀😀"}},
+		{"**/*.😀", "^(?:(?:^|\\/|(?:(?:(?!(?:^|\\/)\\.{1,2}(?:\\/|$)).)*?)\\/)(?!\\.{1,2}(?:\\/|$))(?=.)[^/]*?\\.😀)$", []string{"a/x.😀"}},
+		{"[a-😀]", "^(?:[a-😀]\\/?)$", []string{"b"}},
+	}
+	for _, c := range cases {
+		m, err := CompilePicomatch(c.pattern)
+		if err != nil {
+			t.Errorf("%q: %v", c.pattern, err)
+			continue
+		}
+		if m.Regexp() != c.source {
+			t.Errorf("%q: source %q, want %q", c.pattern, m.Regexp(), c.source)
+		}
+		var got []string
+		for _, p := range paths {
+			if m.Match(p) {
+				got = append(got, p)
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(c.match, " ") {
+			t.Errorf("%q: matches %q, want %q", c.pattern, got, c.match)
+		}
+	}
+	if _, err := CompilePicomatch("😀\ue000"); !errors.Is(err, ErrUnsupportedGlob) {
+		t.Errorf("a private-use character beside 😀: %v, want unsupported", err)
 	}
 }

@@ -22,10 +22,8 @@
 
 const fs = require('fs');
 const path = require('path');
-const {execFileSync} = require('child_process');
-const ts = require('typescript');
+const {VERSIONS, deps, gitDirOf, loadRelease, run} = require('./oracle');
 
-const VERSIONS = ['v2.11.1', 'v3.0.1', 'v3.0.2', 'v4.0.2'];
 const CASES = 3020;
 
 // node generate.js REPO [SEED OUTFILE]: the checked-in golden uses the
@@ -38,82 +36,7 @@ if (!repo) throw new Error('usage: node generate.js <dorny/paths-filter clone or
 const REAL = process.argv[3] === '--real' ? process.argv[4] : null;
 const SEED = REAL ? 7 : Number(process.argv[3] || 20261201);
 const outFile = (REAL ? process.argv[5] : process.argv[4]) || path.join(__dirname, '..', '..', 'pathsfilter', 'testdata', 'dorny-golden.jsonl');
-const gitDir = fs.existsSync(path.join(repo, '.git')) ? path.join(repo, '.git') : repo;
-const show = (tag, file) => execFileSync('git', ['--git-dir', gitDir, 'show', `${tag}:${file}`], {encoding: 'utf8'});
-
-const deps = {
-  'js-yaml@3.14.0': require('js-yaml-3'),
-  'js-yaml@4.1.0': require('js-yaml-4'),
-  'picomatch@2.3.1': require('picomatch')
-};
-for (const [k, mod] of [['js-yaml-3', '3.14.0'], ['js-yaml-4', '4.1.0'], ['picomatch', '2.3.1']]) {
-  const v = require(`${k}/package.json`).version;
-  if (v !== mod) throw new Error(`${k} is ${v}, want ${mod}: run npm ci`);
-}
-if (path.sep !== '/') throw new Error('generate on a posix host: picomatch switches to win32 rules otherwise');
-
-function lockVersion(lock, name) {
-  if (lock.packages && lock.packages[`node_modules/${name}`]) return lock.packages[`node_modules/${name}`].version;
-  return lock.dependencies[name].version;
-}
-
-function transpile(src) {
-  return ts.transpileModule(src, {
-    compilerOptions: {module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2019, esModuleInterop: true}
-  }).outputText;
-}
-
-function loadRelease(tag) {
-  const lock = JSON.parse(show(tag, 'package-lock.json'));
-  const yamlKey = `js-yaml@${lockVersion(lock, 'js-yaml')}`;
-  const pmKey = `picomatch@${lockVersion(lock, 'picomatch')}`;
-  if (!deps[yamlKey] || !deps[pmKey]) throw new Error(`${tag} pins ${yamlKey}, ${pmKey}: add them to package.json`);
-  const main = show(tag, 'src/main.ts');
-  for (const needle of [
-    "const filtersInput = core.getInput('filters', {required: true})",
-    'isPathInput(filtersInput) ? getConfigFileContent(filtersInput) : filtersInput',
-    "return !(text.includes('\\n') || text.includes(':'))"
-  ]) {
-    if (!main.includes(needle)) throw new Error(`${tag}: main.ts no longer has ${needle}; update run()`);
-  }
-  const hasQuantifier = main.includes("core.getInput('predicate-quantifier', {required: false}) || PredicateQuantifier.SOME");
-  const modules = {};
-  const load = (name, src) => {
-    const module = {exports: {}};
-    const req = id => {
-      if (id === 'js-yaml') return deps[yamlKey];
-      if (id === 'picomatch') return deps[pmKey];
-      if (id === './file') return modules.file;
-      throw new Error(`${tag}: filter.ts requires ${id}`);
-    };
-    new Function('require', 'module', 'exports', transpile(src))(req, module, module.exports);
-    modules[name] = module.exports;
-  };
-  load('file', show(tag, 'src/file.ts'));
-  load('filter', show(tag, 'src/filter.ts'));
-  return {tag, hasQuantifier, filter: modules.filter, yamlKey};
-}
-
-// run evaluates one case as the release's main.ts would up to the outputs.
-function run(rel, c) {
-  const filtersInput = c.filters.trim();
-  if (filtersInput === '') return {error: 'Input required and not supplied: filters'};
-  if (!(filtersInput.includes('\n') || filtersInput.includes(':'))) return {path: filtersInput};
-  let config;
-  if (rel.hasQuantifier) {
-    const q = c.q.trim() || 'some';
-    if (!rel.filter.isPredicateQuantifier(q)) return {error: `Input parameter 'predicate-quantifier' is set to invalid value '${q}'`};
-    config = {predicateQuantifier: q};
-  }
-  try {
-    const f = new rel.filter.Filter(filtersInput, config);
-    const files = c.changes.map(([status, filename]) => ({filename, status: status === 'undefined' ? undefined : status}));
-    const r = f.match(files);
-    return {match: Object.entries(r).map(([k, v]) => [k, v.map(x => x.filename)])};
-  } catch (e) {
-    return {error: String(e && e.message).split('\n')[0]};
-  }
-}
+const gitDir = gitDirOf(repo);
 
 // ---- case generator (deterministic LCG) ----
 let seed = SEED;
@@ -301,7 +224,7 @@ function realCases() {
   return out;
 }
 
-const releases = VERSIONS.map(loadRelease);
+const releases = VERSIONS.map(tag => loadRelease(gitDir, tag));
 const out = [];
 const inputs = REAL ? realCases() : null;
 const total = REAL ? inputs.length : CASES;
