@@ -214,7 +214,7 @@ func stableKind(e *actionlint.Error) string {
 // file, at whichever job reaches its cache first, and it visits jobs in map
 // order: without this the same problem wanders between jobs from run to run.
 func firstUse(f *finding.Finding, src []byte) {
-	if !alReusableWorkflow.re.MatchString(f.Message) && !alLocalAction.re.MatchString(f.Message) {
+	if !alReusableWorkflow.re().MatchString(f.Message) && !alLocalAction.re().MatchString(f.Message) {
 		return
 	}
 	start := strings.Index(f.Message, "\"")

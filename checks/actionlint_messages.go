@@ -2,6 +2,7 @@ package checks
 
 import (
 	"regexp"
+	"sync"
 
 	"github.com/rhysd/actionlint"
 )
@@ -15,24 +16,28 @@ import (
 // what cicheck drops or re-kinds.
 type alMessage struct {
 	kind string
-	re   *regexp.Regexp
+	re   func() *regexp.Regexp // compiled on first use: start-up pays nothing
+}
+
+func pattern(s string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(s) })
 }
 
 var (
 	// An unknown need: cicheck's unknown-needs reports it with a fix.
-	alUnknownNeed = alMessage{"job-needs", regexp.MustCompile(`^job "[^"]+" needs job "[^"]+" which does not exist in this workflow`)}
+	alUnknownNeed = alMessage{"job-needs", pattern(`^job "[^"]+" needs job "[^"]+" which does not exist in this workflow`)}
 	// A needs cycle: cicheck's needs-cycle reports it.
-	alNeedsCycle = alMessage{"job-needs", regexp.MustCompile(`^cyclic dependencies in "needs" job configurations are detected`)}
+	alNeedsCycle = alMessage{"job-needs", pattern(`^cyclic dependencies in "needs" job configurations are detected`)}
 	// A local reusable workflow that cannot be read: reported by whichever
 	// rule reaches actionlint's cache first (kind varies between runs).
-	alReusableWorkflow = alMessage{"", regexp.MustCompile(`^could not (read|parse) reusable workflow file`)}
+	alReusableWorkflow = alMessage{"", pattern(`^could not (read|parse) reusable workflow file`)}
 	// A local action that cannot be read, likewise.
-	alLocalAction = alMessage{"", regexp.MustCompile(`^(could not (read|parse) action metadata|invalid local action)`)}
+	alLocalAction = alMessage{"", pattern(`^(could not (read|parse) action metadata|invalid local action)`)}
 	// An unknown runner label; the label is the first group.
-	alRunnerLabel = alMessage{"runner-label", regexp.MustCompile(`^label "([^"]*)" is unknown`)}
+	alRunnerLabel = alMessage{"runner-label", pattern(`^label "([^"]*)" is unknown`)}
 )
 
 // is reports whether e is this message (of its kind, when it has one).
 func (m alMessage) is(e *actionlint.Error) bool {
-	return (m.kind == "" || e.Kind == m.kind) && m.re.MatchString(e.Message)
+	return (m.kind == "" || e.Kind == m.kind) && m.re().MatchString(e.Message)
 }

@@ -55,7 +55,7 @@ func TestActionlintMessages(t *testing.T) {
 			found = found || m.is(e)
 		}
 		if !found {
-			t.Errorf("%s: actionlint no longer produces a message matching %q (kind %q); its errors:", name, m.re, m.kind)
+			t.Errorf("%s: actionlint no longer produces a message matching %q (kind %q); its errors:", name, m.re(), m.kind)
 			for _, e := range errs {
 				t.Logf("  [%s] %s", e.Kind, e.Message)
 			}

@@ -36,7 +36,7 @@ func unknownRunnerLabel(f finding.Finding) (string, bool) {
 	if f.Rule != alRunnerLabel.kind {
 		return "", false
 	}
-	m := alRunnerLabel.re.FindStringSubmatch(f.Message)
+	m := alRunnerLabel.re().FindStringSubmatch(f.Message)
 	if m == nil {
 		return "", false
 	}

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/workflowgraph"
@@ -131,7 +132,9 @@ func yamlValue(cond string) string {
 // no YAML indicator (tag, anchor, alias, complex key, flow or block
 // scalar), or a simply quoted one, then `:` and a space or the end of the
 // line.
-var keyLineRE = regexp.MustCompile(`^ *([^ \t#\-\[\]{}'"!&*?|>%@,` + "`" + `][^:#]*|"[^"\\]*"|'[^']*'):( |\r?\n?$)`)
+var keyLineRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^ *([^ \t#\-\[\]{}'"!&*?|>%@,` + "`" + `][^:#]*|"[^"\\]*"|'[^']*'):( |\r?\n?$)`)
+})
 
 // indentOf is the number of leading spaces of a line.
 func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
@@ -179,7 +182,7 @@ func jobEdit(lines []string, j *workflowgraph.Job, value string) (edit, string) 
 		if strings.ContainsRune(lines[n][:ind], '\t') {
 			return edit{}, "the job is indented with tabs"
 		}
-		if !keyLineRE.MatchString(lines[n]) {
+		if !keyLineRE().MatchString(lines[n]) {
 			return edit{}, "the job has no block mapping to add the if: to"
 		}
 		return edit{from: k + 1, to: k + 1, text: []string{strings.Repeat(" ", ind) + "if: " + value + eol(key)}}, ""

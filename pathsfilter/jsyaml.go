@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -202,7 +203,7 @@ func jsResolveInt(d string, v int) bool {
 	if last != ':' {
 		return true
 	}
-	return sexagesimalTail.MatchString(d[end:])
+	return sexagesimalTail().MatchString(d[end:])
 }
 
 // scanDigits is resolveYamlInteger's digit loop from d[i]: '_' is skipped,
@@ -225,7 +226,7 @@ func scanDigits(d string, i, base int, stop byte) (end int, has bool, last byte,
 	return i, has, last, true
 }
 
-var sexagesimalTail = regexp.MustCompile(`^(:[0-5]?[0-9])+$`)
+var sexagesimalTail = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(:[0-5]?[0-9])+$`) })
 
 // jsParseInt is parseInt(s, base) on digits the resolver accepted.
 func jsParseInt(s string, base int) float64 {
@@ -282,8 +283,12 @@ func jsConstructInt(d string, v int) float64 {
 }
 
 var (
-	jsFloat4 = regexp.MustCompile(`^(?:[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
-	jsFloat3 = regexp.MustCompile(`^(?:[-+]?(?:0|[1-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+	jsFloat4 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+	})
+	jsFloat3 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:[-+]?(?:0|[1-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+	})
 )
 
 func jsResolveFloat(d string, v int) bool {
@@ -291,7 +296,7 @@ func jsResolveFloat(d string, v int) bool {
 	if v == 3 {
 		re = jsFloat3
 	}
-	return re.MatchString(d) && !strings.HasSuffix(d, "_")
+	return re().MatchString(d) && !strings.HasSuffix(d, "_")
 }
 
 // jsParseFloat is parseFloat on text the float pattern accepted.
@@ -332,19 +337,21 @@ func jsConstructFloat(d string, v int) float64 {
 }
 
 var (
-	jsDateRE      = regexp.MustCompile(`^([0-9]{4})-([0-9]{2})-([0-9]{2})$`)
-	jsTimestampRE = regexp.MustCompile(`^([0-9]{4})-([0-9][0-9]?)-([0-9][0-9]?)(?:[Tt]|[ \t]+)([0-9][0-9]?):([0-9]{2}):([0-9]{2})(?:\.([0-9]*))?(?:[ \t]*(Z|([-+])([0-9][0-9]?)(?::([0-9]{2}))?))?$`)
+	jsDateRE      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]{4})-([0-9]{2})-([0-9]{2})$`) })
+	jsTimestampRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([0-9]{4})-([0-9][0-9]?)-([0-9][0-9]?)(?:[Tt]|[ \t]+)([0-9][0-9]?):([0-9]{2}):([0-9]{2})(?:\.([0-9]*))?(?:[ \t]*(Z|([-+])([0-9][0-9]?)(?::([0-9]{2}))?))?$`)
+	})
 )
 
 // jsTimestamp ports resolve/constructYamlTimestamp.
 func jsTimestamp(d string) (time.Time, bool) {
-	if m := jsDateRE.FindStringSubmatch(d); m != nil {
+	if m := jsDateRE().FindStringSubmatch(d); m != nil {
 		y, _ := strconv.Atoi(m[1])
 		mo, _ := strconv.Atoi(m[2])
 		day, _ := strconv.Atoi(m[3])
 		return time.Date(y, time.Month(mo), day, 0, 0, 0, 0, time.UTC), true
 	}
-	m := jsTimestampRE.FindStringSubmatch(d)
+	m := jsTimestampRE().FindStringSubmatch(d)
 	if m == nil {
 		return time.Time{}, false
 	}

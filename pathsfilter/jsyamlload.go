@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -102,9 +103,11 @@ var jslSimpleEscape = map[uint16]string{
 }
 
 var (
-	jslTagHandle = regexp.MustCompile(`(?i)^(?:!|!!|![a-z\-]+!)$`)
-	jslTagURI    = regexp.MustCompile(`(?i)^(?:!|[^,\[\]\{\}])(?:%[0-9a-f]{2}|[0-9a-z\-#;/\?:@&=\+\$,_\.!~\*'\(\)\[\]])*$`)
-	jslVersion   = regexp.MustCompile(`^([0-9]+)\.([0-9]+)$`)
+	jslTagHandle = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(?:!|!!|![a-z\-]+!)$`) })
+	jslTagURI    = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:!|[^,\[\]\{\}])(?:%[0-9a-f]{2}|[0-9a-z\-#;/\?:@&=\+\$,_\.!~\*'\(\)\[\]])*$`)
+	})
+	jslVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]+)\.([0-9]+)$`) })
 )
 
 // jsLoad is js-yaml 3's safeLoad: the one document's root node, nil for
@@ -847,7 +850,7 @@ func (s *jslState) readTagProperty() bool {
 					s.fail("tag suffix cannot contain exclamation marks")
 				}
 				handle = s.str(start-1, s.pos+1)
-				if !jslTagHandle.MatchString(handle) {
+				if !jslTagHandle().MatchString(handle) {
 					s.fail("named tag handle cannot contain such characters")
 				}
 				named = true
@@ -861,7 +864,7 @@ func (s *jslState) readTagProperty() bool {
 			s.fail("tag suffix cannot contain flow indicator characters")
 		}
 	}
-	if name != "" && !jslTagURI.MatchString(name) {
+	if name != "" && !jslTagURI().MatchString(name) {
 		s.fail("tag name cannot contain such characters: " + name)
 	}
 	if s.major >= 4 {
@@ -1154,7 +1157,7 @@ func (s *jslState) directive(name string, args []string) {
 		if len(args) != 1 {
 			s.fail("YAML directive accepts exactly one argument")
 		}
-		m := jslVersion.FindStringSubmatch(args[0])
+		m := jslVersion().FindStringSubmatch(args[0])
 		if m == nil {
 			s.fail("ill-formed argument of the YAML directive")
 		}
@@ -1166,13 +1169,13 @@ func (s *jslState) directive(name string, args []string) {
 		if len(args) != 2 {
 			s.fail("TAG directive accepts exactly two arguments")
 		}
-		if !jslTagHandle.MatchString(args[0]) {
+		if !jslTagHandle().MatchString(args[0]) {
 			s.fail("ill-formed tag handle (first argument) of the TAG directive")
 		}
 		if _, dup := s.tagMap[args[0]]; dup {
 			s.fail(`there is a previously declared suffix for "` + args[0] + `" tag handle`)
 		}
-		if !jslTagURI.MatchString(args[1]) {
+		if !jslTagURI().MatchString(args[1]) {
 			s.fail("ill-formed tag prefix (second argument) of the TAG directive")
 		}
 		prefix := args[1]

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 func init() {
@@ -29,7 +30,7 @@ type completionWords struct {
 	flags map[string][]string
 }
 
-var flagLineRE = regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z0-9][a-z0-9-]*)`)
+var flagLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z0-9][a-z0-9-]*)`) })
 
 // completionTable reads each command's flags from its own --help output,
 // so completion cannot drift from the flags the commands define.
@@ -39,7 +40,7 @@ func completionTable(e *env) []completionWords {
 		h := &env{stdin: strings.NewReader(""), stdout: &b, stderr: &b, getenv: e.getenv, wd: e.wd}
 		dispatch(h, append([]string{name}, append(args, "--help")...))
 		var out []string
-		for _, m := range flagLineRE.FindAllStringSubmatch(b.String(), -1) {
+		for _, m := range flagLineRE().FindAllStringSubmatch(b.String(), -1) {
 			if m[1] != "help" && !slices.Contains(out, "--"+m[1]) {
 				out = append(out, "--"+m[1])
 			}
