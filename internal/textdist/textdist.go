@@ -6,28 +6,7 @@ package textdist
 // Levenshtein is the edit distance between a and b (insertions, deletions
 // and substitutions of bytes). Names longer than 64 bytes are never close:
 // it returns 99 for them rather than spend quadratic time.
-func Levenshtein(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 99
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+func Levenshtein(a, b string) int { return distance(a, b, false) }
 
 // Closest returns the candidate nearest to s by edit distance (insertions,
 // deletions, substitutions and adjacent transpositions), if it is near
@@ -57,7 +36,9 @@ func Closest(s string, candidates []string) string {
 // insertions, deletions and substitutions plus transpositions of adjacent
 // bytes ("lnit" is one edit from "lint"). Names longer than 64 bytes are
 // never close: 99.
-func OSA(a, b string) int {
+func OSA(a, b string) int { return distance(a, b, true) }
+
+func distance(a, b string, transpose bool) int {
 	if len(a) > 64 || len(b) > 64 {
 		return 99
 	}
@@ -75,7 +56,7 @@ func OSA(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+			if transpose && i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
 				cur[j] = min(cur[j], prev2[j-2]+1)
 			}
 		}
