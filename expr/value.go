@@ -64,6 +64,29 @@ func (t Tri) Not() Tri {
 	return Maybe
 }
 
+// TriAnd is Kleene conjunction: false if either is, else unknown if
+// either is, else true.
+func TriAnd(a, b Tri) Tri {
+	if a == No || b == No {
+		return No
+	}
+	if a == Maybe || b == Maybe {
+		return Maybe
+	}
+	return Yes
+}
+
+// TriOr is Kleene disjunction.
+func TriOr(a, b Tri) Tri {
+	if a == Yes || b == Yes {
+		return Yes
+	}
+	if a == Maybe || b == Maybe {
+		return Maybe
+	}
+	return No
+}
+
 // TriOf converts a bool.
 func TriOf(b bool) Tri {
 	if b {

@@ -4,46 +4,20 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/cicheck/cicheck/expr"
 )
 
-// Tri is a three-valued truth: what cicheck cannot decide stays Unknown.
-type Tri int8
+// Tri is the module's three-valued truth (expr.Tri): what cicheck cannot
+// decide stays Unknown, which is also the zero value.
+type Tri = expr.Tri
 
+// The truth values under the names a filter's match reads best with.
 const (
-	False Tri = iota
-	True
-	Unknown
+	False   = expr.No
+	True    = expr.Yes
+	Unknown = expr.Maybe
 )
-
-func (t Tri) String() string {
-	switch t {
-	case True:
-		return "true"
-	case False:
-		return "false"
-	}
-	return "unknown"
-}
-
-func triAnd(a, b Tri) Tri {
-	if a == False || b == False {
-		return False
-	}
-	if a == Unknown || b == Unknown {
-		return Unknown
-	}
-	return True
-}
-
-func triOr(a, b Tri) Tri {
-	if a == True || b == True {
-		return True
-	}
-	if a == Unknown || b == Unknown {
-		return Unknown
-	}
-	return False
-}
 
 // Change statuses as the action names them.
 const (
@@ -143,7 +117,7 @@ func matchRule(r *Rule, cf ChangedFile, prep ...*Path) (Tri, string) {
 	for i := range r.Patterns {
 		p := &r.Patterns[i]
 		if p.Err != nil {
-			path = triOr(path, Unknown)
+			path = expr.TriOr(path, Unknown)
 			continue
 		}
 		var ok bool
@@ -159,7 +133,7 @@ func matchRule(r *Rule, cf ChangedFile, prep ...*Path) (Tri, string) {
 			break
 		}
 	}
-	return triAnd(status, path), pat
+	return expr.TriAnd(status, path), pat
 }
 
 func contains(list []string, s string) bool {
@@ -271,6 +245,8 @@ func (f *Filter) evaluate(files []ChangedFile, preps []Path, ids []int, keys []f
 		res.Match = True
 	case !res.CountKnown:
 		res.Match = Unknown
+	default:
+		res.Match = False
 	}
 	if res.Match == True {
 		res.Reason = ""
@@ -299,7 +275,7 @@ func (f *Filter) belongsSeg(cf ChangedFile, seg string, q Quantifier) (Tri, stri
 		in, pat := True, ""
 		for i := range f.Rules {
 			m, p := matchRule(&f.Rules[i], cf)
-			in = triAnd(in, m)
+			in = expr.TriAnd(in, m)
 			if in == False {
 				return False, ""
 			}
@@ -320,7 +296,7 @@ func (f *Filter) belongsSeg(cf ChangedFile, seg string, q Quantifier) (Tri, stri
 				// The negated matcher is false exactly when the file is
 				// excluded.
 				m, _ := matchRule(r, cf)
-				excl = triAnd(excl, m)
+				excl = expr.TriAnd(excl, m)
 				continue
 			}
 			if !ix.canMatch(i, seg) {
@@ -330,9 +306,9 @@ func (f *Filter) belongsSeg(cf ChangedFile, seg string, q Quantifier) (Tri, stri
 			if m == True && incl != True {
 				pat = p
 			}
-			incl = triOr(incl, m)
+			incl = expr.TriOr(incl, m)
 		}
-		return triAnd(incl, excl), pat
+		return expr.TriAnd(incl, excl), pat
 	default:
 		return f.someOf(cf, ix.candidates(seg), nil)
 	}
@@ -346,7 +322,7 @@ func (f *Filter) someOf(cf ChangedFile, cands []int, prep *Path) (Tri, string) {
 		if m == True {
 			return True, p
 		}
-		in = triOr(in, m)
+		in = expr.TriOr(in, m)
 	}
 	return in, ""
 }
