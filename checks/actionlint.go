@@ -313,24 +313,26 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // ActionlintKinds lists the rule ids actionlint findings can carry, with a
 // one-line description each (for SARIF rule metadata and `cicheck rules`).
-var ActionlintKinds = map[string]string{
-	"action":              "checks for popular actions and local actions: inputs, outputs and versions",
-	"credentials":         "checks for credentials hard-coded in container and service configuration",
-	"deprecated-commands": "checks for deprecated workflow commands such as set-output",
-	"env-var":             "checks for environment variable names",
-	"events":              "checks for workflow trigger events and their filters",
-	"expression":          "checks for ${{ }} expression syntax, types and contexts",
-	"glob":                "checks for glob patterns in branch, tag and path filters",
-	"id":                  "checks for job and step ids",
-	"if-cond":             "checks for if: conditions that are always true",
-	"job-needs":           "checks for needs: (duplicates)",
-	"matrix":              "checks for matrix combinations",
-	"permissions":         "checks for permission scopes and values",
-	"runner-label":        "checks for runs-on labels",
-	"shell-name":          "checks for shell names",
-	"syntax-check":        "checks for the workflow syntax",
-	"workflow-call":       "checks for reusable workflow calls and their inputs",
-	"shellcheck":          "runs shellcheck on run: scripts (opt-in with --shellcheck)",
+func ActionlintKinds() map[string]string {
+	return map[string]string{
+		"action":              "checks for popular actions and local actions: inputs, outputs and versions",
+		"credentials":         "checks for credentials hard-coded in container and service configuration",
+		"deprecated-commands": "checks for deprecated workflow commands such as set-output",
+		"env-var":             "checks for environment variable names",
+		"events":              "checks for workflow trigger events and their filters",
+		"expression":          "checks for ${{ }} expression syntax, types and contexts",
+		"glob":                "checks for glob patterns in branch, tag and path filters",
+		"id":                  "checks for job and step ids",
+		"if-cond":             "checks for if: conditions that are always true",
+		"job-needs":           "checks for needs: (duplicates)",
+		"matrix":              "checks for matrix combinations",
+		"permissions":         "checks for permission scopes and values",
+		"runner-label":        "checks for runs-on labels",
+		"shell-name":          "checks for shell names",
+		"syntax-check":        "checks for the workflow syntax",
+		"workflow-call":       "checks for reusable workflow calls and their inputs",
+		"shellcheck":          "runs shellcheck on run: scripts (opt-in with --shellcheck)",
+	}
 }
 
 // AbsPath joins a relative path onto dir.

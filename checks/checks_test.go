@@ -59,7 +59,7 @@ jobs:
 }
 
 func TestRuleExamples(t *testing.T) {
-	for _, r := range All {
+	for _, r := range All() {
 		if r.ID == "" || r.Doc == "" || r.Help == "" || r.Bad == "" || r.Good == "" || r.Run == nil {
 			t.Errorf("rule %q is missing metadata", r.ID)
 			continue

@@ -6,7 +6,7 @@ import (
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
-// Run runs rules (All when nil) over w and returns their findings, sorted.
+// Run runs rules (All() when nil) over w and returns their findings, sorted.
 // Rules disabled in cfg are skipped; configured severities apply.
 func Run(w *workflowgraph.Workflow, file string, cfg *config.Config, rules []*Rule) []finding.Finding {
 	if w == nil {
@@ -16,7 +16,7 @@ func Run(w *workflowgraph.Workflow, file string, cfg *config.Config, rules []*Ru
 		cfg = config.Default()
 	}
 	if rules == nil {
-		rules = All
+		rules = All()
 	}
 	if file == "" {
 		file = w.Path

@@ -54,7 +54,7 @@ func BenchmarkGateOverhead(b *testing.B) {
 		gate[r] = true
 	}
 	var others []*Rule
-	for _, r := range All {
+	for _, r := range All() {
 		if !gate[r] {
 			others = append(others, r)
 		}

@@ -30,7 +30,7 @@ jobs:
 }
 
 // FileRules are reported about a file as a whole, by the driver.
-var FileRules = []*Rule{InvalidWorkflowFile}
+func FileRules() []*Rule { return []*Rule{InvalidWorkflowFile} }
 
 // InvalidFile is the finding for a file GitHub cannot read as a workflow,
 // reported under display.

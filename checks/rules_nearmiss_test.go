@@ -121,7 +121,7 @@ func TestReportAndRunNearMiss(t *testing.T) {
 		t.Errorf("findings %+v", p.findings)
 	}
 	w := loadSrc(t, "on: push\njobs:\n  a: {runs-on: x, steps: [{run: a}]}\n")
-	if fs := Run(w, "", nil, append([]*Rule{UnknownNeeds}, MetaRules...)); len(fs) != 0 {
+	if fs := Run(w, "", nil, append([]*Rule{UnknownNeeds}, MetaRules()...)); len(fs) != 0 {
 		t.Errorf("got\n%s", render(fs))
 	}
 }

@@ -13,14 +13,16 @@ import (
 )
 
 // MetaRules are the findings about suppressions themselves.
-var MetaRules = []*Rule{
-	{ID: "unused-suppression", Severity: finding.Notice,
-		Doc:  "an inline `# cicheck: ignore[rule]` comment matches no finding",
-		Help: "A suppression that matches nothing hides nothing today and may hide a real problem tomorrow. Remove it."},
-	{ID: "bad-suppression", Severity: finding.Warning,
-		Doc: "an inline suppression is malformed or has no reason",
-		Help: "Write `# cicheck: ignore[rule-id] reason` on the finding's line, on the line above it, or on a job's key line " +
-			"for the whole job. The reason is required and the comment is not applied without one."},
+func MetaRules() []*Rule {
+	return []*Rule{
+		{ID: "unused-suppression", Severity: finding.Notice,
+			Doc:  "an inline `# cicheck: ignore[rule]` comment matches no finding",
+			Help: "A suppression that matches nothing hides nothing today and may hide a real problem tomorrow. Remove it."},
+		{ID: "bad-suppression", Severity: finding.Warning,
+			Doc: "an inline suppression is malformed or has no reason",
+			Help: "Write `# cicheck: ignore[rule-id] reason` on the finding's line, on the line above it, or on a job's key line " +
+				"for the whole job. The reason is required and the comment is not applied without one."},
+	}
 }
 
 var (
@@ -239,10 +241,10 @@ func ApplySuppressions(file string, src []byte, w *workflowgraph.Workflow, fs []
 // knownRule reports whether id names a rule a workflow finding can carry:
 // cicheck's workflow rules, the suppression meta-rules, or actionlint's.
 func knownRule(id string) bool {
-	if _, ok := ActionlintKinds[id]; ok {
+	if _, ok := ActionlintKinds()[id]; ok {
 		return true
 	}
-	for _, rs := range [][]*Rule{All, MetaRules, FileRules} {
+	for _, rs := range [][]*Rule{All(), MetaRules(), FileRules()} {
 		for _, r := range rs {
 			if r.ID == id {
 				return true

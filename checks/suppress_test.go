@@ -59,7 +59,7 @@ jobs:
 // FuzzRulesAndSuppressions: cicheck's rules, job assignment and
 // suppressions never panic on any workflow that loads.
 func FuzzRulesAndSuppressions(f *testing.F) {
-	for _, r := range All {
+	for _, r := range All() {
 		f.Add([]byte(r.Bad))
 		f.Add([]byte(r.Good))
 	}

@@ -95,14 +95,16 @@ var defaultsYAML []byte
 
 // DefaultGPURunnerLabels is the default gpu.runner-labels
 // (gha-job-status.md §11).
-var DefaultGPURunnerLabels = []string{"gpu", "*gpu", "nvidia", "cuda*", "h100", "h200", "b200", "a100", "a10g", "l4", "l40s", "t4", "v100", "mi2*", "mi3*", "rocm*"}
+func DefaultGPURunnerLabels() []string {
+	return []string{"gpu", "*gpu", "nvidia", "cuda*", "h100", "h200", "b200", "a100", "a10g", "l4", "l40s", "t4", "v100", "mi2*", "mi3*", "rocm*"}
+}
 
 // Default returns the configuration used when no file is present: the
 // values of defaults.yaml, built without decoding it (every run starts from
 // them; TestDefaultMatchesYAML keeps the two equal).
 func Default() *Config {
 	return &Config{
-		GPU:         GPU{RunnerLabels: slices.Clone(DefaultGPURunnerLabels), Jobs: []string{}, ExcludeLabels: []string{}},
+		GPU:         GPU{RunnerLabels: slices.Clone(DefaultGPURunnerLabels()), Jobs: []string{}, ExcludeLabels: []string{}},
 		Heavy:       Heavy{RunnerLabels: []string{}, Jobs: []string{}, SelfHosted: true, Minutes: map[string]float64{}},
 		Rules:       map[string]RuleConfig{},
 		Ignore:      []string{},

@@ -12,8 +12,8 @@ import (
 
 func TestDefaults(t *testing.T) {
 	c := Default()
-	if !slices.Equal(c.GPU.RunnerLabels, DefaultGPURunnerLabels) {
-		t.Errorf("defaults.yaml and DefaultGPURunnerLabels differ: %v", c.GPU.RunnerLabels)
+	if !slices.Equal(c.GPU.RunnerLabels, DefaultGPURunnerLabels()) {
+		t.Errorf("defaults.yaml and DefaultGPURunnerLabels() differ: %v", c.GPU.RunnerLabels)
 	}
 	if len(c.Heavy.RunnerLabels) != 0 {
 		t.Errorf("heavy labels default %v", c.Heavy.RunnerLabels)
@@ -28,7 +28,7 @@ func TestParse(t *testing.T) {
 		name, src, err string
 		check          func(*Config) bool
 	}{
-		{name: "empty", src: "", check: func(c *Config) bool { return len(c.GPU.RunnerLabels) == len(DefaultGPURunnerLabels) }},
+		{name: "empty", src: "", check: func(c *Config) bool { return len(c.GPU.RunnerLabels) == len(DefaultGPURunnerLabels()) }},
 		{name: "override", src: "gpu:\n  runner-labels: [my-gpu-*]\n  jobs: [Train]\nheavy:\n  runner-labels: [gb10]\n  opt-in-label: run-heavy\n", check: func(c *Config) bool {
 			return slices.Equal(c.GPU.RunnerLabels, []string{"my-gpu-*"}) && c.Heavy.OptInLabel == "run-heavy" && c.Classifier() != nil
 		}},

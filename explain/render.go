@@ -11,7 +11,7 @@ import (
 )
 
 // Formats lists the output formats of Write.
-var Formats = []string{"text", "markdown", "json", "github"}
+func Formats() []string { return []string{"text", "markdown", "json", "github"} }
 
 // Summary is the head line of every human format.
 func Summary(r *Report, nfiles int) string {
@@ -115,7 +115,7 @@ func Write(w io.Writer, format string, r *Report, nfiles int, advisories []Advis
 	case "text", "github":
 		return writeText(w, format, r, nfiles, advisories)
 	}
-	return fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(Formats, ", "))
+	return fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(Formats(), ", "))
 }
 
 func writeText(out io.Writer, format string, r *Report, nfiles int, advisories []Advisory) error {

@@ -37,9 +37,9 @@ func RuleDocs() []RuleDoc {
 			out = append(out, RuleDoc{ID: r.ID, Severity: r.Severity, Area: area, Doc: r.Doc, Help: r.Help, Bad: r.Bad, Good: r.Good})
 		}
 	}
-	add("workflow", checks.All)
-	add("workflow", checks.FileRules)
-	add("suppression", checks.MetaRules)
+	add("workflow", checks.All())
+	add("workflow", checks.FileRules())
+	add("suppression", checks.MetaRules())
 	for _, r := range testregistry.Rules() {
 		out = append(out, RuleDoc{ID: r.ID, Severity: r.Severity, Area: "registry", Doc: r.Short, Help: r.Help, Bad: r.Bad, Good: r.Good})
 	}
@@ -153,13 +153,13 @@ func RuleInfos() []report.RuleInfo {
 	for _, d := range RuleDocs() {
 		out = append(out, d.Info())
 	}
-	kinds := make([]string, 0, len(checks.ActionlintKinds))
-	for k := range checks.ActionlintKinds {
+	kinds := make([]string, 0, len(checks.ActionlintKinds()))
+	for k := range checks.ActionlintKinds() {
 		kinds = append(kinds, k)
 	}
 	sort.Strings(kinds)
 	for _, k := range kinds {
-		out = append(out, report.RuleInfo{ID: k, Short: "actionlint: " + checks.ActionlintKinds[k],
+		out = append(out, report.RuleInfo{ID: k, Short: "actionlint: " + checks.ActionlintKinds()[k],
 			Help:     "Reported by the embedded actionlint. See https://github.com/rhysd/actionlint/blob/main/docs/checks.md",
 			HelpURI:  "https://github.com/rhysd/actionlint/blob/main/docs/checks.md",
 			Severity: finding.Error})

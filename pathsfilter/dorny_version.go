@@ -45,7 +45,7 @@ func ParseVersion(s string) (v Version, full, ok bool) {
 
 // Newest is the newest release cicheck models fully; an unresolvable ref is
 // simulated as this release with quantifier-dependent results unknown.
-var Newest = Version{4, 0, 3}
+func Newest() Version { return Version{4, 0, 3} }
 
 // Quantifier is a predicate-quantifier mode as a release interprets it.
 type Quantifier string
@@ -72,7 +72,7 @@ type Model struct {
 // ResolveRef maps a ref through the tag table (cfg.Tags over the built-in
 // one) to the release it stands for (spec §1). cfg.Version forces one.
 func ResolveRef(ref string, cfg Config) Model {
-	m := Model{Ref: ref, Version: Newest}
+	m := Model{Ref: ref, Version: Newest()}
 	resolve := func(s string) bool {
 		v, full, ok := ParseVersion(s)
 		if !ok || !full {

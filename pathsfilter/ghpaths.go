@@ -28,11 +28,11 @@ const GitHubMaxFiles = 300
 
 // PathFilteredEvents are the events whose trigger accepts paths and
 // paths-ignore. merge_group has none; tag pushes are never path-filtered.
-var PathFilteredEvents = []string{"pull_request", "pull_request_target", "push"}
+func PathFilteredEvents() []string { return []string{"pull_request", "pull_request_target", "push"} }
 
-// IsPathFilteredEvent reports whether event is one of PathFilteredEvents.
+// IsPathFilteredEvent reports whether event is one of PathFilteredEvents().
 func IsPathFilteredEvent(event string) bool {
-	for _, e := range PathFilteredEvents {
+	for _, e := range PathFilteredEvents() {
 		if e == event {
 			return true
 		}

@@ -9,7 +9,7 @@ import (
 )
 
 // Formats lists the output formats of Write.
-var Formats = []string{"text", "markdown", "json"}
+func Formats() []string { return []string{"text", "markdown", "json"} }
 
 // Write renders r. Runner-hours are shown for jobs with configured
 // minutes; they count the commits whose verdicts are known.
@@ -26,7 +26,7 @@ func Write(w io.Writer, format string, r *Result) error {
 		_, err := io.WriteString(w, text(r))
 		return err
 	}
-	return fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(Formats, ", "))
+	return fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(Formats(), ", "))
 }
 
 // Totals sums the jobs; hours is over the jobs with minutes (ok false

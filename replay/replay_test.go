@@ -289,7 +289,7 @@ func TestLoadWorkflows(t *testing.T) {
 }
 
 func TestWrite(t *testing.T) {
-	for _, f := range Formats {
+	for _, f := range Formats() {
 		var b bytes.Buffer
 		if err := Write(&b, f, &Result{Version: 1, Jobs: []*Job{}}); err != nil || b.Len() == 0 {
 			t.Errorf("%s: %v", f, err)

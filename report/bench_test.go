@@ -33,7 +33,7 @@ func benchInput(huge bool) ([]finding.Finding, Options) {
 
 func BenchmarkWrite(b *testing.B) {
 	fs, opts := benchInput(false)
-	for _, format := range Formats {
+	for _, format := range Formats() {
 		b.Run(format, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

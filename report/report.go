@@ -26,7 +26,7 @@ import (
 )
 
 // Formats lists the accepted values of Write's format argument, default first.
-var Formats = []string{"text", "github", "json", "sarif"}
+func Formats() []string { return []string{"text", "github", "json", "sarif"} }
 
 // Options carries what a format may need beyond the findings themselves.
 // The zero value is valid: no colour, no source snippets, generic rule
@@ -69,7 +69,7 @@ func Write(w io.Writer, format string, fs []finding.Finding, opts Options) error
 	case "sarif":
 		render = writeSARIF
 	default:
-		return fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(Formats, ", "))
+		return fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(Formats(), ", "))
 	}
 	var buf bytes.Buffer
 	if err := render(&buf, sorted(fs), opts); err != nil {

@@ -123,7 +123,7 @@ func TestDeterministicAndNoMutation(t *testing.T) {
 		orig := slices.Clone(tc.findings)
 		rev := slices.Clone(tc.findings)
 		slices.Reverse(rev)
-		for _, format := range Formats {
+		for _, format := range Formats() {
 			var a, b bytes.Buffer
 			if err := Write(&a, format, tc.findings, tc.opts); err != nil {
 				t.Fatal(err)
@@ -173,7 +173,7 @@ func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full")
 
 func TestWriteError(t *testing.T) {
 	fs := []finding.Finding{{Rule: "r", Severity: finding.Error, File: "a.yml", Message: "m"}}
-	for _, format := range Formats {
+	for _, format := range Formats() {
 		if err := Write(failWriter{}, format, fs, Options{}); err == nil || err.Error() != "disk full" {
 			t.Errorf("%s: err = %v, want the writer's error", format, err)
 		}

@@ -15,7 +15,7 @@ import (
 )
 
 // Cadences in the order the reference prints them.
-var Cadences = []string{"nightly", "regular", "release", "weekly"}
+func Cadences() []string { return []string{"nightly", "regular", "release", "weekly"} }
 
 // RunPolicy is the resolved CI label policy (spec §8).
 type RunPolicy struct {
@@ -42,8 +42,8 @@ type PolicyWarning struct {
 // ResolvePolicy maps a cadence and raw workflow labels to a RunPolicy
 // (spec §8). known is KNOWN_LABELS.
 func ResolvePolicy(cadence string, raw, known []string, pc Policy) (RunPolicy, []PolicyWarning, error) {
-	if !slices.Contains(Cadences, cadence) {
-		return RunPolicy{}, nil, fmt.Errorf("Unknown CI cadence %s; expected one of %s", pyRepr(cadence), pyList(Cadences)) //nolint:staticcheck // reference wording
+	if !slices.Contains(Cadences(), cadence) {
+		return RunPolicy{}, nil, fmt.Errorf("Unknown CI cadence %s; expected one of %s", pyRepr(cadence), pyList(Cadences())) //nolint:staticcheck // reference wording
 	}
 	has := func(l string) bool { return slices.Contains(raw, l) }
 	if has("nightly") && cadence != "nightly" {

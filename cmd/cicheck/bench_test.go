@@ -143,7 +143,7 @@ func BenchmarkLintCorpusRatio(b *testing.B) {
 	// foundation (discovery, actionlint, graph, suppressions, report) costs.
 	bare := config.Default()
 	off := false
-	for _, r := range checks.All {
+	for _, r := range checks.All() {
 		bare.Rules[r.ID] = config.RuleConfig{Enabled: &off}
 	}
 	lintWith := func(cfg *config.Config) func() {

@@ -68,7 +68,7 @@ func runExplainDiff(e *env, args []string) int {
 	fl.StringVar(&o.event, "event", "pull_request", "triggering event")
 	fl.StringArrayVar(&o.labels, "label", nil, "a pull request label (repeatable; none given means none)")
 	fl.StringArrayVar(&o.set, "set", nil, "context value KEY=VALUE, e.g. github.repository=org/repo or vars.RUN_GPU=true (repeatable)")
-	fl.StringVar(&o.format, "format", "text", "output format: "+strings.Join(explain.Formats, ", "))
+	fl.StringVar(&o.format, "format", "text", "output format: "+strings.Join(explain.Formats(), ", "))
 	fl.StringVar(&o.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 	fl.StringVar(&o.pfVersion, "paths-filter-version", "", "simulate this dorny/paths-filter release for every step (e.g. v4.0.2)")
 	fl.Usage = func() {
@@ -78,8 +78,8 @@ func runExplainDiff(e *env, args []string) int {
 	if err := fl.Parse(args); err != nil {
 		return flagError(e, fl, err)
 	}
-	if !edContains(explain.Formats, o.format) {
-		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: %s)\n", o.format, strings.Join(explain.Formats, ", "))
+	if !edContains(explain.Formats(), o.format) {
+		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: %s)\n", o.format, strings.Join(explain.Formats(), ", "))
 		return exitUsage
 	}
 	if (o.base == "") == (o.files == "") {

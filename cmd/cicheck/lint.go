@@ -142,7 +142,7 @@ type reportFlags struct {
 }
 
 func (r *reportFlags) add(fl *pflag.FlagSet) {
-	fl.StringVar(&r.format, "format", "text", "output format: "+strings.Join(report.Formats, ", "))
+	fl.StringVar(&r.format, "format", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	fl.StringVar(&r.failOn, "fail-on", "error", "lowest severity that fails the run: error, warning, notice or never")
 	fl.StringVar(&r.color, "color", "auto", "colour the text format: auto, always or never (NO_COLOR is honoured)")
 }
@@ -155,7 +155,7 @@ func (r *reportFlags) validate(e *env) bool {
 		return false
 	}
 	if !validFormat(r.format) {
-		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: %s)\n", r.format, strings.Join(report.Formats, ", "))
+		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: %s)\n", r.format, strings.Join(report.Formats(), ", "))
 		return false
 	}
 	if r.useColor, ok = colorWanted(e, r.color); !ok {
@@ -283,7 +283,7 @@ func failThreshold(s string) (finding.Severity, bool) {
 }
 
 func validFormat(f string) bool {
-	for _, x := range report.Formats {
+	for _, x := range report.Formats() {
 		if f == x {
 			return true
 		}

@@ -66,7 +66,7 @@ func runReplay(e *env, args []string) int {
 	fl.StringArrayVar(&o.labels, "label", nil, "a label every replayed pull request carries (repeatable: the complete set)")
 	fl.BoolVar(&o.noLabels, "no-labels", false, "the pull requests carried no label (default: labels unknown)")
 	fl.StringArrayVar(&o.set, "set", nil, "context value KEY=VALUE, e.g. github.repository=org/repo (repeatable)")
-	fl.StringVar(&o.format, "format", "text", "output format: "+strings.Join(replay.Formats, ", "))
+	fl.StringVar(&o.format, "format", "text", "output format: "+strings.Join(replay.Formats(), ", "))
 	fl.StringVar(&o.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 	fl.StringVar(&o.pfVersion, "paths-filter-version", "", "simulate this dorny/paths-filter release for every step (e.g. v4.0.2)")
 	fl.Usage = func() {
@@ -83,8 +83,8 @@ func runReplay(e *env, args []string) int {
 	switch {
 	case fl.NArg() > 0:
 		return usage("replay takes no arguments (got %q)", fl.Arg(0))
-	case !slices.Contains(replay.Formats, o.format):
-		return usage("invalid --format %q (valid: %s)", o.format, strings.Join(replay.Formats, ", "))
+	case !slices.Contains(replay.Formats(), o.format):
+		return usage("invalid --format %q (valid: %s)", o.format, strings.Join(replay.Formats(), ", "))
 	case o.new != "" && o.worktree:
 		return usage("--new and --worktree are exclusive")
 	case o.revRange != "" && fl.Changed("commits"):

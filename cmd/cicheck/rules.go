@@ -36,7 +36,7 @@ func runRules(e *env, args []string) int {
 		return exitOK
 	case 1:
 		d, ok := lint.FindRuleDoc(fl.Arg(0))
-		if desc, isKind := checks.ActionlintKinds[fl.Arg(0)]; !ok && isKind {
+		if desc, isKind := checks.ActionlintKinds()[fl.Arg(0)]; !ok && isKind {
 			// actionlint's rule ids appear in findings and in rules:
 			// sections, so they are known here too, if documented upstream.
 			fmt.Fprintf(e.stdout, "# %s\n\nReported by the embedded actionlint: %s.\n\nOnline: https://github.com/rhysd/actionlint/blob/main/docs/checks.md\n", fl.Arg(0), desc)

@@ -93,7 +93,7 @@ func TestEveryWorkflowRuleHasExamples(t *testing.T) {
 // examples: Bad must trigger it, Good must not. Documentation that lies
 // fails here.
 func TestRuleExamples(t *testing.T) {
-	for _, r := range checks.All {
+	for _, r := range checks.All() {
 		t.Run(r.ID, func(t *testing.T) {
 			if hits := exampleHits(t, r, r.Bad); hits == 0 {
 				t.Errorf("Bad example does not trigger %s", r.ID)

@@ -336,17 +336,17 @@ func (d dirEntry) Info() (fs.FileInfo, error) {
 
 // DefaultBranches are tried in order for the default branch when none is
 // named: the remote's HEAD, then the two usual local names.
-var DefaultBranches = []string{"origin/HEAD", "main", "master"}
+func DefaultBranches() []string { return []string{"origin/HEAD", "main", "master"} }
 
-// DefaultBranch returns the first of DefaultBranches that resolves to a
+// DefaultBranch returns the first of DefaultBranches() that resolves to a
 // commit, with its id.
 func (s *Store) DefaultBranch() (name, id string, err error) {
-	for _, b := range DefaultBranches {
+	for _, b := range DefaultBranches() {
 		if id, err := s.Commit(b); err == nil {
 			return b, id, nil
 		} else if s.dead != nil {
 			return "", "", err
 		}
 	}
-	return "", "", fmt.Errorf("no default branch (none of %s exists)", strings.Join(DefaultBranches, ", "))
+	return "", "", fmt.Errorf("no default branch (none of %s exists)", strings.Join(DefaultBranches(), ", "))
 }
