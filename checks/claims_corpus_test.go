@@ -41,8 +41,8 @@ func TestGateClaimsAgreeWithSimulate(t *testing.T) {
 			return nil
 		}
 		sim := simulate.New(w)
-		verdicts := func(sc simulate.Scenario) map[string]string {
-			m := map[string]string{}
+		verdicts := func(sc simulate.Scenario) map[string]simulate.Decision {
+			m := map[string]simulate.Decision{}
 			for _, v := range sim.Run(sc) {
 				m[v.ID] = v.Verdict
 			}

@@ -43,11 +43,11 @@ type Options struct {
 	PathsFilter pathsfilter.Config
 }
 
-// Verdicts of a job.
+// Verdicts of a job: the simulator's (one vocabulary, one type).
 const (
-	Run     = "run"
-	Skip    = "skip"
-	Unknown = "unknown"
+	Run     = simulate.VerdictRun
+	Skip    = simulate.VerdictSkip
+	Unknown = simulate.VerdictUnknown
 )
 
 // Report is the whole answer; its JSON form is explain-diff's version-1
@@ -82,12 +82,12 @@ type Filter struct {
 
 // Job is one job's verdict.
 type Job struct {
-	ID      string `json:"id"`
-	Verdict string `json:"verdict"`
-	Reason  string `json:"reason"`
-	Heavy   bool   `json:"heavy"`
-	GPU     bool   `json:"gpu"`
-	Runner  string `json:"runner"`
+	ID      string            `json:"id"`
+	Verdict simulate.Decision `json:"verdict"`
+	Reason  string            `json:"reason"`
+	Heavy   bool              `json:"heavy"`
+	GPU     bool              `json:"gpu"`
+	Runner  string            `json:"runner"`
 	// Name is the job's display name (not part of the JSON schema).
 	Name string `json:"-"`
 	// Changed is set by the workflow-change advisory (not in JSON).

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/pathsfilter"
+	"github.com/cicheck/cicheck/simulate"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -37,8 +38,8 @@ func changed(paths ...string) []pathsfilter.ChangedFile {
 	return out
 }
 
-func verdictsOf(r *Report) map[string]string {
-	m := map[string]string{}
+func verdictsOf(r *Report) map[string]simulate.Decision {
+	m := map[string]simulate.Decision{}
 	for _, j := range r.Workflows[0].Jobs {
 		m[j.ID] = j.Verdict
 	}
@@ -54,27 +55,27 @@ func TestSeedAcceptance(t *testing.T) {
 		return Options{Labels: labels, Set: map[string]string{"github.repository": "lablup/mlxcel"},
 			Classifier: cfg.Classifier(), PathsFilter: cfg.PathsFilter}
 	}
-	run := func(files []pathsfilter.ChangedFile, o Options) map[string]string {
+	run := func(files []pathsfilter.ChangedFile, o Options) map[string]simulate.Decision {
 		return verdictsOf(Explain(files, wfs, nil, o))
 	}
 	cases := []struct {
 		name   string
 		files  []pathsfilter.ChangedFile
 		labels []string
-		want   map[string]string
+		want   map[string]simulate.Decision
 	}{
 		{"docs and workflow comment", changed("docs/installation.md", ".github/workflows/ci.yml"), nil,
-			map[string]string{"clippy": Skip, "webui-installed-artifact": Skip, "xla-compile": Skip, "xla-link": Skip, "cuda-sm70": Skip, "cuda-blockfloat": Skip, "rocm-build": Skip, "workflow-lint": Run}},
+			map[string]simulate.Decision{"clippy": Skip, "webui-installed-artifact": Skip, "xla-compile": Skip, "xla-link": Skip, "cuda-sm70": Skip, "cuda-blockfloat": Skip, "rocm-build": Skip, "workflow-lint": Run}},
 		{"patches-rocm only", changed("src/lib/mlx-cpp/patches-rocm/hip/gemm.hip"), nil,
-			map[string]string{"rocm-build": Run, "cuda-sm70": Skip, "cuda-blockfloat": Skip, "clippy": Skip}},
+			map[string]simulate.Decision{"rocm-build": Run, "cuda-sm70": Skip, "cuda-blockfloat": Skip, "clippy": Skip}},
 		{"patches only", changed("src/lib/mlx-cpp/patches/mlx/backend/metal/copy.metal"), nil,
-			map[string]string{"rocm-build": Skip, "cuda-sm70": Skip}},
+			map[string]simulate.Decision{"rocm-build": Skip, "cuda-sm70": Skip}},
 		{"patches-cuda only", changed("src/lib/mlx-cpp/patches-cuda/mlx/backend/cuda/gemm.cu"), nil,
-			map[string]string{"rocm-build": Skip, "cuda-sm70": Run, "cuda-blockfloat": Run}},
+			map[string]simulate.Decision{"rocm-build": Skip, "cuda-sm70": Run, "cuda-blockfloat": Run}},
 		{"turbo is shared", changed("src/lib/mlx-cpp/turbo/kernel.cpp"), nil,
-			map[string]string{"rocm-build": Run, "cuda-sm70": Run}},
+			map[string]simulate.Decision{"rocm-build": Run, "cuda-sm70": Run}},
 		{"label wakes all", changed("docs/installation.md"), []string{"ci:full"},
-			map[string]string{"clippy": Run, "webui-installed-artifact": Run, "xla-compile": Run, "xla-link": Run, "cuda-sm70": Run, "cuda-blockfloat": Run, "rocm-build": Run}},
+			map[string]simulate.Decision{"clippy": Run, "webui-installed-artifact": Run, "xla-compile": Run, "xla-link": Run, "cuda-sm70": Run, "cuda-blockfloat": Run, "rocm-build": Run}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -384,7 +385,7 @@ func TestLabelsUnknown(t *testing.T) {
 		labels  []string
 		unknown bool
 		files   []pathsfilter.ChangedFile
-		want    string
+		want    simulate.Decision
 		reason  string
 	}{
 		{"unknown labels, filter false", nil, true, changed("docs/a.md"), Unknown, "label ci:full unknown; condition is unknown: github.event is not given (its labels: --label L or --no-labels)"},

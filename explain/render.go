@@ -266,7 +266,7 @@ func writeMermaid(b *strings.Builder, w *Workflow) {
 		case j.Heavy:
 			label += " · heavy"
 		}
-		label += " · " + j.Verdict
+		label += " · " + string(j.Verdict)
 		fmt.Fprintf(b, "  %s[\"%s\"]:::%s\n", node[j.ID], render.MermaidText(label), j.Verdict)
 		if j.GPU || j.Heavy {
 			fmt.Fprintf(b, "  class %s heavy\n", node[j.ID])

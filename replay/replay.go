@@ -18,6 +18,7 @@ import (
 
 	"github.com/cicheck/cicheck/explain"
 	"github.com/cicheck/cicheck/pathsfilter"
+	"github.com/cicheck/cicheck/simulate"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -90,10 +91,10 @@ type Job struct {
 // Change is one commit whose verdict for a job differs between old and
 // new.
 type Change struct {
-	Commit string `json:"commit"`
-	Old    string `json:"old"`
-	New    string `json:"new"`
-	Why    string `json:"why"`
+	Commit string            `json:"commit"`
+	Old    simulate.Decision `json:"old"`
+	New    simulate.Decision `json:"new"`
+	Why    string            `json:"why"`
 	// Subject is the commit's subject line (not part of the JSON schema).
 	Subject string `json:"-"`
 }
@@ -107,7 +108,8 @@ func (j *Job) Hours() float64 { return float64(j.Diff()) * j.Minutes / 60 }
 
 // verdict is one job's answer on one side for one commit.
 type verdict struct {
-	v, why string
+	v   simulate.Decision
+	why string
 }
 
 // sideRun evaluates commits under one side's workflows, once per distinct

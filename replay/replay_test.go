@@ -92,7 +92,7 @@ func TestSeed002(t *testing.T) {
 		}
 		var changed []string
 		for _, c := range j.Changed {
-			changed = append(changed, c.Commit+":"+c.Old+">"+c.New)
+			changed = append(changed, c.Commit+":"+string(c.Old)+">"+string(c.New))
 			if !strings.Contains(c.Why, `.github/workflows/ci.yml matches ".github/workflows/ci.yml"`) || !strings.Contains(c.Why, "label ci:full absent") {
 				t.Errorf("%s %s: why %q", j.Job, c.Commit, c.Why)
 			}
@@ -246,7 +246,7 @@ func TestCounting(t *testing.T) {
 	j := r.Jobs[0]
 	var seq []string
 	for _, c := range j.Changed {
-		seq = append(seq, c.Commit+":"+c.Old+">"+c.New)
+		seq = append(seq, c.Commit+":"+string(c.Old)+">"+string(c.New))
 	}
 	if strings.Join(seq, " ") != "d0:run>skip s0:skip>unknown s1:skip>unknown" || j.ChangedTotal != 7 || j.Unknown != 6 {
 		t.Errorf("examples %v, changed %d, unknown %d", seq, j.ChangedTotal, j.Unknown)

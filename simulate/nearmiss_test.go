@@ -25,7 +25,11 @@ func TestContinueOnErrorNearMiss(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := load(t, fstest.MapFS{"w.yml": {Data: src}}, "w.yml")
-	type want struct{ job, verdict, result string }
+	type want struct {
+		job     string
+		verdict Decision
+		result  string
+	}
 	tests := []struct {
 		name     string
 		outcomes map[string]string
@@ -242,7 +246,7 @@ func TestFalseReasonNearMiss(t *testing.T) {
 	w := loadTestdata(t, "reasons.yml")
 	got := map[string]string{}
 	for _, v := range Run(w, Scenario{Outcomes: map[string]string{"lint": Failure}, Set: map[string]string{"github.ref": "refs/tags/v1"}}) {
-		got[v.ID] = v.Verdict + ": " + v.Reason
+		got[v.ID] = string(v.Verdict) + ": " + v.Reason
 	}
 	for id, want := range map[string]string{
 		"on-cancel": "skip: condition is false: cancelled() is false",
@@ -274,7 +278,7 @@ func TestInputsNearMiss(t *testing.T) {
 		name string
 		sc   Scenario
 		job  string
-		want string // verdict
+		want Decision
 	}{
 		{"declared boolean", Scenario{Event: "workflow_dispatch", Inputs: dispatch}, "typed", VerdictRun},
 		{"caller's InputTypes win", Scenario{Event: "workflow_dispatch", Inputs: dispatch, InputTypes: map[string]string{"flag": "string"}}, "typed", VerdictSkip},
@@ -331,7 +335,7 @@ func TestCalledInputsNearMiss(t *testing.T) {
 // and unknown on a job whose matrix is computed at run time.
 func TestMatrixOutputsNearMiss(t *testing.T) {
 	w := loadTestdata(t, "matrix_outputs.yml")
-	want := map[string]string{"after-plain": VerdictRun, "after-dynamic": VerdictUnknown}
+	want := map[string]Decision{"after-plain": VerdictRun, "after-dynamic": VerdictUnknown}
 	for _, v := range Run(w, Scenario{}) {
 		if w, ok := want[v.ID]; ok && v.Verdict != w {
 			t.Errorf("%s: %s (%s), want %s", v.ID, v.Verdict, v.Reason, w)

@@ -95,7 +95,7 @@ jobs:
     steps: [{run: echo}]
 `)}}, "w.yml")
 	sc := Scenario{Event: "push", Outputs: map[string]map[string]string{"pre": {"v": "7"}}}
-	want := map[string]string{
+	want := map[string]Decision{
 		"lit-true":     VerdictRun,
 		"empty-unset":  VerdictRun,
 		"ev":           VerdictRun,
@@ -106,7 +106,7 @@ jobs:
 		"one":          VerdictRun,     // leg 1's empty value is not set
 		"same":         VerdictRun,
 	}
-	check := func(name string, sc Scenario, want map[string]string) {
+	check := func(name string, sc Scenario, want map[string]Decision) {
 		t.Helper()
 		for _, v := range Run(w, sc) {
 			if wv, ok := want[v.ID]; ok && v.Verdict != wv {
@@ -124,9 +124,9 @@ jobs:
 	// the step output may be missing.
 	failed := sc
 	failed.Outcomes = map[string]string{"plan": Failure}
-	check("failed", failed, map[string]string{"lit-true": VerdictSkip, "after-failure": VerdictRun, "step-after-failure": VerdictUnknown})
+	check("failed", failed, map[string]Decision{"lit-true": VerdictSkip, "after-failure": VerdictRun, "step-after-failure": VerdictUnknown})
 	// A given output wins over the template.
 	given := sc
 	given.Outputs = map[string]map[string]string{"pre": {"v": "7"}, "plan": {"lit": "false"}}
-	check("given", given, map[string]string{"lit-true": VerdictSkip})
+	check("given", given, map[string]Decision{"lit-true": VerdictSkip})
 }

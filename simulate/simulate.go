@@ -37,11 +37,14 @@ const (
 	Unknown   = "unknown"
 )
 
+// Decision is a job's verdict: whether it runs.
+type Decision string
+
 // Verdicts.
 const (
-	VerdictRun     = "run"
-	VerdictSkip    = "skip"
-	VerdictUnknown = "unknown"
+	VerdictRun     Decision = "run"
+	VerdictSkip    Decision = "skip"
+	VerdictUnknown Decision = "unknown"
 )
 
 // Scenario is what the simulation assumes. The zero Scenario is "every job
@@ -98,7 +101,7 @@ type Scenario struct {
 type Verdict struct {
 	ID string
 	// Verdict is run, skip or unknown.
-	Verdict string
+	Verdict Decision
 	// Result is the job's result: success, failure, cancelled, skipped or
 	// unknown.
 	Result string

@@ -34,7 +34,7 @@ func fixture(t *testing.T, dir string) *workflowgraph.Workflow {
 func render(vs []Verdict) string {
 	var b strings.Builder
 	for _, v := range vs {
-		b.WriteString(v.ID + ": " + v.Verdict + " [" + v.Result + "]: " + v.Reason + "\n")
+		b.WriteString(v.ID + ": " + string(v.Verdict) + " [" + v.Result + "]: " + v.Reason + "\n")
 	}
 	return b.String()
 }
@@ -183,7 +183,7 @@ jobs:
 	for _, tt := range tests {
 		var got []string
 		for _, v := range Run(w, tt.sc) {
-			got = append(got, v.Verdict)
+			got = append(got, string(v.Verdict))
 		}
 		if g := strings.Join(got, " "); g != tt.want {
 			t.Errorf("%s: got %s, want %s", tt.name, g, tt.want)
@@ -207,7 +207,7 @@ jobs:
 	for ev, want := range map[string]string{"push": "skip run", "workflow_dispatch": "unknown unknown", "schedule": "skip run"} {
 		var got []string
 		for _, v := range Run(w, Scenario{Event: ev}) {
-			got = append(got, v.Verdict)
+			got = append(got, string(v.Verdict))
 		}
 		if g := strings.Join(got, " "); g != want {
 			t.Errorf("%s: got %s, want %s", ev, g, want)
@@ -271,7 +271,7 @@ jobs:
   x: {runs-on: ubuntu-latest, steps: [{run: "true"}]}
 `
 	w := load(t, fstest.MapFS{".github/workflows/ci.yml": {Data: []byte(src)}, ".github/workflows/called.yml": {Data: []byte(called)}}, ".github/workflows/ci.yml")
-	got := map[string]string{}
+	got := map[string]Decision{}
 	for _, v := range Run(w, Scenario{Outputs: map[string]map[string]string{"changes": {"rust": ""}, "call": {"RUST": ""}}}) {
 		got[v.ID] = v.Verdict
 	}
@@ -379,11 +379,11 @@ jobs:
 `
 	w := load(t, fstest.MapFS{"w.yml": {Data: []byte(src)}}, "w.yml")
 	sc := Scenario{Event: "workflow_dispatch", Inputs: map[string]string{"s": "true", "c": "true", "b": "false", "n": "1.5", "undeclared": "true"}}
-	got := map[string]string{}
+	got := map[string]Decision{}
 	for _, v := range Run(w, sc) {
 		got[v.ID] = v.Verdict
 	}
-	want := map[string]string{"s": VerdictRun, "c": VerdictRun, "b": VerdictSkip, "n": VerdictRun, "u": VerdictRun}
+	want := map[string]Decision{"s": VerdictRun, "c": VerdictRun, "b": VerdictSkip, "n": VerdictRun, "u": VerdictRun}
 	for id, v := range want {
 		if got[id] != v {
 			t.Errorf("%s: %s, want %s", id, got[id], v)
@@ -419,11 +419,11 @@ jobs:
 `
 	w := load(t, fstest.MapFS{"w.yml": {Data: []byte(src)}}, "w.yml")
 	sc := Scenario{Set: map[string]string{"github.event.pull_request.draft": "false", "inputs.b": "false", "vars.X": "false", "github.event.inputs.b": "false"}}
-	got := map[string]string{}
+	got := map[string]Decision{}
 	for _, v := range Run(w, sc) {
 		got[v.ID] = v.Verdict
 	}
-	want := map[string]string{"draft": VerdictRun, "b": VerdictSkip, "v": VerdictRun, "e": VerdictRun}
+	want := map[string]Decision{"draft": VerdictRun, "b": VerdictSkip, "v": VerdictRun, "e": VerdictRun}
 	for id, v := range want {
 		if got[id] != v {
 			t.Errorf("%s: %s, want %s", id, got[id], v)
@@ -457,7 +457,7 @@ jobs:
 	got := func(sc Scenario) string {
 		var out []string
 		for _, v := range Run(w, sc) {
-			out = append(out, v.Verdict)
+			out = append(out, string(v.Verdict))
 		}
 		return strings.Join(out, " ")
 	}
