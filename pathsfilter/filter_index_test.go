@@ -104,3 +104,35 @@ func (f *Filter) scan(cf ChangedFile, q Quantifier) (Tri, string) {
 	defer func() { f.index = saved }()
 	return f.belongs(cf, q)
 }
+
+// TestLiteralSuffixBraces: `*.{a}` has no comma, so picomatch reads the
+// braces as literal text (picomatch 2.3.1: "x.{a}" matches, "x.a" does
+// not); the extension pre-filter must not turn it into the suffix ".a".
+// The near miss `*.{a,b}` is an alternation with suffixes ".a" and ".b".
+func TestLiteralSuffixBraces(t *testing.T) {
+	if got := literalSuffixes("*.{a}"); got != nil {
+		t.Errorf("literalSuffixes(*.{a}) = %q, want none", got)
+	}
+	if got := literalSuffixes("**/*.{a,b}"); len(got) != 2 {
+		t.Errorf("literalSuffixes(**/*.{a,b}) = %q, want .a and .b", got)
+	}
+	for _, c := range []struct {
+		pat, path string
+		want      Tri
+	}{
+		{"*.{a}", "x.{a}", True},
+		{"*.{a}", "x.a", False},
+		{"**/*.{a}", "d/x.{a}", True},
+		{"**/*.{a,b}", "d/x.b", True},
+	} {
+		pt := Pattern{Text: c.pat}
+		pt.setGlob()
+		pt.suffixes = literalSuffixes(c.pat)
+		fi := &Filter{Name: "f", Rules: []Rule{{Patterns: []Pattern{pt}}}}
+		fi.index = buildIndex(fi)
+		got := (&Filters{List: []*Filter{fi}}).Evaluate([]ChangedFile{{Path: c.path, Status: StatusModified}}, QuantSome)[0]
+		if got.Match != c.want {
+			t.Errorf("%s on %s: %v, want %v", c.pat, c.path, got.Match, c.want)
+		}
+	}
+}
