@@ -104,7 +104,10 @@ func ungated(j *workflowgraph.Job) bool {
 
 // bridge is (D, a): D, a direct need with a gate, runs through a's failure
 // or skip (Result), while the job's implicit success() still sees a.
-type bridge struct{ D, A, Result string }
+type bridge struct {
+	D, A   string
+	Result simulate.Result
+}
 
 // maxListed bounds the bridges and GPU jobs a message names: a generated
 // pipeline can have thousands, and a message that lists them all makes
@@ -224,14 +227,14 @@ func hasNotCancelled(n actionlint.ExprNode) bool {
 
 // needState is what a static check assumes about one direct need.
 type needState struct {
-	result  string     // "" unknown
-	outputs expr.Value // zero: unknown
+	result  simulate.Result // "" unknown
+	outputs expr.Value      // zero: unknown
 }
 
 func needValue(n string, st needState) expr.Value {
 	res := expr.Unknown(n + " may or may not run")
 	if st.result != "" {
-		res = expr.String(st.result)
+		res = expr.String(string(st.result))
 	}
 	outs := st.outputs
 	if outs.Kind == expr.KindUnknown && outs.Why == "" {

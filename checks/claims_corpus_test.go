@@ -51,7 +51,7 @@ func TestGateClaimsAgreeWithSimulate(t *testing.T) {
 		for _, j := range w.Jobs {
 			bs, _ := g.bridges(j)
 			for _, b := range bs {
-				vs := verdicts(simulate.Scenario{Results: map[string]string{b.A: b.Result}, DefaultOutcome: simulate.Unknown})
+				vs := verdicts(simulate.Scenario{Results: map[string]simulate.Result{b.A: b.Result}, DefaultOutcome: simulate.Unknown})
 				if vs[j.ID] != simulate.VerdictSkip || vs[b.D] == simulate.VerdictSkip {
 					t.Errorf("%s: lint says %s ending %s skips %s through %s; simulate: %s is %s, %s is %s",
 						rel, b.A, b.Result, j.ID, b.D, j.ID, vs[j.ID], b.D, vs[b.D])
@@ -60,7 +60,7 @@ func TestGateClaimsAgreeWithSimulate(t *testing.T) {
 			}
 			if len(bs) > 0 && g.path[j.ID] {
 				listed, _ := g.skippedGPU(j)
-				vs := verdicts(simulate.Scenario{Results: map[string]string{j.ID: simulate.Skipped}, DefaultOutcome: simulate.Unknown})
+				vs := verdicts(simulate.Scenario{Results: map[string]simulate.Result{j.ID: simulate.Skipped}, DefaultOutcome: simulate.Unknown})
 				for _, x := range listed {
 					if vs[x] != simulate.VerdictSkip {
 						t.Errorf("%s: lint says skipping %s skips GPU job %s; simulate: %s", rel, j.ID, x, vs[x])

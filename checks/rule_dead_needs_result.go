@@ -89,7 +89,7 @@ func deadUnderSuccess(j *workflowgraph.Job) bool {
 		return false
 	}
 	for _, n := range j.Needs {
-		for _, r := range []string{simulate.Failure, simulate.Cancelled, simulate.Skipped} {
+		for _, r := range []simulate.Result{simulate.Failure, simulate.Cancelled, simulate.Skipped} {
 			one := map[string]needState{}
 			for k, v := range all {
 				one[k] = v

@@ -77,12 +77,12 @@ jobs:
 				}
 				nj := p.Workflow.Job(n)
 				canSkip := nj != nil && (nj.If != nil || len(nj.Needs) > 0)
-				for _, r := range []string{simulate.Skipped, simulate.Failure} {
+				for _, r := range []simulate.Result{simulate.Skipped, simulate.Failure} {
 					if r == simulate.Skipped && !canSkip {
 						continue
 					}
 					if m := try(map[string]needState{n: {result: r, outputs: expr.Object(nil)}}); m != "" {
-						when, msg = "when "+n+" "+map[string]string{simulate.Failure: "fails before setting its outputs", simulate.Skipped: "is skipped"}[r], m
+						when, msg = "when "+n+" "+map[simulate.Result]string{simulate.Failure: "fails before setting its outputs", simulate.Skipped: "is skipped"}[r], m
 						break
 					}
 				}

@@ -402,7 +402,7 @@ func verdicts(pw *prepared, o Options, steps map[string][]stepOutcome, trig path
 		labels = []string{} // the complete label set: none given means none
 	}
 	sc := simulate.Scenario{Event: o.Event, Labels: labels, Set: o.Set,
-		Outputs: map[string]map[string]string{}, Outcomes: map[string]string{}, VerdictsOnly: brief}
+		Outputs: map[string]map[string]string{}, Outcomes: map[string]simulate.Result{}, VerdictsOnly: brief}
 	var facts map[string]string // "job/output" -> witness text
 	if !brief {
 		facts = map[string]string{}
@@ -468,7 +468,7 @@ func (pw *prepared) simulate(sc simulate.Scenario) []simulate.Verdict {
 		}
 		b.WriteString(j.ID)
 		b.WriteByte(0)
-		b.WriteString(oc)
+		b.WriteString(string(oc))
 		for _, k := range slices.Sorted(maps.Keys(outs)) {
 			b.WriteByte(1)
 			b.WriteString(k)
@@ -633,7 +633,7 @@ func reason(j *workflowgraph.Job, sv simulate.Verdict, sim map[string]simulate.V
 		val := "unknown"
 		switch r := sim[job].Result; r {
 		case simulate.Skipped, simulate.Cancelled:
-			val = "unset (" + job + " " + r + ")"
+			val = "unset (" + job + " " + string(r) + ")"
 		case simulate.Unknown:
 		default:
 			if v, ok := sc.Outputs[job][name]; ok {

@@ -19,7 +19,7 @@ import (
 func innerScenario(sc Scenario, caller *workflowgraph.Job) (Scenario, bool) {
 	prefix := caller.ID + "/"
 	inner := Scenario{DefaultOutcome: sc.DefaultOutcome, Cancelled: sc.Cancelled, Event: sc.Event, Labels: sc.Labels,
-		Set: sc.Set, VerdictsOnly: sc.VerdictsOnly, Outcomes: map[string]string{}, Results: map[string]string{}, calledFrom: true}
+		Set: sc.Set, VerdictsOnly: sc.VerdictsOnly, Outcomes: map[string]Result{}, Results: map[string]Result{}, calledFrom: true}
 	named := false
 	for k, v := range sc.Outcomes {
 		if id, ok := strings.CutPrefix(strings.ToLower(k), prefix); ok {
@@ -56,7 +56,7 @@ func innerScenario(sc Scenario, caller *workflowgraph.Job) (Scenario, bool) {
 // a called job failed, else cancelled if one was cancelled, else unknown
 // if one's result is, else success; when every called job was skipped,
 // whether GitHub reports success or skipped is not documented: unknown.
-func called(j *workflowgraph.Job, sc Scenario) (result, reason string, inner []Verdict) {
+func called(j *workflowgraph.Job, sc Scenario) (result Result, reason string, inner []Verdict) {
 	inner = Run(j.Callee, sc)
 	failed, cancelled, unknown, ran := "", "", "", false
 	for _, v := range inner {
@@ -105,7 +105,7 @@ func callerOutputs(j *workflowgraph.Job, sc Scenario, inner []Verdict) map[strin
 		if cj == nil {
 			continue
 		}
-		jobs[v.ID] = object(map[string]expr.Value{"result": expr.String(v.Result), "outputs": st.jobOutputs(cj, v.Result)})
+		jobs[v.ID] = object(map[string]expr.Value{"result": expr.String(string(v.Result)), "outputs": st.jobOutputs(cj, v.Result)})
 	}
 	env := &expr.Env{Contexts: map[string]expr.Value{"jobs": object(jobs)}, Success: expr.Unknown("not known"),
 		Failure: expr.Unknown("not known"), Cancelled: expr.Bool(false)}

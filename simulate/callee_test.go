@@ -53,7 +53,7 @@ jobs:
 		t.Fatalf("no verdict for %s", id)
 		return Verdict{}
 	}
-	vs := Run(w, Scenario{Event: "push", Outcomes: map[string]string{"gpu/test": Failure}})
+	vs := Run(w, Scenario{Event: "push", Outcomes: map[string]Result{"gpu/test": Failure}})
 	if g := find(vs, "gpu"); g.Result != Failure || len(g.Called) != 2 || find(g.Called, "test").Result != Failure {
 		t.Errorf("gpu: %s %+v", g.Result, g.Called)
 	}
@@ -61,21 +61,21 @@ jobs:
 		t.Errorf("after: %s, want skip", a.Verdict)
 	}
 	// The with: value reaches the called workflow's if: on push.
-	vs = Run(w, Scenario{Event: "push", Outcomes: map[string]string{"gpu/lint": Success}})
+	vs = Run(w, Scenario{Event: "push", Outcomes: map[string]Result{"gpu/lint": Success}})
 	if g := find(vs, "gpu"); g.Result != Success || find(g.Called, "test").Verdict != VerdictRun {
 		t.Errorf("gpu with suite=e2e: %s, test %s", g.Result, find(g.Called, "test").Verdict)
 	}
-	vs = Run(w, Scenario{Event: "push", Results: map[string]string{"gpu/test": Skipped, "gpu/lint": Skipped}})
+	vs = Run(w, Scenario{Event: "push", Results: map[string]Result{"gpu/test": Skipped, "gpu/lint": Skipped}})
 	if g := find(vs, "gpu"); g.Result != Unknown {
 		t.Errorf("every called job skipped: %s, want unknown", g.Result)
 	}
 	// The caller's output comes from the called job's, through
 	// on.workflow_call.outputs.
-	vs = Run(w, Scenario{Event: "push", Outputs: map[string]map[string]string{"gpu/test": {"verdict": "pass"}}, Outcomes: map[string]string{"gpu/lint": Success}})
+	vs = Run(w, Scenario{Event: "push", Outputs: map[string]map[string]string{"gpu/test": {"verdict": "pass"}}, Outcomes: map[string]Result{"gpu/lint": Success}})
 	if p := find(vs, "publish"); p.Verdict != VerdictRun {
 		t.Errorf("publish with the called job's verdict=pass: %s (%s)", p.Verdict, p.Reason)
 	}
-	vs = Run(w, Scenario{Event: "push", Outputs: map[string]map[string]string{"gpu/test": {"verdict": "fail"}}, Outcomes: map[string]string{"gpu/lint": Success}})
+	vs = Run(w, Scenario{Event: "push", Outputs: map[string]map[string]string{"gpu/test": {"verdict": "fail"}}, Outcomes: map[string]Result{"gpu/lint": Success}})
 	if p := find(vs, "publish"); p.Verdict != VerdictSkip {
 		t.Errorf("publish with verdict=fail: %s (%s)", p.Verdict, p.Reason)
 	}

@@ -92,7 +92,7 @@ func (sim *Sim) FaultMatrix(sc Scenario, watched func(*workflowgraph.Job) bool) 
 		s := sc
 		s.Outcomes = maps.Clone(sc.Outcomes)
 		if s.Outcomes == nil {
-			s.Outcomes = map[string]string{}
+			s.Outcomes = map[string]Result{}
 		}
 		s.Outcomes[id] = Failure
 		row(id, p, s)

@@ -43,7 +43,7 @@ func naiveFaultMatrix(sim *Sim, sc Scenario, watched func(*workflowgraph.Job) bo
 	for _, id := range sim.order {
 		s := sc
 		s.VerdictsOnly = true
-		s.Outcomes = map[string]string{}
+		s.Outcomes = map[string]Result{}
 		for k, v := range sc.Outcomes {
 			s.Outcomes[k] = v
 		}
@@ -81,7 +81,7 @@ func TestFaultMatrixIncremental(t *testing.T) {
 			{Event: "push", Outputs: map[string]map[string]string{"j0": {"o": "true"}}},
 			{DefaultOutcome: Unknown},
 			{Cancelled: true},
-			{Event: "schedule", Outputs: nightly.Outputs, Outcomes: map[string]string{"j1": Cancelled}},
+			{Event: "schedule", Outputs: nightly.Outputs, Outcomes: map[string]Result{"j1": Cancelled}},
 		} {
 			got, want := sim.FaultMatrix(sc, all), naiveFaultMatrix(sim, sc, all)
 			if fmt.Sprint(got) != fmt.Sprint(want) {

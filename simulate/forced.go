@@ -41,7 +41,7 @@ type Forced struct {
 // Forcing is one forced job and the result that was forced.
 type Forcing struct {
 	Job    string
-	Result string
+	Result Result
 }
 
 const (
@@ -49,7 +49,7 @@ const (
 	rSkipped = 1
 )
 
-func forcedIndex(r string) int {
+func forcedIndex(r Result) int {
 	if r == Skipped {
 		return rSkipped
 	}
@@ -257,7 +257,7 @@ func (s *Sim) reads(i int) ([]int, bool) {
 // Skipped reports whether job x is certainly skipped (its verdict is skip)
 // when a ends r and everything else is unknown. On a workflow GitHub
 // rejects every job is skipped.
-func (f *Forced) Skipped(x, a, r string) bool {
+func (f *Forced) Skipped(x, a string, r Result) bool {
 	if f.invalid {
 		return true
 	}
@@ -288,7 +288,7 @@ func (f *Forced) Mask(keep func(id string) bool) bitset.Set {
 // certainly skipped when a ends r, and lists the first max of them in
 // dependency order: O(V) bit tests, no map look-up per job. On a workflow
 // GitHub rejects, where no job has ancestors to speak of, it is none.
-func (f *Forced) SkippedBelow(a, r string, mask bitset.Set, max int) (first []string, total int) {
+func (f *Forced) SkippedBelow(a string, r Result, mask bitset.Set, max int) (first []string, total int) {
 	pa, ok := f.s.pos[a]
 	if !ok || f.invalid {
 		return nil, 0
@@ -400,9 +400,9 @@ func (e *forcedEval) needValue(p int, c class) expr.Value {
 	case classUnknown:
 		v = object(map[string]expr.Value{"result": expr.Unknown(id + " may or may not run"), "outputs": e.st.jobOutputs(j, Unknown)})
 	case classSkipped:
-		v = object(map[string]expr.Value{"result": expr.String(Skipped), "outputs": e.st.jobOutputs(j, Skipped)})
+		v = object(map[string]expr.Value{"result": expr.String(string(Skipped)), "outputs": e.st.jobOutputs(j, Skipped)})
 	default:
-		v = object(map[string]expr.Value{"result": expr.String(Failure), "outputs": e.st.jobOutputs(j, Failure)})
+		v = object(map[string]expr.Value{"result": expr.String(string(Failure)), "outputs": e.st.jobOutputs(j, Failure)})
 	}
 	vs[c] = v
 	return v

@@ -82,8 +82,8 @@ func TestForcedMatchesRun(t *testing.T) {
 		s := New(w)
 		f := s.Forced()
 		for _, a := range w.Jobs {
-			for _, r := range []string{Failure, Skipped} {
-				vs := s.Run(Scenario{Results: map[string]string{a.ID: r}, DefaultOutcome: Unknown, VerdictsOnly: true})
+			for _, r := range []Result{Failure, Skipped} {
+				vs := s.Run(Scenario{Results: map[string]Result{a.ID: r}, DefaultOutcome: Unknown, VerdictsOnly: true})
 				byID := map[string]Verdict{}
 				for _, v := range vs {
 					byID[v.ID] = v
@@ -107,7 +107,7 @@ func TestForcedMatchesRun(t *testing.T) {
 							through = false
 						}
 					}
-					var got string
+					var got Result
 					all, total := f.Through(d.ID, others, len(w.Jobs))
 					if total != len(all) {
 						t.Fatalf("Through(%s) lists %d of %d with room for all", d.ID, len(all), total)
@@ -137,7 +137,7 @@ func TestForcedMatchesRun(t *testing.T) {
 		}
 		mask := f.Mask(func(id string) bool { return odd[id] })
 		for _, a := range w.Jobs {
-			for _, r := range []string{Failure, Skipped} {
+			for _, r := range []Result{Failure, Skipped} {
 				var want []string
 				for _, x := range w.TopoOrder() {
 					if odd[x] && f.IsAncestor(a.ID, x) && f.Skipped(x, a.ID, r) {
@@ -173,19 +173,19 @@ func TestForcedMatchesRun(t *testing.T) {
 // through), and is unknown otherwise.
 func TestClosureMatchesAncestors(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
-	results := []string{Success, Failure, Cancelled, Unknown, Success, Success}
+	results := []Result{Success, Failure, Cancelled, Unknown, Success, Success}
 	for _, w := range randomWorkflows(t, 300) {
 		order := w.TopoOrder()
 		pos := map[string]int{}
 		for i, id := range order {
 			pos[id] = i
 		}
-		sc := Scenario{Outcomes: map[string]string{}}
+		sc := Scenario{Outcomes: map[string]Result{}}
 		for _, j := range w.Jobs {
 			sc.Outcomes[j.ID] = results[rng.Intn(len(results))]
 		}
 		vs := Run(w, sc)
-		res := map[string]string{}
+		res := map[string]Result{}
 		for _, v := range vs {
 			res[v.ID] = v.Result
 		}

@@ -10,13 +10,13 @@ import (
 // it) their own outcome.
 type LegOutcome struct {
 	Select  map[string]string
-	Outcome string
+	Outcome Result
 }
 
 // LegVerdict is one matrix leg's result in a scenario that names legs.
 type LegVerdict struct {
 	Leg    string
-	Result string
+	Result Result
 	Reason string
 }
 
@@ -28,7 +28,7 @@ type LegVerdict struct {
 // continue-on-error), else cancelled if one was cancelled, else success
 // (unknown when a leg's result is). Whether a leg that fail-fast cancels
 // had finished first is a matter of timing: its result is cancelled|its own.
-func (st *state) legs(j *workflowgraph.Job, named []LegOutcome, jobOutcome string) (result, reason string, out []LegVerdict) {
+func (st *state) legs(j *workflowgraph.Job, named []LegOutcome, jobOutcome Result) (result Result, reason string, out []LegVerdict) {
 	legs, ok := workflowgraph.Legs(j)
 	if !ok || len(legs) == 0 {
 		return Unknown, "its matrix is not static, so its legs cannot be told apart", nil
@@ -56,7 +56,7 @@ func (st *state) legs(j *workflowgraph.Job, named []LegOutcome, jobOutcome strin
 	}
 	type legState struct {
 		leg     workflowgraph.Leg
-		outcome string
+		outcome Result
 		why     string
 	}
 	states := make([]legState, len(legs))

@@ -6,12 +6,12 @@ import (
 	"testing/fstest"
 )
 
-func legsOf(vs []Verdict, id string) (string, string) {
+func legsOf(vs []Verdict, id string) (Result, string) {
 	for _, v := range vs {
 		if v.ID == id {
 			var parts []string
 			for _, l := range v.Legs {
-				parts = append(parts, l.Leg+"="+l.Result)
+				parts = append(parts, l.Leg+"="+string(l.Result))
 			}
 			return v.Result, strings.Join(parts, " ")
 		}
@@ -62,7 +62,11 @@ jobs:
 		"exp":  {{Select: map[string]string{"python": "3.13", "experimental": "true"}, Outcome: Failure}},
 	}}
 	vs := Run(w, sc)
-	for _, c := range []struct{ id, result, legs string }{
+	for _, c := range []struct {
+		id     string
+		result Result
+		legs   string
+	}{
 		{"test", Failure, "python=3.11,gpu=h100=cancelled|success python=3.11,gpu=mi300x=cancelled|success python=3.12,gpu=h100=cancelled|success python=3.12,gpu=mi300x=failure"},
 		// continue-on-error is an expression other than matrix.K: unknown.
 		{"slow", Unknown, "python=3.11=unknown python=3.12=success python=3.13,experimental=true=success"},
@@ -79,7 +83,7 @@ jobs:
 		}
 	}
 	// Without named legs, a matrix job is one job, as before.
-	if r, l := legsOf(Run(w, Scenario{Outcomes: map[string]string{"test": Failure}}), "test"); r != Failure || l != "" {
+	if r, l := legsOf(Run(w, Scenario{Outcomes: map[string]Result{"test": Failure}}), "test"); r != Failure || l != "" {
 		t.Errorf("unnamed legs: %s [%s]", r, l)
 	}
 }

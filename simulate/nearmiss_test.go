@@ -28,14 +28,14 @@ func TestContinueOnErrorNearMiss(t *testing.T) {
 	type want struct {
 		job     string
 		verdict Decision
-		result  string
+		result  Result
 	}
 	tests := []struct {
 		name     string
-		outcomes map[string]string
+		outcomes map[string]Result
 		want     []want
 	}{
-		{"fails: only the literal true turns it into success", map[string]string{"allowed": Failure, "strict": Failure, "unset": Failure, "dynamic": Failure}, []want{
+		{"fails: only the literal true turns it into success", map[string]Result{"allowed": Failure, "strict": Failure, "unset": Failure, "dynamic": Failure}, []want{
 			{"allowed", VerdictRun, Success},
 			{"after-allowed", VerdictRun, Success},
 			{"strict", VerdictRun, Failure},
@@ -52,13 +52,13 @@ func TestContinueOnErrorNearMiss(t *testing.T) {
 			{"dynamic", VerdictRun, Success},
 			{"after-dynamic", VerdictRun, Success},
 		}},
-		{"cancelled: not a failure, stays cancelled", map[string]string{"allowed": Cancelled, "dynamic": Cancelled}, []want{
+		{"cancelled: not a failure, stays cancelled", map[string]Result{"allowed": Cancelled, "dynamic": Cancelled}, []want{
 			{"allowed", VerdictRun, Cancelled},
 			{"after-allowed", VerdictSkip, Skipped},
 			{"dynamic", VerdictRun, Cancelled},
 			{"after-dynamic", VerdictSkip, Skipped},
 		}},
-		{"skipped by its own if: the key does not apply", map[string]string{"never": Failure}, []want{
+		{"skipped by its own if: the key does not apply", map[string]Result{"never": Failure}, []want{
 			{"never", VerdictSkip, Skipped},
 			{"after-never", VerdictSkip, Skipped},
 		}},
@@ -125,7 +125,7 @@ func TestThroughNearMiss(t *testing.T) {
 			first, total := f.Through(tt.d, tt.others, tt.max)
 			var got []string
 			for _, x := range first {
-				got = append(got, x.Job+":"+x.Result)
+				got = append(got, x.Job+":"+string(x.Result))
 			}
 			if !slices.Equal(got, tt.want) || total != tt.total {
 				t.Errorf("Through(%s, %v, %d) = %v, %d; want %v, %d", tt.d, tt.others, tt.max, got, total, tt.want, tt.total)
@@ -178,11 +178,12 @@ func TestLegsNearMiss(t *testing.T) {
 	fail311 := []LegOutcome{{Select: map[string]string{"py": "3.11"}, Outcome: Failure}}
 	cancel311 := []LegOutcome{{Select: map[string]string{"py": "3.11"}, Outcome: Cancelled}}
 	tests := []struct {
-		name        string
-		legs        map[string][]LegOutcome
-		job, result string
-		legsWant    string
-		gpuSkipped  bool
+		name       string
+		legs       map[string][]LegOutcome
+		job        string
+		result     Result
+		legsWant   string
+		gpuSkipped bool
 	}{
 		{"fail-fast false: the other leg finishes", map[string][]LegOutcome{"finish": fail311}, "finish", Failure, "py=3.11=failure py=3.12=success", false},
 		{"fail-fast default: the other leg may be cancelled", map[string][]LegOutcome{"fast": fail311}, "fast", Failure, "py=3.11=failure py=3.12=cancelled|success", true},
@@ -245,7 +246,7 @@ func TestFaultMatrixLegRows(t *testing.T) {
 func TestFalseReasonNearMiss(t *testing.T) {
 	w := loadTestdata(t, "reasons.yml")
 	got := map[string]string{}
-	for _, v := range Run(w, Scenario{Outcomes: map[string]string{"lint": Failure}, Set: map[string]string{"github.ref": "refs/tags/v1"}}) {
+	for _, v := range Run(w, Scenario{Outcomes: map[string]Result{"lint": Failure}, Set: map[string]string{"github.ref": "refs/tags/v1"}}) {
 		got[v.ID] = string(v.Verdict) + ": " + v.Reason
 	}
 	for id, want := range map[string]string{
@@ -285,8 +286,8 @@ func TestInputsNearMiss(t *testing.T) {
 		{"event.inputs on dispatch", Scenario{Event: "workflow_dispatch", Inputs: dispatch}, "event-inputs", VerdictRun},
 		{"no event.inputs on push", Scenario{Event: "push", Inputs: dispatch}, "event-inputs", VerdictUnknown},
 		{"Set cannot give needs", Scenario{Set: map[string]string{"needs.lint.result": "failure", "flag": "x"}}, "after-lint", VerdictRun},
-		{"lower-case key wins", Scenario{Outcomes: map[string]string{"LINT": Success, "lint": Failure}}, "after-lint", VerdictSkip},
-		{"then the first in sorted order", Scenario{Outcomes: map[string]string{"Lint": Success, "LINT": Failure}}, "after-lint", VerdictSkip},
+		{"lower-case key wins", Scenario{Outcomes: map[string]Result{"LINT": Success, "lint": Failure}}, "after-lint", VerdictSkip},
+		{"then the first in sorted order", Scenario{Outcomes: map[string]Result{"Lint": Success, "LINT": Failure}}, "after-lint", VerdictSkip},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -316,7 +317,7 @@ func TestCalledInputsNearMiss(t *testing.T) {
 		fsys[".github/workflows/"+f] = &fstest.MapFile{Data: b}
 	}
 	w := load(t, fsys, ".github/workflows/ci.yml")
-	for _, v := range Run(w, Scenario{Event: "push", Outcomes: map[string]string{"gpu/lint": Success}}) {
+	for _, v := range Run(w, Scenario{Event: "push", Outcomes: map[string]Result{"gpu/lint": Success}}) {
 		if v.ID != "gpu" {
 			continue
 		}

@@ -123,7 +123,7 @@ jobs:
 	// The runner evaluates outputs of a failed job too: the literal is set,
 	// the step output may be missing.
 	failed := sc
-	failed.Outcomes = map[string]string{"plan": Failure}
+	failed.Outcomes = map[string]Result{"plan": Failure}
 	check("failed", failed, map[string]Decision{"lit-true": VerdictSkip, "after-failure": VerdictRun, "step-after-failure": VerdictUnknown})
 	// A given output wins over the template.
 	given := sc

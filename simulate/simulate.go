@@ -28,13 +28,17 @@ import (
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
-// Job results (spec §6) plus Unknown for a job that may or may not run.
+// Result is a job's result (spec §6), Unknown for a job that may or may
+// not run, or two results joined by "|" when timing decides between them.
+type Result string
+
+// Job results.
 const (
-	Success   = "success"
-	Failure   = "failure"
-	Cancelled = "cancelled"
-	Skipped   = "skipped"
-	Unknown   = "unknown"
+	Success   Result = "success"
+	Failure   Result = "failure"
+	Cancelled Result = "cancelled"
+	Skipped   Result = "skipped"
+	Unknown   Result = "unknown"
 )
 
 // Decision is a job's verdict: whether it runs.
@@ -53,13 +57,13 @@ type Scenario struct {
 	// Outcomes is the result of each job body that runs (job id →
 	// success|failure|cancelled|unknown). Jobs not listed get
 	// DefaultOutcome.
-	Outcomes map[string]string
+	Outcomes map[string]Result
 	// DefaultOutcome is the outcome of unlisted jobs that run; "" means
 	// success. Static checks use Unknown.
-	DefaultOutcome string
+	DefaultOutcome Result
 	// Results forces a job's result without evaluating its `if:`
 	// (job id → success|failure|cancelled|skipped), e.g. --skip.
-	Results map[string]string
+	Results map[string]Result
 	// Cancelled is RC: the run was cancelled before the `if:`s are
 	// evaluated.
 	Cancelled bool
@@ -104,7 +108,7 @@ type Verdict struct {
 	Verdict Decision
 	// Result is the job's result: success, failure, cancelled, skipped or
 	// unknown.
-	Result string
+	Result Result
 	// Reason explains the verdict, e.g. "implicit success() is false:
 	// stage-a-cpu failed (ancestor via docker-build)".
 	Reason string
@@ -252,15 +256,15 @@ func effective(c *expr.Condition) *cond {
 type state struct {
 	s        *Sim
 	sc       Scenario
-	outcomes map[string]string // sc.Outcomes by lower-cased id
-	forced   map[string]string // sc.Results by lower-cased id
+	outcomes map[string]Result // sc.Outcomes by lower-cased id
+	forced   map[string]Result // sc.Results by lower-cased id
 	// legOutcomes is sc.LegOutcomes by lower-cased id.
 	legOutcomes map[string][]LegOutcome
 	// calledOut holds a caller's outputs mapped from its called jobs, by
 	// position, when the scenario simulated them.
 	calledOut map[int]map[string]expr.Value
 	given     map[string]map[string]string // sc.Outputs by lower-cased id
-	results   []string
+	results   []Result
 	decided   []bool
 	outputs   []expr.Value
 	// need caches needs.<id> ({result, outputs}) once the job is decided:
@@ -286,7 +290,7 @@ type closure struct {
 }
 
 // join adds need p (with result r and closure c) to the closure x.
-func (x closure) join(p int, r string, c closure) closure {
+func (x closure) join(p int, r Result, c closure) closure {
 	switch r {
 	case Success:
 	case Unknown:
@@ -325,7 +329,7 @@ func (s *Sim) newState(sc Scenario) *state {
 	}
 	n := len(s.order)
 	return &state{s: s, sc: sc, outcomes: foldKeys(sc.Outcomes), forced: foldKeys(sc.Results), given: foldKeys(sc.Outputs), legOutcomes: foldKeys(sc.LegOutcomes),
-		results: make([]string, n), decided: make([]bool, n), outputs: make([]expr.Value, n),
+		results: make([]Result, n), decided: make([]bool, n), outputs: make([]expr.Value, n),
 		need: make([]expr.Value, n), haveNeed: make([]bool, n), cancelSkip: make([]bool, n), anc: make([]closure, n), ctx: Contexts(sc)}
 }
 
@@ -554,7 +558,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	return ks
 }
 
-func (st *state) outcome(id string) string {
+func (st *state) outcome(id string) Result {
 	if o, ok := st.outcomes[id]; ok {
 		return o
 	}
@@ -565,7 +569,7 @@ func (st *state) outcome(id string) string {
 }
 
 // jobOutputs is OUT[x] as its dependents see it.
-func (st *state) jobOutputs(j *workflowgraph.Job, result string) expr.Value {
+func (st *state) jobOutputs(j *workflowgraph.Job, result Result) expr.Value {
 	switch result {
 	case Skipped, Cancelled:
 		return expr.Object(nil) // a skipped job has no outputs (spec §6)
@@ -613,12 +617,12 @@ func (st *state) needValue(p int) expr.Value {
 		return st.need[p]
 	}
 	n, r := st.s.order[p], st.results[p]
-	rv := expr.String(r)
+	rv := expr.String(string(r))
 	switch {
 	case r == Unknown:
 		rv = expr.Unknown(n + " may or may not run")
 	case st.cancelSkip[p]:
-		rv = expr.OneOf(n+" ends cancelled|skipped after the run cancel (which one is unknown)", expr.String(Cancelled), expr.String(Skipped))
+		rv = expr.OneOf(n+" ends cancelled|skipped after the run cancel (which one is unknown)", expr.String(string(Cancelled)), expr.String(string(Skipped)))
 	}
 	nv := object(map[string]expr.Value{"result": rv, "outputs": st.outputs[p]})
 	st.need[p], st.haveNeed[p] = nv, true
@@ -661,7 +665,7 @@ func (st *state) success(i int) (expr.Value, string) {
 
 // successOf is success() for job i and, when an ancestor makes it false,
 // the first such ancestor (in dependency order) and its result.
-func (st *state) successOf(i int) (v expr.Value, bad int, result string) {
+func (st *state) successOf(i int) (v expr.Value, bad int, result Result) {
 	if st.sc.Cancelled {
 		return expr.Bool(false), -1, ""
 	}
@@ -689,10 +693,10 @@ func (st *state) failure(i int) expr.Value {
 // describe names the non-successful ancestor a of job i and how i reaches
 // it. a is the first bad ancestor of i, so it is an ancestor of a direct
 // need n exactly when it is n's own first bad ancestor.
-func (st *state) describe(i, a int, result string) string {
-	verb := map[string]string{Failure: "failed", Skipped: "was skipped", Cancelled: "was cancelled"}[result]
+func (st *state) describe(i, a int, result Result) string {
+	verb := map[Result]string{Failure: "failed", Skipped: "was skipped", Cancelled: "was cancelled"}[result]
 	if verb == "" {
-		verb = "ended " + result
+		verb = "ended " + string(result)
 	}
 	name := st.s.order[a]
 	for _, p := range st.s.needs[i] {
@@ -713,7 +717,7 @@ func (st *state) job(i int) Verdict {
 	v := Verdict{ID: j.ID}
 	if r, ok := st.forced[j.ID]; ok {
 		v.Result, v.Verdict = r, VerdictRun
-		v.Reason = "given by the scenario: " + r
+		v.Reason = "given by the scenario: " + string(r)
 		if r == Skipped {
 			v.Verdict = VerdictSkip
 		}
@@ -772,14 +776,14 @@ func (st *state) job(i int) Verdict {
 					}
 					st.calledOut[i] = out
 				}
-				v.Reason += "; ends " + v.Result + ": " + why
+				v.Reason += "; ends " + string(v.Result) + ": " + why
 				return v
 			}
 		}
 		if named := st.legOutcomes[j.ID]; len(named) > 0 {
 			var why string
 			v.Result, why, v.Legs = st.legs(j, named, v.Result)
-			v.Reason += "; ends " + v.Result + ": " + why
+			v.Reason += "; ends " + string(v.Result) + ": " + why
 			return v
 		}
 		if v.Result == Failure && (j.ContinueOnError || j.ContinueOnErrorExpr != "") {
@@ -791,7 +795,7 @@ func (st *state) job(i int) Verdict {
 				v.Reason += "; fails, and continue-on-error is an expression"
 			}
 		} else if v.Result != Success && v.Result != Unknown {
-			v.Reason += "; ends " + v.Result + " (scenario)"
+			v.Reason += "; ends " + string(v.Result) + " (scenario)"
 		}
 	}
 	return v
@@ -856,7 +860,7 @@ func (st *state) needsNote(n actionlint.ExprNode) string {
 			if st.cancelSkip[p] {
 				r = "cancelled|skipped"
 			}
-			parts = append(parts, id+": "+r)
+			parts = append(parts, id+": "+string(r))
 		}
 	}
 	if len(parts) == 0 {

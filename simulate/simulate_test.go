@@ -34,14 +34,14 @@ func fixture(t *testing.T, dir string) *workflowgraph.Workflow {
 func render(vs []Verdict) string {
 	var b strings.Builder
 	for _, v := range vs {
-		b.WriteString(v.ID + ": " + string(v.Verdict) + " [" + v.Result + "]: " + v.Reason + "\n")
+		b.WriteString(v.ID + ": " + string(v.Verdict) + " [" + string(v.Result) + "]: " + v.Reason + "\n")
 	}
 	return b.String()
 }
 
 var nightly = Scenario{
 	Event:    "schedule",
-	Outcomes: map[string]string{"stage-a-cpu": Failure},
+	Outcomes: map[string]Result{"stage-a-cpu": Failure},
 	Outputs:  map[string]map[string]string{"resolve-ci-policy": {"bypass_fastfail": "true", "skipped_stages": "[]"}, "resolve-ci-image": {"container_image": "img"}},
 }
 
@@ -126,7 +126,7 @@ d: run [success]: condition is true
 e: skip [failure]: evaluating if: raises (fromJSON: empty input is not JSON), so GitHub fails the job without running it
 f: skip [skipped]: condition is false: failure() is false: no ancestor failed; the run was cancelled, so it ends cancelled|skipped
 `},
-		{"forced", Scenario{Results: map[string]string{"A": Failure}, DefaultOutcome: Unknown}, `a: run [failure]: given by the scenario: failure
+		{"forced", Scenario{Results: map[string]Result{"A": Failure}, DefaultOutcome: Unknown}, `a: run [failure]: given by the scenario: failure
 b: run [unknown]: condition is true
 c: skip [skipped]: implicit success() is false: a failed (ancestor via b)
 d: unknown [unknown]: condition is unknown: vars.gpu is not given
@@ -226,11 +226,11 @@ func FuzzSimulate(f *testing.F) {
 		if err != nil || w == nil {
 			return
 		}
-		vs := Run(w, Scenario{Outcomes: map[string]string{fail: Failure}, Cancelled: cancel})
+		vs := Run(w, Scenario{Outcomes: map[string]Result{fail: Failure}, Cancelled: cancel})
 		if len(vs) != len(w.Jobs) {
 			t.Fatalf("%d verdicts for %d jobs", len(vs), len(w.Jobs))
 		}
-		_ = Run(w, Scenario{Results: map[string]string{fail: Skipped}, DefaultOutcome: Unknown})
+		_ = Run(w, Scenario{Results: map[string]Result{fail: Skipped}, DefaultOutcome: Unknown})
 	})
 }
 
@@ -287,8 +287,8 @@ func TestVerdictsOnly(t *testing.T) {
 		w := fixture(t, dir)
 		s := New(w)
 		for _, j := range w.Jobs {
-			for _, r := range []string{Success, Failure, Cancelled, Skipped} {
-				sc := Scenario{DefaultOutcome: Unknown, Results: map[string]string{j.ID: r}}
+			for _, r := range []Result{Success, Failure, Cancelled, Skipped} {
+				sc := Scenario{DefaultOutcome: Unknown, Results: map[string]Result{j.ID: r}}
 				full := s.Run(sc)
 				sc.VerdictsOnly = true
 				for i, v := range s.Run(sc) {
@@ -332,7 +332,7 @@ jobs:
     steps: [{run: x}]
 `
 	w := load(t, fstest.MapFS{"w.yml": {Data: []byte(src)}}, "w.yml")
-	got := render(Run(w, Scenario{Cancelled: true, Results: map[string]string{"s": Skipped}}))
+	got := render(Run(w, Scenario{Cancelled: true, Results: map[string]Result{"s": Skipped}}))
 	want := `m: skip [skipped]: implicit success() is false: the run was cancelled, so it ends cancelled|skipped
 p: unknown [unknown]: condition is unknown: m ends cancelled|skipped after the run cancel (which one is unknown)
 q: unknown [unknown]: condition is unknown: m ends cancelled|skipped after the run cancel (which one is unknown)
@@ -461,7 +461,7 @@ jobs:
 		}
 		return strings.Join(out, " ")
 	}
-	fail := map[string]string{"pre-flight": Failure}
+	fail := map[string]Result{"pre-flight": Failure}
 	if g := got(Scenario{Outcomes: fail}); g != "run unknown skip" {
 		t.Errorf("failed pre-flight: %s, want run unknown skip", g)
 	}

@@ -27,7 +27,7 @@ type Spec struct {
 func BuildScenario(w *workflowgraph.Workflow, file string, spec Spec) (Scenario, error) {
 	var err error
 	sc := Scenario{Event: spec.Event, Cancelled: spec.CancelRun, Labels: spec.Labels,
-		Outcomes: map[string]string{}, Results: map[string]string{}}
+		Outcomes: map[string]Result{}, Results: map[string]Result{}}
 	if len(spec.Labels) == 0 {
 		sc.Labels = nil
 	}
@@ -68,7 +68,7 @@ func BuildScenario(w *workflowgraph.Workflow, file string, spec Spec) (Scenario,
 		return c + "/" + ij.ID, true
 	}
 	// JOB or JOB[k=v,...]: a job, or the matrix legs with those values.
-	outcome := func(flag, arg, result string) bool {
+	outcome := func(flag, arg string, result Result) bool {
 		if strings.Contains(arg, "/") && !strings.Contains(arg, "[") {
 			id, ok := innerID(flag, arg)
 			if ok {

@@ -82,12 +82,12 @@ func WriteVerdicts(w io.Writer, format string, vs []Verdict) error {
 	if format == "json" {
 		doc := Doc{Version: 1, Jobs: make([]DocJob, len(vs))}
 		for i, v := range vs {
-			doc.Jobs[i] = DocJob{ID: v.ID, Verdict: string(v.Verdict), Result: v.Result, Reason: v.Reason}
+			doc.Jobs[i] = DocJob{ID: v.ID, Verdict: string(v.Verdict), Result: string(v.Result), Reason: v.Reason}
 			for _, l := range v.Legs {
-				doc.Jobs[i].Legs = append(doc.Jobs[i].Legs, DocLeg(l))
+				doc.Jobs[i].Legs = append(doc.Jobs[i].Legs, DocLeg{Leg: l.Leg, Result: string(l.Result), Reason: l.Reason})
 			}
 			for _, c := range v.Called {
-				doc.Jobs[i].Called = append(doc.Jobs[i].Called, DocJob{ID: c.ID, Verdict: string(c.Verdict), Result: c.Result, Reason: c.Reason})
+				doc.Jobs[i].Called = append(doc.Jobs[i].Called, DocJob{ID: c.ID, Verdict: string(c.Verdict), Result: string(c.Result), Reason: c.Reason})
 			}
 		}
 		return writeJSON(w, doc)

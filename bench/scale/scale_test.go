@@ -89,6 +89,6 @@ func BenchmarkRules(b *testing.B) {
 // BenchmarkSimulate is `simulate --fail j1` without the CLI.
 func BenchmarkSimulate(b *testing.B) {
 	sizes(b, func(w *workflowgraph.Workflow) {
-		_ = simulate.Run(w, simulate.Scenario{Outcomes: map[string]string{"j1": simulate.Failure}})
+		_ = simulate.Run(w, simulate.Scenario{Outcomes: map[string]simulate.Result{"j1": simulate.Failure}})
 	})
 }
