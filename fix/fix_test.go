@@ -275,3 +275,50 @@ func TestUnifiedPatches(t *testing.T) {
 		t.Errorf("patched text differs from the fix:\n%s", got)
 	}
 }
+
+// TestFixRounds: a fix can expose the next. Gating x on its direct need
+// makes it run through q's skip, which then bridges y (closure-bridge on
+// the fixed text). --fix lints its own result again and fixes y too, in
+// one diff against the original; the fixed text has no fixable finding.
+func TestFixRounds(t *testing.T) {
+	src := `on: push
+jobs:
+  q:
+    if: github.event_name == 'schedule'
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+  p:
+    needs: q
+    if: ${{ !cancelled() }}
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+  x:
+    needs: p
+    runs-on: [self-hosted, h100]
+    steps: [{run: x}]
+  y:
+    needs: x
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+`
+	dir := t.TempDir()
+	// The first round alone fixes x only (the near miss this test guards).
+	before := relint(t, dir, "w.yml", []byte(src))
+	if len(before) != 1 || before[0].Job != "x" {
+		t.Fatalf("before: %v", before)
+	}
+	ff := fixOnce(t, dir, "w.yml", []byte(src))
+	if ff == nil {
+		t.Fatal("nothing fixed")
+	}
+	for _, want := range []string{"  x:\n    if: ${{ !cancelled() && needs.p.result == 'success' }}\n", "  y:\n    if: ${{ !cancelled() && needs.x.result == 'success' }}\n"} {
+		if !strings.Contains(string(ff.Source), want) {
+			t.Errorf("fixed text lacks %q:\n%s", want, ff.Source)
+		}
+	}
+	for _, f := range relint(t, dir, "w.yml", ff.Source) {
+		if fix.Fixable(f) {
+			t.Errorf("still fixable after --fix: %s %s", f.Rule, f.Job)
+		}
+	}
+}

@@ -9,9 +9,11 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -187,16 +189,7 @@ func lintTargets(wd string, targets []Target, cfg *config.Config, shellcheck str
 				var w *workflowgraph.Workflow
 				s.src, s.findings, w, s.inputErr = lintOne(l, todo[i], cfg, sc, callees)
 				if fixing && w != nil {
-					var fixable []finding.Finding
-					for _, f := range s.findings {
-						if fix.Fixable(f) && cfg.RuleEnabled(f.Rule) {
-							fixable = append(fixable, f)
-						}
-					}
-					if len(fixable) > 0 {
-						r := fix.Apply(s.src, w, fixable)
-						s.fix = &r
-					}
+					s.fix = fixFile(l, todo[i], cfg, sc, s.src, w, s.findings)
 				}
 			})
 		}
@@ -292,6 +285,60 @@ func lintOne(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellche
 	fs = checks.AssignJobs(src, w, fs)
 	fs = checks.ApplySuppressions(t.Display, src, w, fs)
 	return src, fs, w, ""
+}
+
+// fixFile computes a file's fixed text. A fix can expose the next: a job
+// that now runs after a skip bridges the job below it (closure-bridge). So
+// the fixed text is linted again in memory, and each job keeps the if: the
+// latest round asks for, until a round asks nothing new (at most four);
+// the fixes are then applied once to the original text, so the diff is
+// against what is on disk.
+func fixFile(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellcheck, src []byte, w *workflowgraph.Workflow, fs []finding.Finding) *fix.Result {
+	fixable := func(fs []finding.Finding) map[string][]finding.Finding {
+		out := map[string][]finding.Finding{}
+		for _, f := range fs {
+			if fix.Fixable(f) && cfg.RuleEnabled(f.Rule) {
+				out[f.Job] = append(out[f.Job], f)
+			}
+		}
+		return out
+	}
+	want := fixable(fs)
+	if len(want) == 0 {
+		return nil
+	}
+	flat := func() []finding.Finding {
+		var out []finding.Finding
+		for _, job := range slices.Sorted(maps.Keys(want)) {
+			out = append(out, want[job]...)
+		}
+		return finding.Sort(out)
+	}
+	for round := 0; round < 4; round++ {
+		r := fix.Apply(src, w, flat())
+		if len(r.Applied) == 0 {
+			break
+		}
+		// The fixed text, linted on its own: a fresh cache of called
+		// workflows, so the other files never see it.
+		t2 := t
+		t2.Src = r.Source
+		_, next, w2, bad := lintOne(l, t2, cfg, sc, workflowgraph.NewCallees())
+		if bad != "" || w2 == nil {
+			break
+		}
+		changed := false
+		for job, fs := range fixable(next) {
+			if old, ok := want[job]; !ok || old[0].Fix != fs[0].Fix {
+				want[job], changed = fs, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	r := fix.Apply(src, w, flat())
+	return &r
 }
 
 // ignored applies the config's ignore globs to the path relative to the
