@@ -137,7 +137,7 @@ func (e *Error) Error() string { return e.Cmd + ": " + e.Msg }
 
 // Tree reads the files under dir (".github") at ref, with two git
 // processes whatever their number: ls-tree for the names, then one
-// cat-file --batch for the contents.
+// cat-file --batch (a Store) for the contents.
 func Tree(root, ref, dir string) (fs.FS, error) {
 	out, err := Git(root, "ls-tree", "-r", "-z", "--full-tree", ref, "--", dir)
 	if err != nil {
@@ -157,50 +157,23 @@ func Tree(root, ref, dir string) (fs.FS, error) {
 	if len(names) == 0 {
 		return m, nil
 	}
-	blobs, err := catFile(root, objects)
+	// The contents through the same cat-file --batch reader replay uses.
+	st, err := OpenStore(root)
 	if err != nil {
 		return nil, err
 	}
+	defer st.Close() //nolint:errcheck // read-only
 	for i, p := range names {
-		m[p] = &fstest.MapFile{Data: blobs[i]}
+		_, typ, data, err := st.object(objects[i])
+		if err != nil {
+			return nil, err
+		}
+		if typ != "blob" {
+			return nil, fmt.Errorf("git cat-file --batch: %s: %s", p, typ)
+		}
+		m[p] = &fstest.MapFile{Data: data}
 	}
 	return m, nil
-}
-
-// catFile reads objects with one `git cat-file --batch`.
-func catFile(root string, objects []string) ([][]byte, error) {
-	cmd := exec.Command("git", "cat-file", "--batch")
-	cmd.Dir = root
-	cmd.Stdin = strings.NewReader(strings.Join(objects, "\n") + "\n")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git cat-file --batch: %s", firstLine(stderr.String(), err))
-	}
-	r := bufio.NewReader(bytes.NewReader(out))
-	blobs := make([][]byte, 0, len(objects))
-	for range objects {
-		// <object> SP <type> SP <size> LF <contents> LF
-		head, err := r.ReadString('\n')
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file --batch: %w", err)
-		}
-		f := strings.Fields(head)
-		if len(f) != 3 {
-			return nil, fmt.Errorf("git cat-file --batch: %q", strings.TrimSpace(head))
-		}
-		n, err := strconv.Atoi(f[2])
-		if err != nil {
-			return nil, fmt.Errorf("git cat-file --batch: %q", strings.TrimSpace(head))
-		}
-		b := make([]byte, n+1)
-		if _, err := io.ReadFull(r, b); err != nil {
-			return nil, fmt.Errorf("git cat-file --batch: %w", err)
-		}
-		blobs = append(blobs, b[:n])
-	}
-	return blobs, nil
 }
 
 // Changes is what a pull request from base to head changed: the files of
