@@ -155,3 +155,44 @@ func TestTreeAndStaged(t *testing.T) {
 		t.Errorf("Staged outside a repository: %v", err)
 	}
 }
+
+// TestTreeMissingBlob: a blob ls-tree lists but the clone does not hold (a
+// partial clone) is an error naming the file, never an empty file.
+func TestTreeMissingBlob(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		out, err := Git(dir, append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	if err := os.MkdirAll(filepath.Join(dir, ".github"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"kept.yml": "on: push\n", "gone.yml": "on: pull_request\n"} {
+		if err := os.WriteFile(filepath.Join(dir, ".github", name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("add", "-A")
+	git("commit", "-qm", "one")
+	// The near miss: every blob present.
+	if fsys, err := Tree(dir, "HEAD", ".github"); err != nil {
+		t.Fatal(err)
+	} else if b, _ := fs.ReadFile(fsys, ".github/gone.yml"); string(b) != "on: pull_request\n" {
+		t.Fatalf("gone.yml = %q", b)
+	}
+	id := git("rev-parse", "HEAD:.github/gone.yml")
+	if err := os.Remove(filepath.Join(dir, ".git", "objects", id[:2], id[2:])); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Tree(dir, "HEAD", ".github"); err == nil || !strings.Contains(err.Error(), ".github/gone.yml: missing") {
+		t.Errorf("missing blob: %v", err)
+	}
+}
