@@ -67,7 +67,6 @@ func (l *Linter) LintRepo() (*Result, error) {
 	if err := lintRegistry(l.o.WorkingDir, l.o.Config, res, l.o.Log); err != nil {
 		return nil, err
 	}
-	res.Findings = ApplyRuleConfig(l.o.Config, res.Findings)
 	return res, nil
 }
 
@@ -81,14 +80,7 @@ func (l *Linter) LintFiles(paths []string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := l.LintTargets(targets)
-	if err != nil {
-		return nil, err
-	}
-	if len(paths) > 0 {
-		res.Findings = ApplyRuleConfig(l.o.Config, res.Findings)
-	}
-	return res, nil
+	return l.LintTargets(targets)
 }
 
 // LintSource lints a workflow that is not on disk (an editor's buffer, a
@@ -105,17 +97,18 @@ func (l *Linter) LintSource(name string, src []byte) (*Result, error) {
 	if src == nil {
 		t.Src = []byte{}
 	}
-	res, err := l.LintTargets([]Target{t})
+	return l.LintTargets([]Target{t})
+}
+
+// LintTargets lints files already discovered, with the configuration's
+// rule settings applied.
+func (l *Linter) LintTargets(targets []Target) (*Result, error) {
+	res, err := lintTargets(l.o.WorkingDir, targets, l.o.Config, l.o.Shellcheck, l.o.Fix, l.o.Log)
 	if err != nil {
 		return nil, err
 	}
 	res.Findings = ApplyRuleConfig(l.o.Config, res.Findings)
 	return res, nil
-}
-
-// LintTargets lints files already discovered.
-func (l *Linter) LintTargets(targets []Target) (*Result, error) {
-	return lintTargets(l.o.WorkingDir, targets, l.o.Config, l.o.Shellcheck, l.o.Fix, l.o.Log)
 }
 
 // Result is everything a lint run produced.
@@ -386,6 +379,7 @@ func lintRegistry(wd string, cfg *config.Config, res *Result, logf func(string, 
 	if err != nil {
 		return err
 	}
+	fs = ApplyRuleConfig(cfg, fs)
 	for i := range fs {
 		src, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(fs[i].File)))
 		fs[i].File = Display(wd, filepath.Join(root, filepath.FromSlash(fs[i].File)))
