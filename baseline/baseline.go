@@ -12,6 +12,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"path"
 	"slices"
 
 	"github.com/cicheck/cicheck/finding"
@@ -123,4 +124,33 @@ func (b *Baseline) Apply(fs []finding.Finding) Result {
 		}
 	}
 	return r
+}
+
+// KeepStaleOf keeps the stale entries of the files linted says were
+// linted: when only some files were linted (a pre-commit hook passes the
+// staged ones), the other files' entries are not stale.
+func (r *Result) KeepStaleOf(linted func(file string) bool) {
+	kept := r.Stale[:0]
+	for _, e := range r.Stale {
+		if linted(path.Clean(e.File)) {
+			kept = append(kept, e)
+		}
+	}
+	r.Stale = kept
+}
+
+// Summary is the line a run with baseline file name reports.
+func (r Result) Summary(name string) string {
+	stale := fmt.Sprintf("%d baseline entries no longer occur", len(r.Stale))
+	if len(r.Stale) == 1 {
+		stale = "1 baseline entry no longer occurs"
+	}
+	if len(r.Stale) > 0 {
+		stale += " (prune with 'cicheck baseline write')"
+	}
+	s := "s"
+	if r.Baselined == 1 {
+		s = ""
+	}
+	return fmt.Sprintf("baseline %s: %d finding%s accepted, %s", name, r.Baselined, s, stale)
 }

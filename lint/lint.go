@@ -391,3 +391,45 @@ func lintRegistry(wd string, cfg *config.Config, res *Result, logf func(string, 
 	res.Findings = finding.Sort(append(res.Findings, fs...))
 	return nil
 }
+
+// LintArgs lints what a command line names: the repository (LintRepo) for
+// no path, the workflow stdin returns, named stdinName, for "-" alone,
+// else the files and directories (LintFiles).
+func (l *Linter) LintArgs(paths []string, stdinName string, stdin func() ([]byte, error)) (*Result, error) {
+	switch {
+	case len(paths) == 0:
+		return l.LintRepo()
+	case len(paths) == 1 && paths[0] == "-":
+		src, err := stdin()
+		if err != nil {
+			return nil, fmt.Errorf("<stdin>: %w", err)
+		}
+		return l.LintSource(stdinName, src)
+	case slices.Contains(paths, "-"):
+		return nil, errors.New("- (stdin) cannot be combined with other paths")
+	}
+	return l.LintFiles(paths)
+}
+
+// UniqueInputErrors are the input errors, each once: files sharing one
+// broken .github/actionlint.yaml fail alike.
+func (r *Result) UniqueInputErrors() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, msg := range r.InputErrors {
+		if !seen[msg] {
+			seen[msg] = true
+			out = append(out, msg)
+		}
+	}
+	return out
+}
+
+// Write writes the fixed text over the file it came from, keeping its
+// permissions.
+func (f FileFix) Write() error {
+	if err := WriteFile("", f.Target.Abs, f.Source); err != nil {
+		return fmt.Errorf("%s: %w", f.Target.Display, Unwrap(errors.Unwrap(err)))
+	}
+	return nil
+}

@@ -1,23 +1,16 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/cicheck/cicheck/baseline"
+	"github.com/cicheck/cicheck/internal/cli"
+	"github.com/cicheck/cicheck/lint"
 )
 
-// defaultBaseline is the file `baseline write` creates when none is named.
-const defaultBaseline = ".cicheck-baseline.json"
-
 func init() {
-	register(command{name: "baseline", summary: "record today's findings so that lint --baseline reports only new ones", run: runBaseline, verbs: []string{"write"}})
+	register(&cli.Command{Name: "baseline", Summary: "record today's findings so that lint --baseline reports only new ones", Run: runBaseline, Verbs: []string{"write"}})
 }
 
 const baselineUsage = `usage: cicheck baseline write [flags] [FILE]
@@ -30,61 +23,44 @@ that only move code keep them. Rewrite the file to prune fixed findings.
 
 flags:`
 
-func runBaseline(e *env, args []string) int {
+func runBaseline(e *env, args []string) error {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-		fmt.Fprintln(e.stdout, baselineUsage[:strings.LastIndex(baselineUsage, "\n\nflags:")])
-		return exitOK
+		fmt.Fprintln(e.Stdout, baselineUsage[:strings.LastIndex(baselineUsage, "\n\nflags:")])
+		return nil
 	}
 	if len(args) == 0 || args[0] != "write" {
-		fmt.Fprintln(e.stderr, "cicheck: usage: cicheck baseline write [FILE]")
-		return exitUsage
+		return cli.Usagef("usage: cicheck baseline write [FILE]")
 	}
 	var o lintOptions
-	fl := pflag.NewFlagSet("cicheck baseline write", pflag.ContinueOnError)
-	fl.SetOutput(e.stderr)
+	fl := e.Flags("cicheck baseline write", baselineUsage)
 	addLintFlags(fl, &o)
-	fl.Usage = func() {
-		fmt.Fprintln(e.stderr, baselineUsage)
-		fl.PrintDefaults()
-	}
-	if err := fl.Parse(args[1:]); err != nil {
-		return flagError(e, fl, err)
+	if err := cli.Parse(fl, args[1:]); err != nil {
+		return err
 	}
 	if fl.NArg() > 1 {
-		fmt.Fprintf(e.stderr, "cicheck: baseline write takes one FILE, got %d arguments\n", fl.NArg())
-		return exitUsage
+		return cli.Usagef("baseline write takes one FILE, got %d arguments", fl.NArg())
 	}
-	name := defaultBaseline
+	name := ".cicheck-baseline.json"
 	if fl.NArg() == 1 {
 		name = fl.Arg(0)
 	}
-	res, code := collectFindings(e, o, nil)
-	if res == nil {
-		return code
+	res, err := lintRun(e, &o, nil, false)
+	if err != nil {
+		return err
 	}
 	if len(res.InputErrors) > 0 {
 		// A baseline without an unreadable file's findings would hide them
 		// once the file is fixed: refuse rather than write a partial one.
-		fmt.Fprintf(e.stderr, "cicheck: %s not written: fix the unusable input above first\n", name)
-		return exitUsage
+		return cli.Usagef("%s not written: fix the unusable input above first", name)
 	}
 	b := baseline.Build(res.Findings)
-	p := name
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(e.wd, p)
-	}
-	if err := os.WriteFile(p, b.Marshal(), 0o644); err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // the path is already named once
-		}
-		fmt.Fprintf(e.stderr, "cicheck: %s: %v\n", name, err)
-		return exitUsage
+	if err := lint.WriteFile(e.WD, name, b.Marshal()); err != nil {
+		return err
 	}
 	entries := fmt.Sprintf("%d entries", len(b.Entries))
 	if len(b.Entries) == 1 {
 		entries = "1 entry"
 	}
-	fmt.Fprintf(e.stderr, "cicheck: wrote %d finding%s (%s) to %s\n", len(res.Findings), plural(len(res.Findings)), entries, name)
-	return exitOK
+	fmt.Fprintf(e.Stderr, "cicheck: wrote %d finding%s (%s) to %s\n", len(res.Findings), plural(len(res.Findings)), entries, name)
+	return nil
 }

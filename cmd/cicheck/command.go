@@ -8,21 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/pflag"
-
+	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/scope"
 )
 
 func init() {
-	register(command{
-		name:    "command",
-		summary: "classify a PR comment as a CI command, or check the access policy (parse|policy)",
-		usage:   commandUsage,
-		subs: []subcommand{
-			{"parse", runCommandParse}, {"sanitize", runCommandSanitize}, {"policy", runCommandPolicy},
-		},
-	})
+	register(&cli.Command{Name: "command", Summary: "classify a PR comment as a CI command, or check the access policy (parse|policy)", Usage: commandUsage,
+		Subs: []*cli.Command{{Name: "parse", Run: runCommandParse}, {Name: "sanitize", Run: runCommandSanitize}, {Name: "policy", Run: runCommandPolicy}}})
 }
 
 const commandUsage = "usage: cicheck command parse [flags] < comment.md\n       cicheck command sanitize [--bot NAME] [--check] < reply.md\n       cicheck command policy [--profile NAME] [FILE]"
@@ -53,7 +46,7 @@ func scopeLoadPolicy(wd, file string) (*scope.Policy, error) {
 	return scope.ParsePolicy(data, file)
 }
 
-func runCommandParse(e *env, args []string) int {
+func runCommandParse(e *env, args []string) error {
 	f := newScopeFlags(e, "command parse")
 	f.treeFlags()
 	f.str("bot", func(c *scope.Config) *string { return &c.Bot }, "bot login addressed as @NAME (the /bot trigger always works)")
@@ -63,34 +56,29 @@ func runCommandParse(e *env, args []string) int {
 	author := f.fs.String("author", "", "comment author's login (the bot's own comments are ignored)")
 	permission := f.fs.String("permission", "", "comment author's repository permission (admin, maintain, write, triage, read)")
 	userID := f.fs.Int64("user-id", 0, "comment author's numeric user id")
-	rest, code, ok := f.parse(e, args)
-	if !ok {
-		return code
+	rest, err := f.parse(e, args)
+	if err != nil {
+		return err
 	}
 	if *compat != "" && *compat != "grep" {
-		fmt.Fprintf(e.stderr, "cicheck: unknown --compat %q (valid: grep)\n", *compat)
-		return exitUsage
+		return cli.Usagef("unknown --compat %q (valid: grep)", *compat)
 	}
 	switch strings.ToLower(*permission) {
 	case "", "admin", "maintain", "write", "triage", "read", "none":
 	default:
 		// A typo would otherwise read as "not authorized".
-		fmt.Fprintf(e.stderr, "cicheck: unknown --permission %q (valid: admin, maintain, write, triage, read, none)\n", *permission)
-		return exitUsage
+		return cli.Usagef("unknown --permission %q (valid: admin, maintain, write, triage, read, none)", *permission)
 	}
 	if len(rest) > 0 {
-		fmt.Fprintln(e.stderr, "cicheck: command parse reads the comment on stdin and takes no arguments")
-		return exitUsage
+		return cli.Usagef("command parse reads the comment on stdin and takes no arguments")
 	}
-	body, err := io.ReadAll(e.stdin)
+	body, err := io.ReadAll(e.Stdin)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: <stdin>: cannot read the comment: %v\n", err)
-		return exitUsage
+		return cli.Usagef("<stdin>: cannot read the comment: %v", err)
 	}
 	tree, err := f.tree(e)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+		return err
 	}
 	o := scope.ClassifyOptions{
 		Config:     f.cfg,
@@ -114,7 +102,7 @@ func runCommandParse(e *env, args []string) int {
 		// --policy is relative to the working directory; the configured or
 		// profile path is repository-relative, like every path in
 		// .cicheck.yaml, so it is found from any subdirectory.
-		base := e.wd
+		base := e.WD
 		if !f.fs.Changed("policy") {
 			base = f.repoDir(e)
 		}
@@ -122,31 +110,27 @@ func runCommandParse(e *env, args []string) int {
 	}
 	cmd, err := scope.Classify(string(body), o)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+		return err
 	}
-	if err := scope.WriteCommand(e.stdout, f.format, cmd); err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitInternal
+	if err := scope.WriteCommand(e.Stdout, f.format, cmd); err != nil {
+		return cli.Internal(err)
 	}
 	if cmd.Outcome == scope.Rejected {
-		return exitFindings
+		return cli.Exit(exitFindings)
 	}
-	return exitOK
+	return nil
 }
 
-func runCommandPolicy(e *env, args []string) int {
-	fs := pflag.NewFlagSet("cicheck command policy", pflag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+func runCommandPolicy(e *env, args []string) error {
+	fs := e.Flags("cicheck command policy", commandUsage)
 	profile := fs.String("profile", "", "repository profile naming the default policy file: "+strings.Join(scope.Profiles(), ", "))
 	cfgPath := fs.String("config", "", "configuration file (default: .cicheck.yaml at the repository root)")
-	if err := fs.Parse(args); err != nil {
-		return flagError(e, fs, err)
+	if err := cli.Parse(fs, args); err != nil {
+		return err
 	}
-	full, _, err := loadConfig(e, *cfgPath)
+	full, _, err := lint.LoadConfig(e.WD, *cfgPath)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+		return err
 	}
 	cfg := full.Scope
 	if fs.Changed("profile") {
@@ -154,70 +138,62 @@ func runCommandPolicy(e *env, args []string) int {
 	}
 	cfg, err = cfg.Resolve()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+		return err
 	}
-	file, base := cfg.PolicyFile, lint.RepoRoot(e.wd) // configured: repository-relative
+	file, base := cfg.PolicyFile, lint.RepoRoot(e.WD) // configured: repository-relative
 	switch fs.NArg() {
 	case 0:
 	case 1:
-		file, base = fs.Arg(0), e.wd
+		file, base = fs.Arg(0), e.WD
 	default:
-		fmt.Fprintln(e.stderr, commandUsage)
-		return exitUsage
+		return cli.Raw(exitUsage, commandUsage)
 	}
 	if file == "" {
-		fmt.Fprintln(e.stderr, "cicheck: no policy file given (pass FILE, or --profile miles)")
-		return exitUsage
+		return cli.Usagef("no policy file given (pass FILE, or --profile miles)")
 	}
 	data, err := scopeReadPolicy(base, file)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+		return err
 	}
 	p, err := scope.ParsePolicy(data, file)
 	if err != nil {
 		// An invalid policy is a finding about that file, not bad usage.
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitFindings
+		return cli.Failf("%v", err)
 	}
-	fmt.Fprintf(e.stdout, "%s: valid access policy, %d exposed labels\n", file, len(p.Commands[scope.PolicyAddLabel].AllowedLabels))
-	return exitOK
+	fmt.Fprintf(e.Stdout, "%s: valid access policy, %d exposed labels\n", file, len(p.Commands[scope.PolicyAddLabel].AllowedLabels))
+	return nil
 }
 
 // runCommandSanitize prepares text the bot will post: bot mentions outside
 // code lose their "@" so the reply can never re-trigger the bot. --check
 // only reports (exit 1) a reply that would (self-trigger).
-func runCommandSanitize(e *env, args []string) int {
+func runCommandSanitize(e *env, args []string) error {
 	f := newScopeFlags(e, "command sanitize")
 	f.str("bot", func(c *scope.Config) *string { return &c.Bot }, "bot login whose mentions are removed")
 	check := f.fs.Bool("check", false, "do not rewrite; exit 1 if the text would address the bot")
-	rest, code, ok := f.parse(e, args)
-	if !ok {
-		return code
+	rest, err := f.parse(e, args)
+	if err != nil {
+		return err
 	}
 	if len(rest) > 0 {
-		fmt.Fprintln(e.stderr, "cicheck: command sanitize reads the text on stdin and takes no arguments")
-		return exitUsage
+		return cli.Usagef("command sanitize reads the text on stdin and takes no arguments")
 	}
 	if f.cfg.Bot == "" {
-		fmt.Fprintln(e.stderr, "cicheck: command sanitize needs --bot NAME (or --profile flashinfer)")
-		return exitUsage
+		return cli.Usagef("command sanitize needs --bot NAME (or --profile flashinfer)")
 	}
-	body, err := io.ReadAll(e.stdin)
+	body, err := io.ReadAll(e.Stdin)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: <stdin>: cannot read the text: %v\n", err)
-		return exitUsage
+		return cli.Usagef("<stdin>: cannot read the text: %v", err)
 	}
 	text := string(body)
 	if !*check {
-		fmt.Fprint(e.stdout, scope.Sanitize(text, f.cfg.Bot))
-		return exitOK
+		fmt.Fprint(e.Stdout, scope.Sanitize(text, f.cfg.Bot))
+		return nil
 	}
 	n := scope.Mentions(text, f.cfg.Bot)
 	if n == 0 {
-		return exitOK
+		return nil
 	}
-	fmt.Fprintf(e.stdout, "self-trigger: %d mention(s) of @%s outside code; run 'cicheck command sanitize' on the reply\n", n, f.cfg.Bot)
-	return exitFindings
+	fmt.Fprintf(e.Stdout, "self-trigger: %d mention(s) of @%s outside code; run 'cicheck command sanitize' on the reply\n", n, f.cfg.Bot)
+	return cli.Exit(exitFindings)
 }

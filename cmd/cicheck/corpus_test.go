@@ -75,7 +75,7 @@ func TestCorpusRobustness(t *testing.T) {
 func lintJSON(t *testing.T, wd, path string) ([]byte, int) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }, wd: wd}
+	e := &env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, WD: wd}
 	code := dispatch(e, []string{"lint", "--format", "json", "--fail-on", "error", path})
 	if code == exitInternal || strings.Contains(stderr.String(), "goroutine ") {
 		t.Fatalf("internal error on %s: %s", path, stderr.String())

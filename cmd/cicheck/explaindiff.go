@@ -3,28 +3,17 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
-	"os"
-	"path"
-	"path/filepath"
-	"sort"
 	"strings"
 
-	"github.com/spf13/pflag"
-
+	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/explain"
-	"github.com/cicheck/cicheck/internal/gitdiff"
+	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/pathsfilter"
-	"github.com/cicheck/cicheck/workflowgraph"
 )
 
 func init() {
-	register(command{
-		name:    "explain-diff",
-		summary: "show which workflows, paths-filter filters and (heavy) jobs a change wakes",
-		run:     runExplainDiff,
-	})
+	register(&cli.Command{Name: "explain-diff", Summary: "show which workflows, paths-filter filters and (heavy) jobs a change wakes", Run: runExplainDiff})
 }
 
 const explainUsage = `usage: cicheck explain-diff [flags] [WORKFLOW...]
@@ -57,10 +46,9 @@ type explainOptions struct {
 	labels, set                                         []string
 }
 
-func runExplainDiff(e *env, args []string) int {
+func runExplainDiff(e *env, args []string) error {
 	var o explainOptions
-	fl := pflag.NewFlagSet("cicheck explain-diff", pflag.ContinueOnError)
-	fl.SetOutput(e.stderr)
+	fl := e.Flags("cicheck explain-diff", explainUsage)
 	fl.StringVar(&o.base, "base", "", "base ref: diff the merge base of BASE and HEAD against HEAD")
 	fl.StringVar(&o.head, "head", "", "head ref (default: HEAD, workflows read from the working tree)")
 	fl.StringVar(&o.files, "files", "", "read the changed files from FILE (- for stdin) instead of git")
@@ -71,197 +59,74 @@ func runExplainDiff(e *env, args []string) int {
 	fl.StringVar(&o.format, "format", "text", "output format: "+strings.Join(explain.Formats(), ", "))
 	fl.StringVar(&o.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 	fl.StringVar(&o.pfVersion, "paths-filter-version", "", "simulate this dorny/paths-filter release for every step (e.g. v4.0.2)")
-	fl.Usage = func() {
-		fmt.Fprintln(e.stderr, explainUsage)
-		fl.PrintDefaults()
+	if err := cli.Parse(fl, args); err != nil {
+		return err
 	}
-	if err := fl.Parse(args); err != nil {
-		return flagError(e, fl, err)
+	switch {
+	case cli.OneOf("format", o.format, explain.Formats()...) != nil:
+		return cli.OneOf("format", o.format, explain.Formats()...)
+	case (o.base == "") == (o.files == ""):
+		return cli.Usagef("explain-diff needs exactly one of --base REF or --files FILE|-")
+	case o.head != "" && o.base == "":
+		return cli.Usagef("--head needs --base")
+	case o.nameStatus && o.files == "":
+		return cli.Usagef("--name-status applies to --files (git diffs always carry statuses)")
 	}
-	if !edContains(explain.Formats(), o.format) {
-		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: %s)\n", o.format, strings.Join(explain.Formats(), ", "))
-		return exitUsage
-	}
-	if (o.base == "") == (o.files == "") {
-		fmt.Fprintln(e.stderr, "cicheck: explain-diff needs exactly one of --base REF or --files FILE|-")
-		return exitUsage
-	}
-	if o.head != "" && o.base == "" {
-		fmt.Fprintln(e.stderr, "cicheck: --head needs --base")
-		return exitUsage
-	}
-	if o.nameStatus && o.files == "" {
-		fmt.Fprintln(e.stderr, "cicheck: --name-status applies to --files (git diffs always carry statuses)")
-		return exitUsage
-	}
-	set := map[string]string{}
-	for _, kv := range o.set {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			fmt.Fprintf(e.stderr, "cicheck: invalid --set %q (want KEY=VALUE)\n", kv)
-			return exitUsage
-		}
-		set[k] = v
-	}
-	if o.pfVersion != "" {
-		if _, full, ok := pathsfilter.ParseVersion(o.pfVersion); !ok || !full {
-			fmt.Fprintf(e.stderr, "cicheck: invalid --paths-filter-version %q (want vMAJOR.MINOR.PATCH)\n", o.pfVersion)
-			return exitUsage
-		}
-	}
-	cfg, _, err := loadConfig(e, o.config)
+	set, err := parseSet(o.set)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+		return err
 	}
-	if o.pfVersion != "" {
-		cfg.PathsFilter.Version = o.pfVersion
-	}
-	root := lint.RepoRoot(e.wd)
-
-	// Changed files.
-	var changed []pathsfilter.ChangedFile
-	var mergeBase string
-	if o.files != "" {
-		r := e.stdin
-		name := "stdin"
-		if o.files != "-" {
-			p := o.files
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(e.wd, p)
-			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				fmt.Fprintf(e.stderr, "cicheck: %s: %v\n", o.files, lint.Unwrap(err))
-				return exitUsage
-			}
-			r, name = bytes.NewReader(b), o.files
-		}
-		changed, err = gitdiff.ParseList(r, name, o.nameStatus)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-			return exitUsage
-		}
-	} else {
-		head := o.head
-		if head == "" {
-			head = "HEAD"
-		}
-		changed, mergeBase, err = gitdiff.Changes(root, o.base, head)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-			return exitUsage
-		}
-	}
-
-	// The repository as the head sees it.
-	fsys := os.DirFS(root)
-	if o.head != "" {
-		fsys, err = gitdiff.Tree(root, o.head, ".github")
-		if err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-			return exitUsage
-		}
-	}
-	paths, err := edWorkflowPaths(fsys, fl.Args(), e.wd, root)
+	cfg, err := loadConfigWithFilter(e, o.config, o.pfVersion)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+		return err
 	}
-	var wfs []*workflowgraph.Workflow
-	callees := workflowgraph.NewCallees()
-	for _, p := range paths {
-		if len(fl.Args()) == 0 {
-			// GitHub ignores an empty or commented-out file in
-			// .github/workflows: skip it rather than refuse the whole run.
-			if src, rerr := fs.ReadFile(fsys, p); rerr == nil {
-				if cerr := workflowgraph.CheckWorkflowBytes(p, src); cerr != nil {
-					fmt.Fprintf(e.stderr, "cicheck: %v; skipped\n", cerr)
-					continue
-				}
-			}
-		}
-		w, _, err := workflowgraph.LoadShared(callees, "", fsys, p)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-			return exitUsage
-		}
-		if w == nil {
-			fmt.Fprintf(e.stderr, "cicheck: %s: the workflow does not parse (run cicheck lint %s)\n", p, p)
-			return exitUsage
-		}
-		wfs = append(wfs, w)
+	root := lint.RepoRoot(e.WD)
+	in, err := explain.Read(explain.Source{WD: e.WD, Root: root, Base: o.base, Head: o.head,
+		Files: o.files, NameStatus: o.nameStatus, Stdin: e.Stdin, Workflows: fl.Args()})
+	if err != nil {
+		return err
 	}
-	rep := explain.Explain(changed, wfs, fsys, explain.Options{
+	for _, s := range in.Skipped {
+		fmt.Fprintf(e.Stderr, "cicheck: %s\n", s)
+	}
+	rep := explain.Explain(in.Changed, in.Workflows, in.FS, explain.Options{
 		Event: o.event, Labels: o.labels, Set: set,
 		Classifier: cfg.Classifier(), PathsFilter: cfg.PathsFilter,
 	})
-
-	// Workflow-change advisory (seed 002, step 4).
-	var advisories []explain.Advisory
-	if mergeBase != "" {
-		touched := map[string]bool{}
-		for _, c := range changed {
-			if strings.HasPrefix(c.Path, ".github/workflows/") {
-				touched[c.Path] = true
-			}
-		}
-		for i, w := range rep.Workflows {
-			if !touched[w.File] {
-				continue
-			}
-			base, _ := gitdiff.Show(root, mergeBase, w.File) // absent at base: a new workflow
-			advisories = append(advisories, explain.Advise(w, base, wfs[i].Source, o.labels, cfg.Heavy.OptInLabel)...)
-		}
-	}
 	var buf bytes.Buffer
-	if err := explain.Write(&buf, o.format, rep, len(changed), advisories); err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitInternal
+	if err := explain.Write(&buf, o.format, rep, len(in.Changed), in.Advisories(root, rep, o.labels, cfg.Heavy.OptInLabel)); err != nil {
+		return cli.Internal(err)
 	}
-	if _, err := e.stdout.Write(buf.Bytes()); err != nil {
-		return exitInternal
+	if _, err := e.Stdout.Write(buf.Bytes()); err != nil {
+		return cli.Exit(exitInternal)
 	}
-	return exitOK
+	return nil
 }
 
-func edContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// parseSet reads --set KEY=VALUE flags.
+func parseSet(kvs []string) (map[string]string, error) {
+	set := map[string]string{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, cli.Usagef("invalid --set %q (want KEY=VALUE)", kv)
 		}
+		set[k] = v
 	}
-	return false
+	return set, nil
 }
 
-// edWorkflowPaths lists the workflows to explain: the arguments (relative to
-// the working directory), else every .yml/.yaml in .github/workflows.
-func edWorkflowPaths(fsys fs.FS, args []string, wd, root string) ([]string, error) {
-	if len(args) > 0 {
-		var out []string
-		for _, a := range args {
-			p := a
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(wd, p)
-			}
-			rel, err := filepath.Rel(root, p)
-			if err != nil || strings.HasPrefix(rel, "..") {
-				return nil, fmt.Errorf("%s: not inside the repository %s", a, root)
-			}
-			out = append(out, filepath.ToSlash(rel))
-		}
-		return out, nil
-	}
-	entries, err := fs.ReadDir(fsys, ".github/workflows")
-	if err != nil {
-		return nil, fmt.Errorf(".github/workflows: %w (run explain-diff at the repository root, or name the workflows)", lint.Unwrap(err))
-	}
-	var out []string
-	for _, en := range entries {
-		if !en.IsDir() && (strings.HasSuffix(en.Name(), ".yml") || strings.HasSuffix(en.Name(), ".yaml")) {
-			out = append(out, path.Join(".github/workflows", en.Name()))
+// loadConfigWithFilter loads the configuration, with
+// --paths-filter-version (when given) as the simulated release.
+func loadConfigWithFilter(e *env, cfgPath, pfVersion string) (*config.Config, error) {
+	if pfVersion != "" {
+		if _, full, ok := pathsfilter.ParseVersion(pfVersion); !ok || !full {
+			return nil, cli.Usagef("invalid --paths-filter-version %q (want vMAJOR.MINOR.PATCH)", pfVersion)
 		}
 	}
-	sort.Strings(out)
-	return out, nil
+	cfg, _, err := lint.LoadConfig(e.WD, cfgPath)
+	if err == nil && pfVersion != "" {
+		cfg.PathsFilter.Version = pfVersion
+	}
+	return cfg, err
 }

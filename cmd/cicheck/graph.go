@@ -3,25 +3,17 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
-	"github.com/spf13/pflag"
-
+	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/workflowgraph"
 	"github.com/cicheck/cicheck/workflowgraph/render"
 )
 
 func init() {
-	register(command{
-		name:    "graph",
-		summary: "show the job graph with each job's gate and GPU/heavy marks (text|mermaid|dot|json)",
-		run:     runGraph,
-	})
+	register(&cli.Command{Name: "graph", Summary: "show the job graph with each job's gate and GPU/heavy marks (text|mermaid|dot|json)", Run: runGraph})
 }
-
-var graphFormats = []string{"text", "mermaid", "dot", "json"}
 
 const graphUsage = `usage: cicheck graph [flags] [WORKFLOW...]
 
@@ -33,73 +25,75 @@ workflows of the repository's .github/workflows.
 
 flags:`
 
-func runGraph(e *env, args []string) int {
-	fl := pflag.NewFlagSet("cicheck graph", pflag.ContinueOnError)
-	fl.SetOutput(e.stderr)
-	format := fl.String("format", "text", "output format: "+strings.Join(graphFormats, ", "))
+func runGraph(e *env, args []string) error {
+	formats := []string{"text", "mermaid", "dot", "json"}
+	fl := e.Flags("cicheck graph", graphUsage)
+	format := fl.String("format", "text", "output format: "+strings.Join(formats, ", "))
 	cfgPath := fl.String("config", "", "configuration file (default: .cicheck.yaml at the repository root)")
-	fl.Usage = func() {
-		fmt.Fprintln(e.stderr, graphUsage)
-		fl.PrintDefaults()
+	if err := cli.Parse(fl, args); err != nil {
+		return err
 	}
-	if err := fl.Parse(args); err != nil {
-		return flagError(e, fl, err)
+	if err := cli.OneOf("format", *format, formats...); err != nil {
+		return err
 	}
-	switch *format {
-	case "text", "mermaid", "dot", "json":
-	default:
-		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: %s)\n", *format, strings.Join(graphFormats, ", "))
-		return exitUsage
+	loaded, cl, err := loadWorkflows(e, *cfgPath, fl.Args())
+	if err != nil {
+		return err
 	}
-	cfg, targets, ok := configAndTargets(e, *cfgPath, fl.Args())
-	if !ok {
-		return exitUsage
-	}
-	cl := cfg.Classifier()
 	var gws []render.Workflow
-	code := exitOK
-	callees := workflowgraph.NewCallees()
-	for _, t := range targets {
-		w, fs, err := workflowgraph.LoadShared(callees, t.Root, os.DirFS(t.Root), t.Rel)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: %v\n", lint.Relabel(err, t.Rel, t.Display))
-			code = exitUsage
+	var failed error
+	for _, l := range loaded {
+		if l.Err != nil {
+			failed = reportLater(e, l.Err)
 			continue
 		}
 		// Syntax problems are shown (lint reports them as findings); the
 		// graph of what did parse is still drawn.
-		for _, f := range fs {
-			fmt.Fprintf(e.stderr, "cicheck: %s:%d:%d: %s [%s]\n", t.Display, f.Line, f.Column, f.Message, f.Rule)
+		for _, f := range l.Parse {
+			fmt.Fprintf(e.Stderr, "cicheck: %s:%d:%d: %s [%s]\n", l.Target.Display, f.Line, f.Column, f.Message, f.Rule)
 		}
-		if w == nil {
-			code = exitUsage
+		if l.Workflow == nil {
+			failed = cli.Exit(exitUsage)
 			continue
 		}
-		gws = append(gws, render.Build(t.Display, w, cl))
+		gws = append(gws, render.Build(l.Target.Display, l.Workflow, cl))
 	}
 	var werr error
 	switch *format {
 	case "text":
-		werr = render.Text(e.stdout, gws)
+		werr = render.Text(e.Stdout, gws)
 	case "mermaid":
-		werr = render.Mermaid(e.stdout, gws)
+		werr = render.Mermaid(e.Stdout, gws)
 	case "dot":
-		werr = render.DOT(e.stdout, gws)
+		werr = render.DOT(e.Stdout, gws)
 	case "json":
-		enc := json.NewEncoder(e.stdout)
+		enc := json.NewEncoder(e.Stdout)
 		enc.SetIndent("", "  ")
 		werr = enc.Encode(render.Doc{Version: 1, Workflows: gws})
 	}
 	if werr != nil {
-		fmt.Fprintf(e.stderr, "cicheck: writing the graph: %v\n", werr)
-		return exitInternal
+		return cli.Internal(fmt.Errorf("writing the graph: %w", werr))
 	}
-	return code
+	return failed
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
+// loadWorkflows loads the configuration and the workflow files paths name
+// (the repository's .github/workflows when none).
+func loadWorkflows(e *env, cfgPath string, paths []string) ([]lint.Loaded, *workflowgraph.Classifier, error) {
+	cfg, _, err := lint.LoadConfig(e.WD, cfgPath)
+	if err != nil {
+		return nil, nil, err
 	}
-	return "s"
+	targets, err := lint.Discover(e.WD, paths, func(string, ...any) {})
+	if err != nil {
+		return nil, nil, err
+	}
+	return lint.LoadTargets(targets), cfg.Classifier(), nil
+}
+
+// reportLater prints err now and returns the exit the run ends with once
+// the other inputs are done.
+func reportLater(e *env, err error) error {
+	fmt.Fprintf(e.Stderr, "cicheck: %v\n", err)
+	return cli.Exit(exitUsage)
 }

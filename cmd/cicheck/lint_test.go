@@ -13,7 +13,7 @@ import (
 func runIn(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }, wd: dir}
+	e := &env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, WD: dir}
 	code := dispatch(e, args)
 	return out.String(), errb.String(), code
 }

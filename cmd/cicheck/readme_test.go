@@ -63,7 +63,7 @@ func TestReadmeActionExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }, wd: dir}
+	e := &env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, WD: dir}
 	if code := dispatch(e, []string{"lint", "--fail-on", "notice", "--color", "never"}); code != exitOK {
 		t.Fatalf("README example workflow: exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -16,22 +15,17 @@ import (
 
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/internal/gitdiff"
 	"github.com/cicheck/cicheck/lint"
+	"github.com/cicheck/cicheck/report"
 	"github.com/cicheck/cicheck/testregistry"
 )
 
 func init() {
-	register(command{
-		name:    "registry",
-		summary: "check CI test registrations and resolve which tests a CI run selects",
-		usage:   registryUsage,
-		run:     runRegistry,
-		subs: []subcommand{
-			{"check", registryCheck}, {"select", registrySelect}, {"resolve-file", registryResolveFile},
-			{"explain-labels", registryExplainLabels}, {"policy", registryPolicy},
-		},
-	})
+	register(&cli.Command{Name: "registry", Summary: "check CI test registrations and resolve which tests a CI run selects", Usage: registryUsage, Run: runRegistry,
+		Subs: []*cli.Command{{Name: "check", Run: registryCheck}, {Name: "select", Run: registrySelect}, {Name: "resolve-file", Run: registryResolveFile},
+			{Name: "explain-labels", Run: registryExplainLabels}, {Name: "policy", Run: registryPolicy}}})
 }
 
 const registryUsage = `usage: cicheck registry <subcommand> [flags]
@@ -47,13 +41,12 @@ subcommands:
 The repository is the git top level above the working directory, or --root.
 Exit codes: 0 clean, 1 findings or rejected, 2 bad usage or config, 3 internal error.`
 
-func runRegistry(e *env, args []string) int {
+func runRegistry(e *env, args []string) error {
 	// A scan allocates many short-lived tokens and nodes and keeps little
 	// (about 9 KB per test file): collect only if the heap nears 512 MiB.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(512 << 20))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	c := commands["registry"]
-	return dispatchSub(e, c.name, c.usage, c.subs, args)
+	return app.RunSubs(e, app.Command("registry"), args)
 }
 
 // registryFlags are the flags every registry subcommand shares.
@@ -68,16 +61,15 @@ func (rf *registryFlags) add(fl *pflag.FlagSet) {
 }
 
 // open resolves the repository and its registry configuration.
-func (rf *registryFlags) open(e *env) (string, fs.FS, testregistry.Config, bool) {
+func (rf *registryFlags) open(e *env) (string, fs.FS, testregistry.Config, error) {
 	root := rf.root
 	if root == "" {
-		root = lint.RepoRoot(e.wd)
+		root = lint.RepoRoot(e.WD)
 	} else if !filepath.IsAbs(root) {
-		root = filepath.Join(e.wd, root)
+		root = filepath.Join(e.WD, root)
 	}
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		fmt.Fprintf(e.stderr, "cicheck: %s: not a directory\n", rf.root)
-		return "", nil, testregistry.Config{}, false
+		return "", nil, testregistry.Config{}, cli.Usagef("%s: not a directory", rf.root)
 	}
 	cfgPath := rf.config
 	if cfgPath == "" && rf.root != "" {
@@ -86,109 +78,72 @@ func (rf *registryFlags) open(e *env) (string, fs.FS, testregistry.Config, bool)
 			cfgPath = filepath.Join(rf.root, ".cicheck.yaml")
 		}
 	}
-	cfg, cfgFile, err := loadConfig(e, cfgPath)
+	cfg, cfgFile, err := lint.LoadConfig(e.WD, cfgPath)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return "", nil, testregistry.Config{}, false
+		return "", nil, testregistry.Config{}, err
 	}
 	if err := testregistry.ValidateConfig(cfg.Registry); err != nil {
 		if cfgFile == "" {
 			cfgFile = "configuration"
 		} else {
-			cfgFile = configKeyPos(e, cfgFile, err.Error())
+			cfgFile = lint.ConfigKeyPos(e.WD, cfgFile, err.Error())
 		}
-		fmt.Fprintf(e.stderr, "cicheck: %s: %v\n", cfgFile, err)
-		return "", nil, testregistry.Config{}, false
+		return "", nil, testregistry.Config{}, cli.Usagef("%s: %v", cfgFile, err)
 	}
 	rf.full = cfg
-	return root, testregistry.DirFS(root), cfg.Registry, true
+	return root, testregistry.DirFS(root), cfg.Registry, nil
 }
 
-// scan runs the scanner, turning a configuration or I/O error into exit 2.
-func scanRegistry(e *env, fsys fs.FS, cfg testregistry.Config) (*testregistry.Registry, bool) {
-	r, err := testregistry.Scan(fsys, cfg)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return nil, false
-	}
-	return r, true
-}
-
-// refuseOnErrors prints the registry's errors and reports whether there
-// were any: like the reference collector, selection refuses a broken
+// regRefuseOnErrors prints the registry's errors and refuses (exit 1) when
+// there are any: like the reference collector, selection refuses a broken
 // registry.
-func regRefuseOnErrors(e *env, r *testregistry.Registry) bool {
+func regRefuseOnErrors(e *env, r *testregistry.Registry) error {
 	n := 0
 	for _, f := range r.Findings {
 		if f.Severity == finding.Error {
-			fmt.Fprintf(e.stderr, "cicheck: %s:%d:%d: %s [%s]\n", f.File, f.Line, f.Column, f.Message, f.Rule)
+			fmt.Fprintf(e.Stderr, "cicheck: %s:%d:%d: %s [%s]\n", f.File, f.Line, f.Column, f.Message, f.Rule)
 			n++
 		}
 	}
 	if n > 0 {
-		fmt.Fprintf(e.stderr, "cicheck: the test registry has %d error(s); CI collection would fail (see 'cicheck registry check')\n", n)
+		return cli.Failf("the test registry has %d error(s); CI collection would fail (see 'cicheck registry check')", n)
 	}
-	return n > 0
+	return nil
 }
 
-func regNewFlags(e *env, name, usage string) *pflag.FlagSet {
-	fl := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fl.SetOutput(e.stderr)
-	fl.Usage = func() {
-		fmt.Fprintln(e.stderr, usage)
-		fl.PrintDefaults()
-	}
-	return fl
-}
-
-func regParseFlags(fl *pflag.FlagSet, args []string) (int, bool) {
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK, false
-		}
-		fmt.Fprintf(fl.Output(), "cicheck: %v%s\n", err, flagHint(fl, err))
-		return exitUsage, false
-	}
-	if fl.NArg() > 0 {
-		fmt.Fprintf(fl.Output(), "cicheck: unexpected argument %q\n", fl.Arg(0))
-		return exitUsage, false
-	}
-	return 0, true
-}
-
-func registryCheck(e *env, args []string) int {
+func registryCheck(e *env, args []string) error {
 	var rf registryFlags
-	var out reportFlags
+	var out report.Settings
 	var staged bool
-	fl := regNewFlags(e, "cicheck registry check", "usage: cicheck registry check [flags]\n\nValidates every test registration under the scan roots without running Python.\n\nflags:")
+	fl := e.Flags("cicheck registry check", "usage: cicheck registry check [flags]\n\nValidates every test registration under the scan roots without running Python.\n\nflags:")
 	rf.add(fl)
-	out.add(fl)
+	addReportFlags(fl, &out)
 	fl.BoolVar(&staged, "staged", false, "pre-commit mode: nothing to do unless a test, labels, suites, access-policy or config file is staged; then report the staged files' findings (all findings when a registry-wide file is staged)")
-	if code, ok := regParseFlags(fl, args); !ok {
-		return code
+	if err := cli.ParseNoArgs(fl, args); err != nil {
+		return err
 	}
-	if !out.validate(e) {
-		return exitUsage
+	rep, err := report.NewReporter(out, e.Stdout, e.Getenv)
+	if err != nil {
+		return err
 	}
-	root, fsys, cfg, ok := rf.open(e)
-	if !ok {
-		return exitUsage
+	root, fsys, cfg, err := rf.open(e)
+	if err != nil {
+		return err
 	}
 	var keep func(string) bool
 	if staged {
 		files, err := gitdiff.Staged(root)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: --staged: %v\n", err)
-			return exitUsage
+			return cli.Usagef("--staged: %v", err)
 		}
 		var relevant bool
 		if keep, relevant = testregistry.StagedFilter(cfg, files); !relevant {
-			return exitOK
+			return nil
 		}
 	}
-	r, ok := scanRegistry(e, fsys, cfg)
-	if !ok {
-		return exitUsage
+	r, err := testregistry.Scan(fsys, cfg)
+	if err != nil {
+		return err
 	}
 	// rules.<id>.enabled/severity apply here as they do in lint.
 	r.Findings = lint.ApplyRuleConfig(rf.full, r.Findings)
@@ -208,7 +163,13 @@ func registryCheck(e *env, args []string) int {
 			sources[f.File] = b
 		}
 	}
-	return out.write(e, r.Findings, sources, lint.RegistryRuleInfos)
+	failed, err := rep.Write(e.Stdout, r.Findings, sources, version(), lint.RegistryRuleInfos)
+	if err != nil {
+		return cli.Internal(err)
+	} else if failed {
+		return cli.Exit(exitFindings)
+	}
+	return nil
 }
 
 // splitLabels rewrites "--labels a b c" (argparse nargs='*') into repeated
@@ -234,12 +195,12 @@ func regSplitLabels(args []string) []string {
 	return out
 }
 
-func registrySelect(e *env, args []string) int {
+func registrySelect(e *env, args []string) error {
 	var rf registryFlags
 	var cadence, hw, suite, partition, format string
 	var labels []string
 	var matchAll, nightly bool
-	fl := regNewFlags(e, "cicheck registry select", `usage: cicheck registry select [--cadence C | --nightly] [--labels L...] [--match-all-labels] [--hw H --suite S] [--partition I/N] [--format text|json]
+	fl := e.Flags("cicheck registry select", `usage: cicheck registry select [--cadence C | --nightly] [--labels L...] [--match-all-labels] [--hw H --suite S] [--partition I/N] [--format text|json]
 
 Prints the resolved label policy, then the selected tests and the selected
 but disabled ones. Without --hw/--suite it covers every configured suite.
@@ -254,12 +215,11 @@ flags:`)
 	fl.StringVar(&suite, "suite", "", "suite name (with --hw)")
 	fl.StringVar(&partition, "partition", "", "I/N: print only partition I of N (LPT over est_time; needs --hw and --suite)")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
-	if code, ok := regParseFlags(fl, regSplitLabels(args)); !ok {
-		return code
+	if err := cli.ParseNoArgs(fl, regSplitLabels(args)); err != nil {
+		return err
 	}
 	if nightly && cadence != "" {
-		fmt.Fprintln(e.stderr, "cicheck: --nightly and --cadence are mutually exclusive")
-		return exitUsage
+		return cli.Usagef("--nightly and --cadence are mutually exclusive")
 	}
 	if nightly {
 		cadence = "nightly"
@@ -268,12 +228,10 @@ flags:`)
 		cadence = "regular"
 	}
 	if format != "text" && format != "json" {
-		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: text, json)\n", format)
-		return exitUsage
+		return cli.Usagef("invalid --format %q (valid: text, json)", format)
 	}
 	if (hw == "") != (suite == "") {
-		fmt.Fprintln(e.stderr, "cicheck: --hw and --suite must be given together")
-		return exitUsage
+		return cli.Usagef("--hw and --suite must be given together")
 	}
 	var partID, partSize *int
 	if partition != "" {
@@ -281,180 +239,164 @@ flags:`)
 		a, err1 := strconv.Atoi(i)
 		b, err2 := strconv.Atoi(n)
 		if !ok || err1 != nil || err2 != nil {
-			fmt.Fprintf(e.stderr, "cicheck: invalid --partition %q (want I/N, e.g. 0/4)\n", partition)
-			return exitUsage
+			return cli.Usagef("invalid --partition %q (want I/N, e.g. 0/4)", partition)
 		}
 		partID, partSize = &a, &b
 		if hw == "" {
-			fmt.Fprintln(e.stderr, "cicheck: --partition needs --hw and --suite")
-			return exitUsage
+			return cli.Usagef("--partition needs --hw and --suite")
 		}
 	}
 	if err := testregistry.PartitionArgs(partID, partSize); err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+		return err
 	}
-	_, fsys, cfg, ok := rf.open(e)
-	if !ok {
-		return exitUsage
+	_, fsys, cfg, err := rf.open(e)
+	if err != nil {
+		return err
 	}
-	r, ok := scanRegistry(e, fsys, cfg)
-	if !ok {
-		return exitUsage
+	r, err := testregistry.Scan(fsys, cfg)
+	if err != nil {
+		return err
 	}
-	if regRefuseOnErrors(e, r) {
-		return exitFindings
+	if err := regRefuseOnErrors(e, r); err != nil {
+		return err
 	}
 	p, warns, err := testregistry.ResolvePolicy(cadence, labels, r.Known, cfg.Policy)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+		return err
 	}
 	for _, w := range warns {
-		fmt.Fprintf(e.stderr, "cicheck: warning: %s\n", w.Message)
+		fmt.Fprintf(e.Stderr, "cicheck: warning: %s\n", w.Message)
 	}
 	if hw != "" && !slices.Contains(r.Backends(cfg), hw) {
 		// Otherwise "Unknown suite S for backend CUDA" blames the suite
 		// when the backend is what is wrong (backends are lower-case).
-		fmt.Fprintf(e.stderr, "cicheck: unknown backend %q for --hw (valid: %s)\n", hw, strings.Join(r.Backends(cfg), ", "))
-		return exitUsage
+		return cli.Usagef("unknown backend %q for --hw (valid: %s)", hw, strings.Join(r.Backends(cfg), ", "))
 	}
 	sel, err := r.Select(p, hw, suite, matchAll)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+		return err
 	}
 	if partID != nil {
 		sel.Enabled = testregistry.Shard(sel.Enabled, *partID, *partSize)
 	}
-	if err := testregistry.WriteSelection(e.stdout, format, p, sel, hw != ""); err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitInternal
+	if err := testregistry.WriteSelection(e.Stdout, format, p, sel, hw != ""); err != nil {
+		return cli.Internal(err)
 	}
-	return exitOK
+	return nil
 }
 
-func registryResolveFile(e *env, args []string) int {
+func registryResolveFile(e *env, args []string) error {
 	var rf registryFlags
 	var tag, format string
-	fl := regNewFlags(e, "cicheck registry resolve-file", "usage: cicheck registry resolve-file [--tag T] [--format text|json] PATH\n\nResolves one test file to its /rerun-test plan, or rejects it.\n\nflags:")
+	fl := e.Flags("cicheck registry resolve-file", "usage: cicheck registry resolve-file [--tag T] [--format text|json] PATH\n\nResolves one test file to its /rerun-test plan, or rejects it.\n\nflags:")
 	rf.add(fl)
 	fl.StringVar(&tag, "tag", "dev", "CI image tag")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
-	if err := fl.Parse(args); err != nil {
-		return flagError(e, fl, err)
+	if err := cli.Parse(fl, args); err != nil {
+		return err
 	}
 	if fl.NArg() != 1 {
-		fmt.Fprintln(e.stderr, "cicheck: registry resolve-file takes exactly one PATH")
-		return exitUsage
+		return cli.Usagef("registry resolve-file takes exactly one PATH")
 	}
 	if format != "text" && format != "json" {
-		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: text, json)\n", format)
-		return exitUsage
+		return cli.Usagef("invalid --format %q (valid: text, json)", format)
 	}
-	_, fsys, cfg, ok := rf.open(e)
-	if !ok {
-		return exitUsage
+	_, fsys, cfg, err := rf.open(e)
+	if err != nil {
+		return err
 	}
 	if err := testregistry.CheckFileRunDiscovery(fsys, cfg); err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitFindings
+		return cli.Failf("%v", err)
 	}
-	r, ok := scanRegistry(e, fsys, cfg)
-	if !ok {
-		return exitUsage
+	r, err := testregistry.Scan(fsys, cfg)
+	if err != nil {
+		return err
 	}
-	if regRefuseOnErrors(e, r) {
-		return exitFindings
+	if err := regRefuseOnErrors(e, r); err != nil {
+		return err
 	}
 	// Compared literally, as the reference does: tests/fast/./x.py or
 	// tests//x.py name no registration there either.
 	file := fl.Arg(0)
 	plan, err := r.ResolveFile(file, tag)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitFindings
+		return cli.Failf("%v", err)
 	}
-	if err := testregistry.WriteFilePlan(e.stdout, format, plan); err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitInternal
+	if err := testregistry.WriteFilePlan(e.Stdout, format, plan); err != nil {
+		return cli.Internal(err)
 	}
-	return exitOK
+	return nil
 }
 
-func registryExplainLabels(e *env, args []string) int {
+func registryExplainLabels(e *env, args []string) error {
 	var rf registryFlags
 	var format string
-	fl := regNewFlags(e, "cicheck registry explain-labels", "usage: cicheck registry explain-labels [--format text|json]\n\nLists, for each known label, the tests its run-ci-<label> adds.\n\nflags:")
+	fl := e.Flags("cicheck registry explain-labels", "usage: cicheck registry explain-labels [--format text|json]\n\nLists, for each known label, the tests its run-ci-<label> adds.\n\nflags:")
 	rf.add(fl)
 	fl.StringVar(&format, "format", "text", "output format: text or json")
-	if code, ok := regParseFlags(fl, args); !ok {
-		return code
+	if err := cli.ParseNoArgs(fl, args); err != nil {
+		return err
 	}
 	if format != "text" && format != "json" {
-		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: text, json)\n", format)
-		return exitUsage
+		return cli.Usagef("invalid --format %q (valid: text, json)", format)
 	}
-	_, fsys, cfg, ok := rf.open(e)
-	if !ok {
-		return exitUsage
+	_, fsys, cfg, err := rf.open(e)
+	if err != nil {
+		return err
 	}
-	r, ok := scanRegistry(e, fsys, cfg)
-	if !ok {
-		return exitUsage
+	r, err := testregistry.Scan(fsys, cfg)
+	if err != nil {
+		return err
 	}
 	if !r.KnownOK {
-		fmt.Fprintf(e.stderr, "cicheck: cannot load %s statically from %s\n", cfg.Labels.Symbol, cfg.Labels.File)
-		return exitUsage
+		return cli.Usagef("cannot load %s statically from %s", cfg.Labels.Symbol, cfg.Labels.File)
 	}
 	// A registration with an error is missing from the lists, which would
 	// then understate what a label adds; select refuses for the same reason.
-	if regRefuseOnErrors(e, r) {
-		return exitFindings
+	if err := regRefuseOnErrors(e, r); err != nil {
+		return err
 	}
-	if err := testregistry.WriteLabelUses(e.stdout, format, r.ExplainLabels(), cfg); err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitInternal
+	if err := testregistry.WriteLabelUses(e.Stdout, format, r.ExplainLabels(), cfg); err != nil {
+		return cli.Internal(err)
 	}
-	return exitOK
+	return nil
 }
 
 // registryPolicy is ci_policy.py's entry point: workflow inputs from the
 // environment, GITHUB_OUTPUT lines on stdout, ::error:: on failure.
-func registryPolicy(e *env, args []string) int {
+func registryPolicy(e *env, args []string) error {
 	var rf registryFlags
-	fl := regNewFlags(e, "cicheck registry policy", "usage: cicheck registry policy\n\nReads EVENT_NAME, SCHEDULE, PR_LABELS_JSON, CADENCE_OVERRIDE and CHANGED_FILES_PATH\n(a `git diff --name-status -z -M HEAD^1 HEAD` output file) and prints the\nGITHUB_OUTPUT lines cadence, raw_labels, bypass_fastfail and skipped_stages.\n\nflags:")
+	fl := e.Flags("cicheck registry policy", "usage: cicheck registry policy\n\nReads EVENT_NAME, SCHEDULE, PR_LABELS_JSON, CADENCE_OVERRIDE and CHANGED_FILES_PATH\n(a `git diff --name-status -z -M HEAD^1 HEAD` output file) and prints the\nGITHUB_OUTPUT lines cadence, raw_labels, bypass_fastfail and skipped_stages.\n\nflags:")
 	rf.add(fl)
-	if code, ok := regParseFlags(fl, args); !ok {
-		return code
+	if err := cli.ParseNoArgs(fl, args); err != nil {
+		return err
 	}
-	_, fsys, cfg, ok := rf.open(e)
-	if !ok {
-		return exitUsage
+	_, fsys, cfg, err := rf.open(e)
+	if err != nil {
+		return err
 	}
-	in := testregistry.WorkflowInputs{EventName: e.getenv("EVENT_NAME"), Schedule: e.getenv("SCHEDULE"),
-		PRLabelsJSON: e.getenv("PR_LABELS_JSON"), CadenceOverride: e.getenv("CADENCE_OVERRIDE")}
+	in := testregistry.WorkflowInputs{EventName: e.Getenv("EVENT_NAME"), Schedule: e.Getenv("SCHEDULE"),
+		PRLabelsJSON: e.Getenv("PR_LABELS_JSON"), CadenceOverride: e.Getenv("CADENCE_OVERRIDE")}
 	var diff []byte
-	if diffPath := e.getenv("CHANGED_FILES_PATH"); diffPath != "" {
+	if diffPath := e.Getenv("CHANGED_FILES_PATH"); diffPath != "" {
 		if !filepath.IsAbs(diffPath) {
-			diffPath = filepath.Join(e.wd, diffPath)
+			diffPath = filepath.Join(e.WD, diffPath)
 		}
 		diff, _ = os.ReadFile(diffPath)
 	}
 	wp, err := testregistry.ResolveWorkflowPolicy(fsys, cfg, in, diff)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "::error::%v\n", err)
-		return exitFindings
+		return cli.Raw(exitFindings, "::error::"+err.Error())
 	}
 	for _, w := range wp.PolicyWarnings {
-		fmt.Fprintf(e.stderr, "warning: %s\n", w.Message)
+		fmt.Fprintf(e.Stderr, "warning: %s\n", w.Message)
 	}
 	if wp.DiffUnusable {
-		fmt.Fprintln(e.stderr, "Changed-file diff is unavailable or empty; GPU stage pruning is disabled.")
+		fmt.Fprintln(e.Stderr, "Changed-file diff is unavailable or empty; GPU stage pruning is disabled.")
 	}
 	p, raw := wp.Policy, strings.Join(wp.RawLabels, " ")
 	sj, _ := json.Marshal(wp.SkippedStages)
-	fmt.Fprintf(e.stderr, "Resolved CI policy: cadence=%s labels=[%s] bypass_fastfail=%t skipped_stages=%s\n", p.Cadence, raw, p.BypassFastfail, sj)
-	fmt.Fprintf(e.stdout, "cadence=%s\nraw_labels=%s\nbypass_fastfail=%t\nskipped_stages=%s\n", p.Cadence, raw, p.BypassFastfail, sj)
-	return exitOK
+	fmt.Fprintf(e.Stderr, "Resolved CI policy: cadence=%s labels=[%s] bypass_fastfail=%t skipped_stages=%s\n", p.Cadence, raw, p.BypassFastfail, sj)
+	fmt.Fprintf(e.Stdout, "cadence=%s\nraw_labels=%s\nbypass_fastfail=%t\nskipped_stages=%s\n", p.Cadence, raw, p.BypassFastfail, sj)
+	return nil
 }

@@ -3,25 +3,16 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
-	"os"
 	"slices"
 	"strings"
 
-	"github.com/spf13/pflag"
-
-	"github.com/cicheck/cicheck/internal/gitdiff"
+	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
-	"github.com/cicheck/cicheck/pathsfilter"
 	"github.com/cicheck/cicheck/replay"
 )
 
 func init() {
-	register(command{
-		name:    "replay",
-		summary: "count how often each heavy/GPU job would have woken over recent commits, before and after a workflow change",
-		run:     runReplay,
-	})
+	register(&cli.Command{Name: "replay", Summary: "count how often each heavy/GPU job would have woken over recent commits, before and after a workflow change", Run: runReplay})
 }
 
 const replayUsage = `usage: cicheck replay [--old REF] [--new REF|--worktree] [--range REVS | --commits N]
@@ -52,10 +43,9 @@ type replayOptions struct {
 	labels, set                                          []string
 }
 
-func runReplay(e *env, args []string) int {
+func runReplay(e *env, args []string) error {
 	var o replayOptions
-	fl := pflag.NewFlagSet("cicheck replay", pflag.ContinueOnError)
-	fl.SetOutput(e.stderr)
+	fl := e.Flags("cicheck replay", replayUsage)
 	fl.StringVar(&o.old, "old", "", "workflows as at REF (default: the merge base of HEAD with the default branch)")
 	fl.StringVar(&o.new, "new", "", "workflows as at REF (default: the working tree)")
 	fl.BoolVar(&o.worktree, "worktree", false, "workflows as in the working tree (the default)")
@@ -69,163 +59,61 @@ func runReplay(e *env, args []string) int {
 	fl.StringVar(&o.format, "format", "text", "output format: "+strings.Join(replay.Formats(), ", "))
 	fl.StringVar(&o.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 	fl.StringVar(&o.pfVersion, "paths-filter-version", "", "simulate this dorny/paths-filter release for every step (e.g. v4.0.2)")
-	fl.Usage = func() {
-		fmt.Fprintln(e.stderr, replayUsage)
-		fl.PrintDefaults()
-	}
-	if err := fl.Parse(args); err != nil {
-		return flagError(e, fl, err)
-	}
-	usage := func(format string, a ...any) int {
-		fmt.Fprintf(e.stderr, "cicheck: "+format+"\n", a...)
-		return exitUsage
+	if err := cli.Parse(fl, args); err != nil {
+		return err
 	}
 	switch {
 	case fl.NArg() > 0:
-		return usage("replay takes no arguments (got %q)", fl.Arg(0))
+		return cli.Usagef("replay takes no arguments (got %q)", fl.Arg(0))
 	case !slices.Contains(replay.Formats(), o.format):
-		return usage("invalid --format %q (valid: %s)", o.format, strings.Join(replay.Formats(), ", "))
+		return cli.OneOf("format", o.format, replay.Formats()...)
 	case o.new != "" && o.worktree:
-		return usage("--new and --worktree are exclusive")
+		return cli.Usagef("--new and --worktree are exclusive")
 	case o.revRange != "" && fl.Changed("commits"):
-		return usage("--range and --commits are exclusive")
+		return cli.Usagef("--range and --commits are exclusive")
 	case fl.Changed("commits") && o.commits <= 0:
-		return usage("invalid --commits %d (want a positive number)", o.commits)
+		return cli.Usagef("invalid --commits %d (want a positive number)", o.commits)
 	case o.noLabels && len(o.labels) > 0:
-		return usage("--no-labels and --label are exclusive")
+		return cli.Usagef("--no-labels and --label are exclusive")
 	}
 	for _, l := range o.labels {
 		if strings.TrimSpace(l) == "" {
-			return usage("invalid --label %q (say --no-labels for none)", l)
+			return cli.Usagef("invalid --label %q (say --no-labels for none)", l)
 		}
 	}
-	set := map[string]string{}
-	for _, kv := range o.set {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return usage("invalid --set %q (want KEY=VALUE)", kv)
-		}
-		set[k] = v
-	}
-	if o.pfVersion != "" {
-		if _, full, ok := pathsfilter.ParseVersion(o.pfVersion); !ok || !full {
-			return usage("invalid --paths-filter-version %q (want vMAJOR.MINOR.PATCH)", o.pfVersion)
-		}
-	}
-	cfg, _, err := loadConfig(e, o.config)
+	set, err := parseSet(o.set)
 	if err != nil {
-		return usage("%v", err)
+		return err
 	}
-	if o.pfVersion != "" {
-		cfg.PathsFilter.Version = o.pfVersion
+	cfg, err := loadConfigWithFilter(e, o.config, o.pfVersion)
+	if err != nil {
+		return err
 	}
 	labels := o.labels
 	if o.noLabels {
 		labels = []string{}
 	}
-	root := lint.RepoRoot(e.wd)
-
-	// One cat-file process serves every revision, tree and file below.
-	store, err := gitdiff.OpenStore(root)
+	in, err := replay.Read(replay.Source{Root: lint.RepoRoot(e.WD), Old: o.old, New: o.new, Range: o.revRange, Commits: o.commits, FirstParent: o.firstParent})
 	if err != nil {
-		return usage("%v", err)
+		return err
 	}
-	defer func() { _ = store.Close() }() // read-only: nothing to report
-	// HEAD first: in a directory outside any repository, or one without
-	// a commit, this is the error to give.
-	head, err := store.Commit("HEAD")
-	if err != nil {
-		return usage("%v", err)
+	defer func() { _ = in.Close() }() // read-only: nothing to report
+	if in.Orphans > 0 {
+		fmt.Fprintf(e.Stderr, "cicheck: left out %d commit(s) without a parent to diff against (the root, or a shallow clone's boundary: fetch more history)\n", in.Orphans)
 	}
-	newSide, newID, err := replaySide(store, root, o.new, "--new")
-	if err != nil {
-		return usage("%v", err)
+	for _, n := range in.Notes {
+		fmt.Fprintf(e.Stderr, "cicheck: %s\n", n)
 	}
-	oldRef := o.old
-	if oldRef == "" {
-		// The merge base with the default branch: the workflows as the
-		// change under review found them.
-		if newID != "" {
-			head = newID
-		}
-		_, id, err := store.DefaultBranch()
-		if err != nil {
-			return usage("%v (give --old REF)", err)
-		}
-		if oldRef, err = gitdiff.MergeBase(root, id, head); err != nil {
-			return usage("%v (give --old REF)", err)
-		}
-	}
-	oldSide, _, err := replaySide(store, root, oldRef, "--old")
-	if err != nil {
-		return usage("%v", err)
-	}
-
-	revs, limit := []string{"HEAD"}, 200
-	if o.revRange != "" {
-		revs, limit = strings.Fields(o.revRange), 0
-	}
-	if fl.Changed("commits") {
-		limit = o.commits
-	}
-	log, err := gitdiff.Log(root, revs, limit, o.firstParent)
-	if err != nil {
-		return usage("%v", err)
-	}
-	// A commit without a parent (the root, or the boundary of a shallow
-	// clone, whose parents git hides) has no diff a pull request made: as
-	// "every file added" it would wake every job, so it is left out.
-	var commits []replay.Commit
-	orphans := 0
-	for _, c := range log {
-		if len(c.Parents) == 0 {
-			orphans++
-			continue
-		}
-		commits = append(commits, replay.Commit{SHA: c.SHA, Subject: c.Subject, Files: c.Files})
-	}
-	if orphans > 0 {
-		fmt.Fprintf(e.stderr, "cicheck: left out %d commit(s) without a parent to diff against (the root, or a shallow clone's boundary: fetch more history)\n", orphans)
-	}
-
-	for _, s := range []*replay.Side{oldSide, newSide} {
-		wfs, notes, err := replay.LoadWorkflows(s.FS)
-		if err != nil {
-			return usage("at %s: %v", s.Ref, err)
-		}
-		for _, n := range notes {
-			fmt.Fprintf(e.stderr, "cicheck: at %s: %s\n", s.Ref, n)
-		}
-		s.Workflows = wfs
-	}
-	res := replay.Replay(commits, oldSide, newSide, replay.Options{
+	res := replay.Replay(in.Commits, in.Old, in.New, replay.Options{
 		Event: o.event, Labels: labels, Set: set, Classifier: cfg.Classifier(),
 		PathsFilter: cfg.PathsFilter, Minutes: cfg.Heavy.Minutes,
 	})
 	var buf bytes.Buffer
 	if err := replay.Write(&buf, o.format, res); err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitInternal
+		return cli.Internal(err)
 	}
-	if _, err := e.stdout.Write(buf.Bytes()); err != nil {
-		return exitInternal
+	if _, err := e.Stdout.Write(buf.Bytes()); err != nil {
+		return cli.Exit(exitInternal)
 	}
-	return exitOK
-}
-
-// replaySide is the repository at ref through store, or the working tree
-// when ref is "" (its workflows are loaded later). id is the commit ref
-// names ("" for the working tree).
-func replaySide(store *gitdiff.Store, root, ref, flag string) (s *replay.Side, id string, err error) {
-	if ref == "" {
-		return &replay.Side{Ref: "worktree", FS: os.DirFS(root)}, "", nil
-	}
-	if id, err = store.Commit(ref); err != nil {
-		return nil, "", fmt.Errorf("%s %w", flag, err)
-	}
-	var fsys fs.FS
-	if fsys, err = store.FS(id); err != nil {
-		return nil, "", fmt.Errorf("%s %s: %w", flag, ref, err)
-	}
-	return &replay.Side{Ref: ref, FS: fsys}, id, nil
+	return nil
 }

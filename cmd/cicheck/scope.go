@@ -11,20 +11,15 @@ import (
 
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/scope"
 	"github.com/cicheck/cicheck/testregistry"
 )
 
 func init() {
-	register(command{
-		name:    "scope",
-		summary: "validate, chunk and reassemble a scoped-run target list (check|chunk|join)",
-		usage:   scopeUsage,
-		subs: []subcommand{
-			{"check", runScopeCheck}, {"chunk", runScopeChunk}, {"join", runScopeJoin},
-		},
-	})
+	register(&cli.Command{Name: "scope", Summary: "validate, chunk and reassemble a scoped-run target list (check|chunk|join)", Usage: scopeUsage,
+		Subs: []*cli.Command{{Name: "check", Run: runScopeCheck}, {Name: "chunk", Run: runScopeChunk}, {Name: "join", Run: runScopeJoin}}})
 }
 
 const scopeUsage = "usage: cicheck scope check|chunk|join [flags] [TARGET...]"
@@ -49,7 +44,7 @@ type scopeFlags struct {
 func newScopeFlags(e *env, name string) *scopeFlags {
 	f := &scopeFlags{flagged: scope.DefaultConfig(), setters: map[string]func(*scope.Config){}}
 	f.fs = pflag.NewFlagSet("cicheck "+name, pflag.ContinueOnError)
-	f.fs.SetOutput(e.stderr)
+	f.fs.SetOutput(e.Stderr)
 	f.fs.StringVar(&f.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 	f.str("profile", func(c *scope.Config) *string { return &c.Profile }, "repository profile: "+strings.Join(scope.Profiles(), ", "))
 	f.str("root", func(c *scope.Config) *string { return &c.Root }, "every target must start with this root")
@@ -78,17 +73,16 @@ func (f *scopeFlags) treeFlags() {
 
 // parse parses args, loads the configuration and resolves the profile; ok
 // is false after an error has been reported.
-func (f *scopeFlags) parse(e *env, args []string) (rest []string, code int, ok bool) {
+func (f *scopeFlags) parse(e *env, args []string) ([]string, error) {
 	if err := f.fs.Parse(args); err != nil {
 		if strings.HasPrefix(err.Error(), "unknown") {
 			// A target such as --collect-only is validated only after --.
 			err = fmt.Errorf("%w (put targets that start with - after --)", err)
 		}
-		return nil, flagError(e, f.fs, err), false
+		return nil, cli.FlagError(f.fs, err)
 	}
 	if f.format != "text" && f.format != "json" {
-		fmt.Fprintf(e.stderr, "cicheck: unknown format %q (valid: text, json)\n", f.format)
-		return nil, exitUsage, false
+		return nil, cli.Usagef("unknown format %q (valid: text, json)", f.format)
 	}
 	cfgPath := f.config
 	if cfgPath == "" && f.repo != "" {
@@ -98,10 +92,9 @@ func (f *scopeFlags) parse(e *env, args []string) (rest []string, code int, ok b
 			cfgPath = p
 		}
 	}
-	full, _, err := loadConfig(e, cfgPath)
+	full, _, err := lint.LoadConfig(e.WD, cfgPath)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return nil, exitUsage, false
+		return nil, err
 	}
 	f.full = full
 	c := full.Scope
@@ -111,12 +104,11 @@ func (f *scopeFlags) parse(e *env, args []string) (rest []string, code int, ok b
 		}
 	}
 	if c, err = c.Resolve(); err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return nil, exitUsage, false
+		return nil, err
 	}
 	f.cfg = c
 	f.registry = f.registry || c.RequireRegisteredTest
-	return f.fs.Args(), exitOK, true
+	return f.fs.Args(), nil
 }
 
 // scopeTree is what the tree checks need from the repository: its files
@@ -131,11 +123,11 @@ type scopeTree struct {
 func (f *scopeFlags) repoDir(e *env) string {
 	switch {
 	case f.repo == "":
-		return lint.RepoRoot(e.wd)
+		return lint.RepoRoot(e.WD)
 	case filepath.IsAbs(f.repo):
 		return f.repo
 	}
-	return filepath.Join(e.wd, f.repo)
+	return filepath.Join(e.WD, f.repo)
 }
 
 func (f *scopeFlags) tree(e *env) (scopeTree, error) {
@@ -169,31 +161,29 @@ func (f *scopeFlags) tree(e *env) (scopeTree, error) {
 			}
 		}
 		if n > 0 {
-			fmt.Fprintf(e.stderr, "cicheck: warning: the test registry has %d error(s); a registration with an error counts as no registration (see 'cicheck registry check')\n", n)
+			fmt.Fprintf(e.Stderr, "cicheck: warning: the test registry has %d error(s); a registration with an error counts as no registration (see 'cicheck registry check')\n", n)
 		}
 	}
 	return t, nil
 }
 
-func runScopeCheck(e *env, args []string) int {
+func runScopeCheck(e *env, args []string) error {
 	f := newScopeFlags(e, "scope check")
 	f.treeFlags()
 	prBody := f.fs.Bool("pr-body", false, "read a PR body on stdin and check the scope its declared block holds (scope.pr-body-block)")
-	targets, code, ok := f.parse(e, args)
-	if !ok {
-		return code
+	targets, err := f.parse(e, args)
+	if err != nil {
+		return err
 	}
 	targets = scope.SplitArgs(targets...)
 	var bodyErr error
 	if *prBody {
 		if len(targets) > 0 || f.cfg.BodyBlock == "" {
-			fmt.Fprintln(e.stderr, "cicheck: --pr-body reads the PR body on stdin, takes no targets and needs scope.pr-body-block (e.g. --profile flashinfer)")
-			return exitUsage
+			return cli.Usagef("--pr-body reads the PR body on stdin, takes no targets and needs scope.pr-body-block (e.g. --profile flashinfer)")
 		}
-		body, err := io.ReadAll(e.stdin)
+		body, err := io.ReadAll(e.Stdin)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: <stdin>: cannot read the PR body: %v\n", err)
-			return exitUsage
+			return cli.Usagef("<stdin>: cannot read the PR body: %v", err)
 		}
 		if !f.fs.Changed("root") {
 			f.cfg.Root = f.cfg.BodyRoot
@@ -202,8 +192,7 @@ func runScopeCheck(e *env, args []string) int {
 	}
 	tree, err := f.tree(e)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+		return err
 	}
 	var res scope.Result
 	if bodyErr != nil {
@@ -216,46 +205,41 @@ func runScopeCheck(e *env, args []string) int {
 	// every check, as it turns an accepted scope into a late failure.
 	drift, err := scope.CheckCap(os.DirFS(f.repoDir(e)), f.cfg)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+		return err
 	}
 	for _, d := range drift {
-		fmt.Fprintf(e.stderr, "cicheck: %s: %s:%d:%d: %s [%s]\n", d.Severity, d.File, d.Line, d.Column, d.Message, d.Rule)
+		fmt.Fprintf(e.Stderr, "cicheck: %s: %s:%d:%d: %s [%s]\n", d.Severity, d.File, d.Line, d.Column, d.Message, d.Rule)
 	}
-	if err := scope.WriteResult(e.stdout, f.format, res); err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitInternal
+	if err := scope.WriteResult(e.Stdout, f.format, res); err != nil {
+		return cli.Internal(err)
 	}
 	if !res.Accepted() {
-		return exitFindings
+		return cli.Exit(exitFindings)
 	}
-	return exitOK
+	return nil
 }
 
-func runScopeChunk(e *env, args []string) int {
+func runScopeChunk(e *env, args []string) error {
 	f := newScopeFlags(e, "scope chunk")
 	f.treeFlags()
 	previous := f.fs.Int("previous", 0, "largest scope chunk index already published on the commit")
 	f.str("context", func(c *scope.Config) *string { return &c.StatusContext }, "status context prefix")
 	f.str("snapshot-context", func(c *scope.Config) *string { return &c.SnapshotContext }, "snapshot marker context")
 	snapshot := f.fs.String("snapshot", "", "BASE,MERGE,TREE: publish the snapshot marker of an automatic full-suite run (no targets)")
-	args, code, ok := f.parse(e, args)
-	if !ok {
-		return code
+	args, err := f.parse(e, args)
+	if err != nil {
+		return err
 	}
 	tree, err := f.tree(e)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+		return err
 	}
 	if *previous < 0 {
-		fmt.Fprintln(e.stderr, "cicheck: --previous must not be negative")
-		return exitUsage
+		return cli.Usagef("--previous must not be negative")
 	}
 	if *previous > scope.MaxChunkIndex {
 		// Blanking that many contexts used to run out of memory.
-		fmt.Fprintf(e.stderr, "cicheck: --previous %d is out of range (at most %d); scope join rejects such an index\n", *previous, scope.MaxChunkIndex)
-		return exitUsage
+		return cli.Usagef("--previous %d is out of range (at most %d); scope join rejects such an index", *previous, scope.MaxChunkIndex)
 	}
 	targets := scope.SplitArgs(args...)
 	// No targets is the full suite ("run all"): nothing to validate, and
@@ -265,16 +249,15 @@ func runScopeChunk(e *env, args []string) int {
 		res := scope.Validate(targets, tree.opts)
 		if !res.Accepted() {
 			for _, r := range res.Reasons {
-				fmt.Fprintf(e.stderr, "cicheck: rejected: %s\n", r.Message)
+				fmt.Fprintf(e.Stderr, "cicheck: rejected: %s\n", r.Message)
 			}
-			return exitFindings
+			return cli.Exit(exitFindings)
 		}
 		targets = res.Targets
 	}
 	plan, err := scope.PlanStatuses(targets, f.cfg.StatusContext, f.cfg.ChunkLimit, *previous)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: rejected: %v\n", err)
-		return exitFindings
+		return cli.Failf("rejected: %v", err)
 	}
 	fp := scope.Fingerprint(scope.ScopeString(targets))
 	// Explicit paths and "run all" clear the snapshot marker; only an
@@ -283,46 +266,40 @@ func runScopeChunk(e *env, args []string) int {
 	if *snapshot != "" {
 		shas := strings.Split(*snapshot, ",")
 		if len(targets) > 0 || len(shas) != 3 {
-			fmt.Fprintln(e.stderr, "cicheck: --snapshot takes BASE,MERGE,TREE and only an empty (full-suite) scope")
-			return exitUsage
+			return cli.Usagef("--snapshot takes BASE,MERGE,TREE and only an empty (full-suite) scope")
 		}
 		if marker.Description, err = scope.SnapshotMarker(shas[0], shas[1], shas[2], ""); err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-			return exitUsage
+			return err
 		}
 	}
 	plan = append(plan, marker)
-	if err := scope.WritePlan(e.stdout, f.format, plan, fp); err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitInternal
+	if err := scope.WritePlan(e.Stdout, f.format, plan, fp); err != nil {
+		return cli.Internal(err)
 	}
-	return exitOK
+	return nil
 }
 
-func runScopeJoin(e *env, args []string) int {
+func runScopeJoin(e *env, args []string) error {
 	f := newScopeFlags(e, "scope join")
 	f.str("context", func(c *scope.Config) *string { return &c.StatusContext }, "status context prefix")
 	f.str("snapshot-context", func(c *scope.Config) *string { return &c.SnapshotContext }, "snapshot marker context")
-	rest, code, ok := f.parse(e, args)
-	if !ok {
-		return code
+	rest, err := f.parse(e, args)
+	if err != nil {
+		return err
 	}
 	if len(rest) > 0 {
-		fmt.Fprintln(e.stderr, "cicheck: scope join reads the combined-status JSON on stdin and takes no arguments")
-		return exitUsage
+		return cli.Usagef("scope join reads the combined-status JSON on stdin and takes no arguments")
 	}
-	statuses, err := scope.ParseStatuses(e.stdin, "<stdin>")
+	statuses, err := scope.ParseStatuses(e.Stdin, "<stdin>")
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+		return err
 	}
 	r := scope.Reassemble(statuses, f.cfg.StatusContext, f.cfg.SnapshotContext, scope.OptionsFrom(f.cfg), "<stdin>")
-	if err := scope.WriteReassembly(e.stdout, f.format, r); err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitInternal
+	if err := scope.WriteReassembly(e.Stdout, f.format, r); err != nil {
+		return cli.Internal(err)
 	}
 	if !r.Accepted() {
-		return exitFindings
+		return cli.Exit(exitFindings)
 	}
-	return exitOK
+	return nil
 }

@@ -5,19 +5,14 @@ import (
 	"os"
 	"strings"
 
-	"github.com/spf13/pflag"
-
+	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/simulate"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
 func init() {
-	register(command{
-		name:    "simulate",
-		summary: "what-if: which jobs run when some jobs fail, are skipped or the run is cancelled",
-		run:     runSimulate,
-	})
+	register(&cli.Command{Name: "simulate", Summary: "what-if: which jobs run when some jobs fail, are skipped or the run is cancelled", Run: runSimulate})
 }
 
 const simulateUsage = `usage: cicheck simulate WORKFLOW [flags]
@@ -30,9 +25,8 @@ that runs, a vars.* value) is unknown and stays unknown; it is never guessed.
 
 flags:`
 
-func runSimulate(e *env, args []string) int {
-	fl := pflag.NewFlagSet("cicheck simulate", pflag.ContinueOnError)
-	fl.SetOutput(e.stderr)
+func runSimulate(e *env, args []string) error {
+	fl := e.Flags("cicheck simulate", simulateUsage)
 	fail := fl.StringArray("fail", nil, "job whose body fails (repeatable)")
 	skip := fl.StringArray("skip", nil, "job that is skipped, whatever its if: says (repeatable)")
 	cancel := fl.StringArray("cancel", nil, "job whose body is cancelled, e.g. by a timeout (repeatable)")
@@ -45,91 +39,77 @@ func runSimulate(e *env, args []string) int {
 	format := fl.String("format", "text", "output format: text, json (and markdown with --each-failure)")
 	eachFailure := fl.Bool("each-failure", false, "fail each job alone and tabulate which GPU and heavy jobs are skipped or still run")
 	cfgPath := fl.String("config", "", "configuration file, for --each-failure's GPU and heavy jobs (default: .cicheck.yaml at the repository root)")
-	fl.Usage = func() {
-		fmt.Fprintln(e.stderr, simulateUsage)
-		fl.PrintDefaults()
+	if err := cli.Parse(fl, args); err != nil {
+		return err
 	}
-	if err := fl.Parse(args); err != nil {
-		return flagError(e, fl, err)
+	formats := []string{"text", "json"}
+	if *eachFailure {
+		formats = append(formats, "markdown")
 	}
-	if *format != "text" && *format != "json" && !(*eachFailure && *format == "markdown") {
-		valid := "text, json"
-		if *eachFailure {
-			valid += ", markdown"
-		}
-		fmt.Fprintf(e.stderr, "cicheck: invalid --format %q (valid: %s)\n", *format, valid)
-		return exitUsage
+	if err := cli.OneOf("format", *format, formats...); err != nil {
+		return err
 	}
 	for _, id := range *cancel {
 		if fl.NArg() == 0 && (strings.HasSuffix(id, ".yml") || strings.HasSuffix(id, ".yaml")) {
 			// --cancel used to take no value and cancel the whole run.
-			fmt.Fprintln(e.stderr, "cicheck: --cancel names a job now; to cancel the whole run use --cancel-run")
-			return exitUsage
+			return cli.Usagef("--cancel names a job now; to cancel the whole run use --cancel-run")
 		}
 	}
 	if fl.NArg() != 1 {
-		fmt.Fprintln(e.stderr, "cicheck: simulate takes exactly one WORKFLOW file (see cicheck simulate --help)")
-		return exitUsage
+		return cli.Usagef("simulate takes exactly one WORKFLOW file (see cicheck simulate --help)")
 	}
-	targets, err := lint.Discover(e.wd, fl.Args(), func(string, ...any) {})
+	targets, err := lint.Discover(e.WD, fl.Args(), func(string, ...any) {})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+		return err
 	}
 	if len(targets) != 1 {
-		fmt.Fprintf(e.stderr, "cicheck: %s: not a single workflow file\n", fl.Arg(0))
-		return exitUsage
+		return cli.Usagef("%s: not a single workflow file", fl.Arg(0))
 	}
+	// Alone, as GitHub evaluates one workflow: no cache of local callees.
 	t := targets[0]
-	w, fs, err := workflowgraph.Load(os.DirFS(t.Root), t.Rel)
+	w, parse, err := workflowgraph.Load(os.DirFS(t.Root), t.Rel)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", lint.Relabel(err, t.Rel, t.Display))
-		return exitUsage
+		return lint.Relabel(err, t.Rel, t.Display)
 	}
-	if w == nil {
-		for _, f := range fs {
-			fmt.Fprintf(e.stderr, "cicheck: %s:%d:%d: %s\n", t.Display, f.Line, f.Column, f.Message)
+	l := lint.Loaded{Target: t, Workflow: w, Parse: parse}
+	if l.Workflow == nil {
+		for _, f := range l.Parse {
+			fmt.Fprintf(e.Stderr, "cicheck: %s:%d:%d: %s\n", l.Target.Display, f.Line, f.Column, f.Message)
 		}
-		return exitUsage
+		return cli.Exit(exitUsage)
 	}
-
-	sc, err := simulate.BuildScenario(w, t.Display, simulate.Spec{Fail: *fail, Skip: *skip, Cancel: *cancel, CancelRun: *cancelRun,
+	sc, err := simulate.BuildScenario(l.Workflow, l.Target.Display, simulate.Spec{Fail: *fail, Skip: *skip, Cancel: *cancel, CancelRun: *cancelRun,
 		Event: *event, Labels: *labels, Inputs: *inputs, Outputs: *outputs, Set: *sets})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-		return exitUsage
+		return err
 	}
-	sim := simulate.New(w)
+	sim := simulate.New(l.Workflow)
 	// actionlint's parse errors (unknown or misplaced keys, wrong types) are
 	// problems GitHub refuses the file for too: the same findings lint
 	// reports, not a second opinion.
 	var parseErrs []workflowgraph.Refusal
-	for _, f := range fs {
+	for _, f := range l.Parse {
 		parseErrs = append(parseErrs, workflowgraph.Refusal{Line: f.Line, Column: f.Column, Reason: f.Message})
 	}
-	refused := sim.RefusedWith(parseErrs)
-	if len(refused) > 0 {
+	if refused := sim.RefusedWith(parseErrs); len(refused) > 0 {
 		// GitHub refuses the file: no job runs, whatever the scenario.
-		if err := simulate.WriteRefused(e.stdout, *format, t.Display, refused); err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: writing the simulation: %v\n", err)
-			return exitInternal
+		if err := simulate.WriteRefused(e.Stdout, *format, l.Target.Display, refused); err != nil {
+			return cli.Internal(fmt.Errorf("writing the simulation: %w", err))
 		}
-		return exitFindings
+		return cli.Exit(exitFindings)
 	}
 	if *eachFailure {
-		cfg, _, err := loadConfig(e, *cfgPath)
+		cfg, _, err := lint.LoadConfig(e.WD, *cfgPath)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
-			return exitUsage
+			return err
 		}
 		cl := cfg.Classifier()
 		watched := func(j *workflowgraph.Job) bool { return cl.IsGPU(j) || cl.IsHeavy(j) }
-		simulate.WriteFaultMatrix(e.stdout, *format, sim.FaultMatrix(sc, watched))
-		return exitOK
+		simulate.WriteFaultMatrix(e.Stdout, *format, sim.FaultMatrix(sc, watched))
+		return nil
 	}
-	if err := simulate.WriteVerdicts(e.stdout, *format, sim.Run(sc)); err != nil {
-		fmt.Fprintf(e.stderr, "cicheck: writing the simulation: %v\n", err)
-		return exitInternal
+	if err := simulate.WriteVerdicts(e.Stdout, *format, sim.Run(sc)); err != nil {
+		return cli.Internal(fmt.Errorf("writing the simulation: %w", err))
 	}
-	return exitOK
+	return nil
 }

@@ -4,16 +4,17 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
+
+	"github.com/cicheck/cicheck/internal/cli"
 )
 
 func init() {
-	register(command{name: "version", summary: "print cicheck's version and the revision it was built from", run: func(e *env, args []string) int {
+	register(&cli.Command{Name: "version", Summary: "print cicheck's version and the revision it was built from", Run: func(e *env, args []string) error {
 		if len(args) > 0 {
-			fmt.Fprintln(e.stderr, "cicheck: version takes no arguments")
-			return exitUsage
+			return cli.Usagef("version takes no arguments")
 		}
-		fmt.Fprintf(e.stdout, "cicheck %s\n", version())
-		return exitOK
+		fmt.Fprintf(e.Stdout, "cicheck %s\n", version())
+		return nil
 	}})
 }
 

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error is an error with the exit code it ends the run with. A plain error
+// returned by a command is bad input: exit 2.
+type Error struct {
+	Code int
+	Err  error // nil: nothing to print
+	Bare bool  // printed as is, without the program's name
+}
+
+func (e *Error) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Usagef is bad usage or unusable input (exit 2).
+func Usagef(format string, a ...any) error {
+	return &Error{Code: ExitUsage, Err: fmt.Errorf(format, a...)}
+}
+
+// Failf is a finding or a refusal reported in one line (exit 1).
+func Failf(format string, a ...any) error {
+	return &Error{Code: ExitFindings, Err: fmt.Errorf(format, a...)}
+}
+
+// Fail is err as a finding or refusal (exit 1).
+func Fail(err error) error { return &Error{Code: ExitFindings, Err: err} }
+
+// Internal is a failure that is cicheck's fault, such as a writer's (exit 3).
+func Internal(err error) error { return &Error{Code: ExitInternal, Err: err} }
+
+// Exit ends the run with code, printing nothing more.
+func Exit(code int) error { return &Error{Code: code} }
+
+// Raw ends the run with code after printing msg as is.
+func Raw(code int, msg string) error { return &Error{Code: code, Err: errors.New(msg), Bare: true} }
+
+// Report prints err (if it says anything) on e's stderr and returns its
+// exit code.
+func (a *App) Report(e *Env, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var x *Error
+	if !errors.As(err, &x) {
+		x = &Error{Code: ExitUsage, Err: err}
+	}
+	switch {
+	case x.Err == nil:
+	case x.Bare:
+		fmt.Fprintln(e.Stderr, x.Err)
+	default:
+		fmt.Fprintf(e.Stderr, "%s: %v\n", a.Name, err)
+	}
+	return x.Code
+}

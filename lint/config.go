@@ -1,0 +1,101 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cicheck/cicheck/config"
+)
+
+// LoadConfig reads flagPath (relative to wd) or, when it is "",
+// .cicheck.yaml at the repository root above wd; with neither, the
+// defaults. The second result names the file used ("" for the defaults).
+// Rule ids in rules: are checked against every rule cicheck knows.
+func LoadConfig(wd, flagPath string) (*config.Config, string, error) {
+	if flagPath != "" {
+		p := flagPath
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(wd, p)
+		}
+		cfg, err := config.Load(os.DirFS(filepath.Dir(p)), filepath.Base(p))
+		if err == nil {
+			err = cfg.CheckRuleIDs(KnownRuleIDs())
+		}
+		if err != nil {
+			return nil, "", Relabel(err, filepath.Base(p), flagPath)
+		}
+		return cfg, flagPath, nil
+	}
+	root := RepoRoot(wd)
+	p := filepath.Join(root, config.FileName)
+	if _, err := os.Stat(p); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return config.Default(), "", nil
+		}
+		return nil, "", fmt.Errorf("%s: %w", Display(wd, p), err)
+	}
+	cfg, err := config.Load(os.DirFS(root), config.FileName)
+	if err == nil {
+		err = cfg.CheckRuleIDs(KnownRuleIDs())
+	}
+	if err != nil {
+		return nil, "", Relabel(err, config.FileName, Display(wd, p))
+	}
+	return cfg, Display(wd, p), nil
+}
+
+// ConfigKeyPos appends the line and column of the deepest key of msg's
+// leading dotted path ("registry.roots: ...") in the configuration file
+// (relative to wd), so that an error found after loading reads
+// file:line:col like every other error. It returns file alone when the key
+// cannot be found.
+func ConfigKeyPos(wd, file, msg string) string {
+	p := file
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(wd, p)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return file
+	}
+	keyPath, _, _ := strings.Cut(msg, ":")
+	if line, col := config.KeyPos(data, keyPath); line > 0 {
+		return fmt.Sprintf("%s:%d:%d", file, line, col)
+	}
+	return file
+}
+
+// ReadFile reads name relative to wd; an error names the file once, as the
+// user wrote it.
+func ReadFile(wd, name string) ([]byte, error) {
+	p := name
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(wd, p)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, Unwrap(err))
+	}
+	return data, nil
+}
+
+// WriteFile writes data to name relative to wd, keeping an existing file's
+// permissions; an error names the file once, as the user wrote it.
+func WriteFile(wd, name string, data []byte) error {
+	p := name
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(wd, p)
+	}
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(p); err == nil {
+		mode = st.Mode().Perm()
+	}
+	if err := os.WriteFile(p, data, mode); err != nil {
+		return fmt.Errorf("%s: %w", name, Unwrap(err))
+	}
+	return nil
+}

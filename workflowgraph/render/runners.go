@@ -1,0 +1,109 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/cicheck/cicheck/workflowgraph"
+)
+
+// RunnerRow is one runner, as written, with its class and the jobs on it.
+type RunnerRow struct {
+	Runner string `json:"runner"`
+	workflowgraph.JobClass
+	Jobs []string `json:"jobs"`
+}
+
+// Runners collects the runners of workflows' jobs.
+type Runners struct {
+	cl   *workflowgraph.Classifier
+	rows map[string]*RunnerRow
+}
+
+// NewRunners collects runners classified by cl.
+func NewRunners(cl *workflowgraph.Classifier) *Runners {
+	return &Runners{cl: cl, rows: map[string]*RunnerRow{}}
+}
+
+// Add adds w's jobs, named file:job.
+func (r *Runners) Add(file string, w *workflowgraph.Workflow) {
+	for _, j := range w.Jobs {
+		c := r.cl.Classify(j)
+		runner := runnerKey(j.Runner)
+		key := runner + "\x00" + c.Class + "\x00" + c.Reason
+		row := r.rows[key]
+		if row == nil {
+			row = &RunnerRow{Runner: runner, JobClass: c}
+			r.rows[key] = row
+		}
+		row.Jobs = append(row.Jobs, file+":"+j.ID)
+	}
+}
+
+// Rows are the runners, accelerators first, then self-hosted, unknown and
+// GitHub-hosted, each by runner and reason; jobs sorted.
+func (r *Runners) Rows() []*RunnerRow {
+	out := make([]*RunnerRow, 0, len(r.rows))
+	for _, row := range r.rows {
+		sort.Strings(row.Jobs)
+		out = append(out, row)
+	}
+	rank := map[string]int{workflowgraph.ClassAccelerator: 0, workflowgraph.ClassSelfHosted: 1, workflowgraph.ClassUnknown: 2, workflowgraph.ClassGitHubHosted: 3}
+	sort.Slice(out, func(a, b int) bool {
+		if rank[out[a].Class] != rank[out[b].Class] {
+			return rank[out[a].Class] < rank[out[b].Class]
+		}
+		if out[a].Runner != out[b].Runner {
+			return out[a].Runner < out[b].Runner
+		}
+		return out[a].Reason < out[b].Reason
+	})
+	return out
+}
+
+// WriteRunners writes rows as text (a table) or json.
+func WriteRunners(w io.Writer, format string, rows []*RunnerRow) error {
+	if format == "json" {
+		b, err := json.MarshalIndent(struct {
+			Version int          `json:"version"`
+			Runners []*RunnerRow `json:"runners"`
+		}{1, rows}, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(w, string(b))
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range rows {
+		class := r.Class
+		if r.Kind != "" {
+			class += " (" + r.Kind + ")"
+		}
+		if r.Weak {
+			class += ", weak"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Runner, class, r.Reason, strings.Join(r.Jobs, " "))
+	}
+	return tw.Flush()
+}
+
+// runnerKey renders a runner as written: labels, group, symbolic parts.
+func runnerKey(r workflowgraph.Runner) string {
+	var parts []string
+	if len(r.Labels) > 0 {
+		parts = append(parts, strings.Join(r.Labels, ", "))
+	}
+	if r.Group != "" {
+		parts = append(parts, "group: "+r.Group)
+	}
+	parts = append(parts, r.Symbolic...)
+	if len(parts) == 0 {
+		return "(none)"
+	}
+	return strings.Join(parts, "; ")
+}
