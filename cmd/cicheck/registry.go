@@ -1,22 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/cicheck/cicheck/config"
-	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/internal/cli"
-	"github.com/cicheck/cicheck/internal/gitdiff"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/report"
 	"github.com/cicheck/cicheck/testregistry"
@@ -50,63 +42,33 @@ func runRegistry(e *env, args []string) error {
 }
 
 // registryFlags are the flags every registry subcommand shares.
-type registryFlags struct {
-	root, config string
-	full         *config.Config // set by open: the whole configuration
-}
+type registryFlags struct{ root, config string }
 
 func (rf *registryFlags) add(fl *pflag.FlagSet) {
 	fl.StringVar(&rf.root, "root", "", "repository root (default: the git top level above the working directory)")
 	fl.StringVar(&rf.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 }
 
-// open resolves the repository and its registry configuration.
-func (rf *registryFlags) open(e *env) (string, fs.FS, testregistry.Config, error) {
-	root := rf.root
-	if root == "" {
-		root = lint.RepoRoot(e.WD)
-	} else if !filepath.IsAbs(root) {
-		root = filepath.Join(e.WD, root)
+// open opens the registry and, with scan, scans it.
+func (rf *registryFlags) open(e *env, scan bool) (*lint.Registry, *testregistry.Registry, error) {
+	reg, err := lint.OpenRegistry(e.WD, rf.root, rf.config)
+	if err != nil || !scan {
+		return reg, nil, err
 	}
-	if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		return "", nil, testregistry.Config{}, cli.Usagef("%s: not a directory", rf.root)
-	}
-	cfgPath := rf.config
-	if cfgPath == "" && rf.root != "" {
-		// --root names another repository: its own .cicheck.yaml applies.
-		if _, err := os.Stat(filepath.Join(root, ".cicheck.yaml")); err == nil {
-			cfgPath = filepath.Join(rf.root, ".cicheck.yaml")
-		}
-	}
-	cfg, cfgFile, err := lint.LoadConfig(e.WD, cfgPath)
-	if err != nil {
-		return "", nil, testregistry.Config{}, err
-	}
-	if err := testregistry.ValidateConfig(cfg.Registry); err != nil {
-		if cfgFile == "" {
-			cfgFile = "configuration"
-		} else {
-			cfgFile = lint.ConfigKeyPos(e.WD, cfgFile, err.Error())
-		}
-		return "", nil, testregistry.Config{}, cli.Usagef("%s: %v", cfgFile, err)
-	}
-	rf.full = cfg
-	return root, testregistry.DirFS(root), cfg.Registry, nil
+	r, err := reg.Scan()
+	return reg, r, err
 }
 
 // regRefuseOnErrors prints the registry's errors and refuses (exit 1) when
 // there are any: like the reference collector, selection refuses a broken
 // registry.
 func regRefuseOnErrors(e *env, r *testregistry.Registry) error {
-	n := 0
-	for _, f := range r.Findings {
-		if f.Severity == finding.Error {
-			fmt.Fprintf(e.Stderr, "cicheck: %s:%d:%d: %s [%s]\n", f.File, f.Line, f.Column, f.Message, f.Rule)
-			n++
-		}
+	errs := r.ErrorFindings()
+	for _, msg := range errs {
+		fmt.Fprintf(e.Stderr, "cicheck: %s\n", msg)
 	}
-	if n > 0 {
-		return cli.Failf("the test registry has %d error(s); CI collection would fail (see 'cicheck registry check')", n)
+	if len(errs) > 0 {
+		return cli.Failf("the test registry has %d error(s); CI collection would fail (see 'cicheck registry check')", len(errs))
 	}
 	return nil
 }
@@ -126,44 +88,15 @@ func registryCheck(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	root, fsys, cfg, err := rf.open(e)
+	reg, _, err := rf.open(e, false)
 	if err != nil {
 		return err
 	}
-	var keep func(string) bool
-	if staged {
-		files, err := gitdiff.Staged(root)
-		if err != nil {
-			return cli.Usagef("--staged: %v", err)
-		}
-		var relevant bool
-		if keep, relevant = testregistry.StagedFilter(cfg, files); !relevant {
-			return nil
-		}
-	}
-	r, err := testregistry.Scan(fsys, cfg)
-	if err != nil {
+	found, sources, run, err := reg.Check(staged)
+	if err != nil || !run {
 		return err
 	}
-	// rules.<id>.enabled/severity apply here as they do in lint.
-	r.Findings = lint.ApplyRuleConfig(rf.full, r.Findings)
-	if keep != nil {
-		var kept []finding.Finding
-		for _, f := range r.Findings {
-			if keep(f.File) {
-				kept = append(kept, f)
-			}
-		}
-		r.Findings = kept
-	}
-	sources := map[string][]byte{}
-	for _, f := range r.Findings {
-		if _, seen := sources[f.File]; !seen {
-			b, _ := fs.ReadFile(fsys, f.File)
-			sources[f.File] = b
-		}
-	}
-	failed, err := rep.Write(e.Stdout, r.Findings, sources, version(), lint.RegistryRuleInfos)
+	failed, err := rep.Write(e.Stdout, found, sources, version(), lint.RegistryRuleInfos)
 	if err != nil {
 		return cli.Internal(err)
 	} else if failed {
@@ -172,34 +105,10 @@ func registryCheck(e *env, args []string) error {
 	return nil
 }
 
-// splitLabels rewrites "--labels a b c" (argparse nargs='*') into repeated
-// --labels flags, since pflag takes one value per flag.
-func regSplitLabels(args []string) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		out = append(out, args[i])
-		if args[i] != "--labels" {
-			continue
-		}
-		out = out[:len(out)-1]
-		n := 0
-		for i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-			i++
-			out = append(out, "--labels="+args[i])
-			n++
-		}
-		if n == 0 {
-			out = append(out, "--labels=")
-		}
-	}
-	return out
-}
-
 func registrySelect(e *env, args []string) error {
 	var rf registryFlags
-	var cadence, hw, suite, partition, format string
-	var labels []string
-	var matchAll, nightly bool
+	var q testregistry.SelectRequest
+	var format string
 	fl := e.Flags("cicheck registry select", `usage: cicheck registry select [--cadence C | --nightly] [--labels L...] [--match-all-labels] [--hw H --suite S] [--partition I/N] [--format text|json]
 
 Prints the resolved label policy, then the selected tests and the selected
@@ -207,79 +116,38 @@ but disabled ones. Without --hw/--suite it covers every configured suite.
 
 flags:`)
 	rf.add(fl)
-	fl.StringVar(&cadence, "cadence", "", "CI cadence: regular, nightly, weekly or release (default regular)")
-	fl.BoolVar(&nightly, "nightly", false, "shorthand for --cadence nightly")
-	fl.StringArrayVar(&labels, "labels", nil, "raw workflow labels, e.g. run-ci-megatron bypass-fastfail")
-	fl.BoolVar(&matchAll, "match-all-labels", false, "include every known label (cadence and admission unchanged)")
-	fl.StringVar(&hw, "hw", "", "backend: cpu, cuda or rocm (with --suite)")
-	fl.StringVar(&suite, "suite", "", "suite name (with --hw)")
-	fl.StringVar(&partition, "partition", "", "I/N: print only partition I of N (LPT over est_time; needs --hw and --suite)")
+	fl.StringVar(&q.Cadence, "cadence", "", "CI cadence: regular, nightly, weekly or release (default regular)")
+	fl.BoolVar(&q.Nightly, "nightly", false, "shorthand for --cadence nightly")
+	fl.StringArrayVar(&q.Labels, "labels", nil, "raw workflow labels, e.g. run-ci-megatron bypass-fastfail")
+	fl.BoolVar(&q.MatchAll, "match-all-labels", false, "include every known label (cadence and admission unchanged)")
+	fl.StringVar(&q.HW, "hw", "", "backend: cpu, cuda or rocm (with --suite)")
+	fl.StringVar(&q.Suite, "suite", "", "suite name (with --hw)")
+	fl.StringVar(&q.Partition, "partition", "", "I/N: print only partition I of N (LPT over est_time; needs --hw and --suite)")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
-	if err := cli.ParseNoArgs(fl, regSplitLabels(args)); err != nil {
+	if err := cli.ParseNoArgs(fl, cli.SplitNargs(args, "--labels")); err != nil {
 		return err
 	}
-	if nightly && cadence != "" {
-		return cli.Usagef("--nightly and --cadence are mutually exclusive")
-	}
-	if nightly {
-		cadence = "nightly"
-	}
-	if cadence == "" {
-		cadence = "regular"
-	}
-	if format != "text" && format != "json" {
-		return cli.Usagef("invalid --format %q (valid: text, json)", format)
-	}
-	if (hw == "") != (suite == "") {
-		return cli.Usagef("--hw and --suite must be given together")
-	}
-	var partID, partSize *int
-	if partition != "" {
-		i, n, ok := strings.Cut(partition, "/")
-		a, err1 := strconv.Atoi(i)
-		b, err2 := strconv.Atoi(n)
-		if !ok || err1 != nil || err2 != nil {
-			return cli.Usagef("invalid --partition %q (want I/N, e.g. 0/4)", partition)
-		}
-		partID, partSize = &a, &b
-		if hw == "" {
-			return cli.Usagef("--partition needs --hw and --suite")
-		}
-	}
-	if err := testregistry.PartitionArgs(partID, partSize); err != nil {
+	if err := cli.OneOf("format", format, "text", "json"); err != nil {
 		return err
 	}
-	_, fsys, cfg, err := rf.open(e)
-	if err != nil {
+	if _, _, err := q.Check(); err != nil {
 		return err
 	}
-	r, err := testregistry.Scan(fsys, cfg)
+	reg, r, err := rf.open(e, true)
 	if err != nil {
 		return err
 	}
 	if err := regRefuseOnErrors(e, r); err != nil {
 		return err
 	}
-	p, warns, err := testregistry.ResolvePolicy(cadence, labels, r.Known, cfg.Policy)
-	if err != nil {
-		return err
-	}
+	p, warns, sel, err := r.SelectFor(q, reg.Config)
 	for _, w := range warns {
 		fmt.Fprintf(e.Stderr, "cicheck: warning: %s\n", w.Message)
 	}
-	if hw != "" && !slices.Contains(r.Backends(cfg), hw) {
-		// Otherwise "Unknown suite S for backend CUDA" blames the suite
-		// when the backend is what is wrong (backends are lower-case).
-		return cli.Usagef("unknown backend %q for --hw (valid: %s)", hw, strings.Join(r.Backends(cfg), ", "))
-	}
-	sel, err := r.Select(p, hw, suite, matchAll)
 	if err != nil {
 		return err
 	}
-	if partID != nil {
-		sel.Enabled = testregistry.Shard(sel.Enabled, *partID, *partSize)
-	}
-	if err := testregistry.WriteSelection(e.Stdout, format, p, sel, hw != ""); err != nil {
+	if err := testregistry.WriteSelection(e.Stdout, format, p, sel, q.HW != ""); err != nil {
 		return cli.Internal(err)
 	}
 	return nil
@@ -298,17 +166,17 @@ func registryResolveFile(e *env, args []string) error {
 	if fl.NArg() != 1 {
 		return cli.Usagef("registry resolve-file takes exactly one PATH")
 	}
-	if format != "text" && format != "json" {
-		return cli.Usagef("invalid --format %q (valid: text, json)", format)
+	if err := cli.OneOf("format", format, "text", "json"); err != nil {
+		return err
 	}
-	_, fsys, cfg, err := rf.open(e)
+	reg, _, err := rf.open(e, false)
 	if err != nil {
 		return err
 	}
-	if err := testregistry.CheckFileRunDiscovery(fsys, cfg); err != nil {
+	if err := testregistry.CheckFileRunDiscovery(reg.FS, reg.Config); err != nil {
 		return cli.Failf("%v", err)
 	}
-	r, err := testregistry.Scan(fsys, cfg)
+	r, err := reg.Scan()
 	if err != nil {
 		return err
 	}
@@ -337,18 +205,14 @@ func registryExplainLabels(e *env, args []string) error {
 	if err := cli.ParseNoArgs(fl, args); err != nil {
 		return err
 	}
-	if format != "text" && format != "json" {
-		return cli.Usagef("invalid --format %q (valid: text, json)", format)
+	if err := cli.OneOf("format", format, "text", "json"); err != nil {
+		return err
 	}
-	_, fsys, cfg, err := rf.open(e)
+	reg, r, err := rf.open(e, true)
 	if err != nil {
 		return err
 	}
-	r, err := testregistry.Scan(fsys, cfg)
-	if err != nil {
-		return err
-	}
-	if !r.KnownOK {
+	if cfg := reg.Config; !r.KnownOK {
 		return cli.Usagef("cannot load %s statically from %s", cfg.Labels.Symbol, cfg.Labels.File)
 	}
 	// A registration with an error is missing from the lists, which would
@@ -356,7 +220,7 @@ func registryExplainLabels(e *env, args []string) error {
 	if err := regRefuseOnErrors(e, r); err != nil {
 		return err
 	}
-	if err := testregistry.WriteLabelUses(e.Stdout, format, r.ExplainLabels(), cfg); err != nil {
+	if err := testregistry.WriteLabelUses(e.Stdout, format, r.ExplainLabels(), reg.Config); err != nil {
 		return cli.Internal(err)
 	}
 	return nil
@@ -371,7 +235,7 @@ func registryPolicy(e *env, args []string) error {
 	if err := cli.ParseNoArgs(fl, args); err != nil {
 		return err
 	}
-	_, fsys, cfg, err := rf.open(e)
+	reg, _, err := rf.open(e, false)
 	if err != nil {
 		return err
 	}
@@ -384,19 +248,9 @@ func registryPolicy(e *env, args []string) error {
 		}
 		diff, _ = os.ReadFile(diffPath)
 	}
-	wp, err := testregistry.ResolveWorkflowPolicy(fsys, cfg, in, diff)
+	wp, err := testregistry.ResolveWorkflowPolicy(reg.FS, reg.Config, in, diff)
 	if err != nil {
 		return cli.Raw(exitFindings, "::error::"+err.Error())
 	}
-	for _, w := range wp.PolicyWarnings {
-		fmt.Fprintf(e.Stderr, "warning: %s\n", w.Message)
-	}
-	if wp.DiffUnusable {
-		fmt.Fprintln(e.Stderr, "Changed-file diff is unavailable or empty; GPU stage pruning is disabled.")
-	}
-	p, raw := wp.Policy, strings.Join(wp.RawLabels, " ")
-	sj, _ := json.Marshal(wp.SkippedStages)
-	fmt.Fprintf(e.Stderr, "Resolved CI policy: cadence=%s labels=[%s] bypass_fastfail=%t skipped_stages=%s\n", p.Cadence, raw, p.BypassFastfail, sj)
-	fmt.Fprintf(e.Stdout, "cadence=%s\nraw_labels=%s\nbypass_fastfail=%t\nskipped_stages=%s\n", p.Cadence, raw, p.BypassFastfail, sj)
-	return nil
+	return testregistry.WriteWorkflowPolicy(e.Stdout, e.Stderr, wp)
 }

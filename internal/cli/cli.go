@@ -232,3 +232,26 @@ func OneOf(flag, value string, valid ...string) error {
 	}
 	return Usagef("invalid --%s %q (valid: %s)", flag, value, strings.Join(valid, ", "))
 }
+
+// SplitNargs rewrites "FLAG a b c" (argparse's nargs='*': the values up to
+// the next flag) into repeated FLAG=a flags, since pflag takes one value
+// per flag; FLAG with no value is FLAG=.
+func SplitNargs(args []string, flag string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		if args[i] != flag {
+			out = append(out, args[i])
+			continue
+		}
+		n := 0
+		for i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			i++
+			out = append(out, flag+"="+args[i])
+			n++
+		}
+		if n == 0 {
+			out = append(out, flag+"=")
+		}
+	}
+	return out
+}
