@@ -86,13 +86,13 @@ func runCommandParse(e *env, args []string) error {
 		Permission: strings.ToLower(*permission),
 		UserID:     *userID,
 		Compat:     *compat,
-		Validate:   tree.opts,
+		Validate:   tree.Options,
 	}
-	if tree.reg != nil {
+	if tree.Registry != nil {
 		// /rerun-test resolves its file against the registry (exactly one
 		// enabled CPU/CUDA registration), as the reference's resolve job.
 		o.ResolveTestFile = func(path string) error {
-			_, err := tree.reg.ResolveFile(path, "")
+			_, err := tree.Registry.ResolveFile(path, "")
 			return err
 		}
 	}
@@ -104,7 +104,7 @@ func runCommandParse(e *env, args []string) error {
 		// .cicheck.yaml, so it is found from any subdirectory.
 		base := e.WD
 		if !f.fs.Changed("policy") {
-			base = f.repoDir(e)
+			base = lint.RepoDir(e.WD, f.repo)
 		}
 		o.Policy = func() (*scope.Policy, error) { return scopeLoadPolicy(base, f.cfg.PolicyFile) }
 	}

@@ -10,11 +10,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cicheck/cicheck/config"
-	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/scope"
-	"github.com/cicheck/cicheck/testregistry"
 )
 
 func init() {
@@ -87,7 +85,7 @@ func (f *scopeFlags) parse(e *env, args []string) ([]string, error) {
 	cfgPath := f.config
 	if cfgPath == "" && f.repo != "" {
 		// --repo names another repository: its own .cicheck.yaml applies.
-		p := filepath.Join(f.repoDir(e), config.FileName)
+		p := filepath.Join(lint.RepoDir(e.WD, f.repo), config.FileName)
 		if _, err := os.Stat(p); err == nil {
 			cfgPath = p
 		}
@@ -111,60 +109,15 @@ func (f *scopeFlags) parse(e *env, args []string) ([]string, error) {
 	return f.fs.Args(), nil
 }
 
-// scopeTree is what the tree checks need from the repository: its files
-// and, when asked for, its test registry.
-type scopeTree struct {
-	opts scope.Options
-	reg  *testregistry.Registry
-}
-
-// repoDir is the repository root: targets are repository-relative, so
-// they resolve from there, not from wherever the command runs.
-func (f *scopeFlags) repoDir(e *env) string {
-	switch {
-	case f.repo == "":
-		return lint.RepoRoot(e.WD)
-	case filepath.IsAbs(f.repo):
-		return f.repo
-	}
-	return filepath.Join(e.WD, f.repo)
-}
-
-func (f *scopeFlags) tree(e *env) (scopeTree, error) {
-	t := scopeTree{opts: scope.OptionsFrom(f.cfg)}
-	if !f.exists && !f.registry {
-		return t, nil
-	}
-	dir := f.repoDir(e)
-	// Every target of a repository that is not there would "not exist",
-	// blaming the targets for a wrong --repo.
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return t, fmt.Errorf("%s: not a directory", dir)
-	}
-	fsys := os.DirFS(dir)
-	if f.exists {
-		t.opts.FS = fsys
-	}
-	if f.registry {
-		r, err := testregistry.Scan(fsys, f.full.Registry)
-		if err != nil {
-			return t, err
-		}
-		t.reg = r
-		t.opts.HasTest = r.HasEnabledTest
+// tree prepares the checks that need the requester's working tree.
+func (f *scopeFlags) tree(e *env) (*lint.ScopeTree, error) {
+	t, err := lint.OpenScopeTree(lint.RepoDir(e.WD, f.repo), f.cfg, f.full.Registry, f.exists, f.registry)
+	if err == nil && t.RegistryErrors > 0 {
 		// A registration with an error is no registration, so its target
 		// would "hold no registered test"; say why.
-		n := 0
-		for _, x := range r.Findings {
-			if x.Severity == finding.Error {
-				n++
-			}
-		}
-		if n > 0 {
-			fmt.Fprintf(e.Stderr, "cicheck: warning: the test registry has %d error(s); a registration with an error counts as no registration (see 'cicheck registry check')\n", n)
-		}
+		fmt.Fprintf(e.Stderr, "cicheck: warning: the test registry has %d error(s); a registration with an error counts as no registration (see 'cicheck registry check')\n", t.RegistryErrors)
 	}
-	return t, nil
+	return t, err
 }
 
 func runScopeCheck(e *env, args []string) error {
@@ -199,11 +152,11 @@ func runScopeCheck(e *env, args []string) error {
 		// A missing, doubled or empty block is a rejected declaration.
 		res.Reasons = []scope.Reason{{ID: scope.ReasonMalformed, Message: bodyErr.Error()}}
 	} else {
-		res = scope.Validate(targets, tree.opts)
+		res = scope.Validate(targets, tree.Options)
 	}
 	// The cap must equal the runner's own; drift is worth a warning on
 	// every check, as it turns an accepted scope into a late failure.
-	drift, err := scope.CheckCap(os.DirFS(f.repoDir(e)), f.cfg)
+	drift, err := scope.CheckCap(os.DirFS(lint.RepoDir(e.WD, f.repo)), f.cfg)
 	if err != nil {
 		return err
 	}
@@ -246,7 +199,7 @@ func runScopeChunk(e *env, args []string) error {
 	// every old chunk is blanked. Anything else must validate first, so a
 	// rejected scope never yields a publishable plan.
 	if len(targets) > 0 {
-		res := scope.Validate(targets, tree.opts)
+		res := scope.Validate(targets, tree.Options)
 		if !res.Accepted() {
 			for _, r := range res.Reasons {
 				fmt.Fprintf(e.Stderr, "cicheck: rejected: %s\n", r.Message)
