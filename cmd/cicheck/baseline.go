@@ -13,26 +13,16 @@ func init() {
 	register(&cli.Command{Name: "baseline", Summary: "record today's findings so that lint --baseline reports only new ones", Run: runBaseline, Verbs: []string{"write"}})
 }
 
-const baselineUsage = `usage: cicheck baseline write [flags] [FILE]
-
-Lints the repository exactly as 'cicheck lint' with no PATH does and records
-every finding in FILE (default .cicheck-baseline.json). Then
-'cicheck lint --baseline FILE' accepts those findings and fails only on new
-ones. Entries match by rule, file, job and message, not by line, so edits
-that only move code keep them. Rewrite the file to prune fixed findings.
-
-flags:`
-
 func runBaseline(e *env, args []string) error {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-		fmt.Fprintln(e.Stdout, baselineUsage[:strings.LastIndex(baselineUsage, "\n\nflags:")])
+		fmt.Fprintln(e.Stdout, usage("baseline")[:strings.LastIndex(usage("baseline"), "\n\nflags:")])
 		return nil
 	}
 	if len(args) == 0 || args[0] != "write" {
 		return cli.Usagef("usage: cicheck baseline write [FILE]")
 	}
 	var o lintOptions
-	fl := e.Flags("cicheck baseline write", baselineUsage)
+	fl := e.Flags("cicheck baseline write", usage("baseline"))
 	addLintFlags(fl, &o)
 	if err := cli.Parse(fl, args[1:]); err != nil {
 		return err

@@ -16,30 +16,6 @@ func init() {
 	register(&cli.Command{Name: "explain-diff", Summary: "show which workflows, paths-filter filters and (heavy) jobs a change wakes", Run: runExplainDiff})
 }
 
-const explainUsage = `usage: cicheck explain-diff [flags] [WORKFLOW...]
-
-Simulates a change on the repository's workflows (default: every
-.github/workflows/*.yml and *.yaml): whether each workflow triggers
-(on.<event>.paths), every dorny/paths-filter filter's result with the first
-matching file and pattern, and every job's verdict run, skip or unknown,
-heavy and GPU jobs first with the runner they would wake.
-
-Changed files come from git (--base: the merge-base diff a pull request
-sees, git diff --no-renames --name-status BASE...HEAD) or from a list
-(--files FILE, or - for stdin; one path per line, or "STATUS<TAB>path" lines
-with --name-status). The labels given are the pull request's complete label
-set. Other context (github.repository, vars.*, inputs.*) is unknown unless
-given with --set, and an unknown stays unknown in the verdict. An
-on.<event>.branches or branches-ignore filter is checked against
---set github.base_ref=BRANCH (pull requests) or github.ref=refs/heads/BRANCH
-(pushes); without it the trigger line says the filter was not checked.
-
-With --base, when the diff touches .github/workflows/**, a heavy job whose
-definition changed but that will not run and lacks the opt-in label
-(heavy.opt-in-label) gets a warning. It is advisory: the exit code is 0.
-
-flags:`
-
 type explainOptions struct {
 	base, head, files, event, format, config, pfVersion string
 	nameStatus                                          bool
@@ -48,7 +24,7 @@ type explainOptions struct {
 
 func runExplainDiff(e *env, args []string) error {
 	var o explainOptions
-	fl := e.Flags("cicheck explain-diff", explainUsage)
+	fl := e.Flags("cicheck explain-diff", usage("explain-diff"))
 	fl.StringVar(&o.base, "base", "", "base ref: diff the merge base of BASE and HEAD against HEAD")
 	fl.StringVar(&o.head, "head", "", "head ref (default: HEAD, workflows read from the working tree)")
 	fl.StringVar(&o.files, "files", "", "read the changed files from FILE (- for stdin) instead of git")

@@ -15,19 +15,9 @@ func init() {
 	register(&cli.Command{Name: "graph", Summary: "show the job graph with each job's gate and GPU/heavy marks (text|mermaid|dot|json)", Run: runGraph})
 }
 
-const graphUsage = `usage: cicheck graph [flags] [WORKFLOW...]
-
-Shows each workflow's jobs in topological order with their gate: an
-explicit status function (always(), !cancelled(), failure(), success()) or
-the implicit success() over all N transitive ancestors that GitHub applies
-to a job without one. GPU and heavy jobs are marked. With no WORKFLOW, the
-workflows of the repository's .github/workflows.
-
-flags:`
-
 func runGraph(e *env, args []string) error {
 	formats := []string{"text", "mermaid", "dot", "json"}
-	fl := e.Flags("cicheck graph", graphUsage)
+	fl := e.Flags("cicheck graph", usage("graph"))
 	format := fl.String("format", "text", "output format: "+strings.Join(formats, ", "))
 	cfgPath := fl.String("config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 	if err := cli.Parse(fl, args); err != nil {

@@ -19,19 +19,6 @@ func init() {
 	register(&cli.Command{Name: "lint", Summary: "lint workflows with actionlint and cicheck's rules (the default command)", Run: runLint})
 }
 
-const lintUsage = `usage: cicheck lint [flags] [PATH...]
-
-With no PATH, lints every .yml/.yaml file directly in .github/workflows of
-the repository (git top level, else the working directory). A PATH may be a
-workflow file or a directory (its .github/workflows, else the YAML files
-directly in it); - reads one workflow from stdin (name it with
---stdin-filename).
-
-Exit codes: 0 nothing at or above --fail-on, 1 findings, 2 bad usage,
-unreadable input or invalid config, 3 internal error.
-
-flags:`
-
 // lintOptions are lint's flags.
 type lintOptions struct {
 	report                       report.Settings
@@ -59,7 +46,7 @@ func addReportFlags(fl *pflag.FlagSet, s *report.Settings) {
 
 func runLint(e *env, args []string) error {
 	var o lintOptions
-	fl := e.Flags("cicheck lint", lintUsage)
+	fl := e.Flags("cicheck lint", usage("lint"))
 	addReportFlags(fl, &o.report)
 	fl.BoolVar(&o.fix, "fix", false, "apply the certain fixes of gpu-gate, closure-bridge and always-without-cancelled to the files, then report what remains")
 	fl.BoolVar(&o.diff, "diff", false, "with --fix: print the fixes as a unified diff instead of writing them (exit 1 when there is one)")

@@ -8,9 +8,11 @@
 package main
 
 import (
+	"embed"
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/cicheck/cicheck/internal/cli"
 )
@@ -59,4 +61,17 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+//go:embed help/*.txt
+var helpFiles embed.FS
+
+// usage is a command's help text, help/NAME.txt ("registry select" is
+// registry-select.txt): prose kept apart from the code that parses flags.
+func usage(name string) string {
+	b, err := helpFiles.ReadFile("help/" + strings.ReplaceAll(name, " ", "-") + ".txt")
+	if err != nil {
+		panic("cicheck: no help text for " + name)
+	}
+	return strings.TrimSuffix(string(b), "\n")
 }

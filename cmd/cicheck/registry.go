@@ -15,23 +15,10 @@ import (
 )
 
 func init() {
-	register(&cli.Command{Name: "registry", Summary: "check CI test registrations and resolve which tests a CI run selects", Usage: registryUsage, Run: runRegistry,
+	register(&cli.Command{Name: "registry", Summary: "check CI test registrations and resolve which tests a CI run selects", Usage: usage("registry"), Run: runRegistry,
 		Subs: []*cli.Command{{Name: "check", Run: registryCheck}, {Name: "select", Run: registrySelect}, {Name: "resolve-file", Run: registryResolveFile},
 			{Name: "explain-labels", Run: registryExplainLabels}, {Name: "policy", Run: registryPolicy}}})
 }
-
-const registryUsage = `usage: cicheck registry <subcommand> [flags]
-
-subcommands:
-  check            validate every register_*_ci() call, the labels file and the access policy
-  select           print the resolved label policy and the tests a run selects
-  resolve-file     resolve one test file to its /rerun-test plan
-  explain-labels   list which tests each run-ci-<label> adds
-  policy           resolve the CI policy from workflow inputs (EVENT_NAME, SCHEDULE,
-                   PR_LABELS_JSON, CADENCE_OVERRIDE, CHANGED_FILES_PATH) like ci_policy.py
-
-The repository is the git top level above the working directory, or --root.
-Exit codes: 0 clean, 1 findings or rejected, 2 bad usage or config, 3 internal error.`
 
 func runRegistry(e *env, args []string) error {
 	// A scan allocates many short-lived tokens and nodes and keeps little
@@ -77,7 +64,7 @@ func registryCheck(e *env, args []string) error {
 	var rf registryFlags
 	var out report.Settings
 	var staged bool
-	fl := e.Flags("cicheck registry check", "usage: cicheck registry check [flags]\n\nValidates every test registration under the scan roots without running Python.\n\nflags:")
+	fl := e.Flags("cicheck registry check", usage("registry-check"))
 	rf.add(fl)
 	addReportFlags(fl, &out)
 	fl.BoolVar(&staged, "staged", false, "pre-commit mode: nothing to do unless a test, labels, suites, access-policy or config file is staged; then report the staged files' findings (all findings when a registry-wide file is staged)")
@@ -109,12 +96,7 @@ func registrySelect(e *env, args []string) error {
 	var rf registryFlags
 	var q testregistry.SelectRequest
 	var format string
-	fl := e.Flags("cicheck registry select", `usage: cicheck registry select [--cadence C | --nightly] [--labels L...] [--match-all-labels] [--hw H --suite S] [--partition I/N] [--format text|json]
-
-Prints the resolved label policy, then the selected tests and the selected
-but disabled ones. Without --hw/--suite it covers every configured suite.
-
-flags:`)
+	fl := e.Flags("cicheck registry select", usage("registry-select"))
 	rf.add(fl)
 	fl.StringVar(&q.Cadence, "cadence", "", "CI cadence: regular, nightly, weekly or release (default regular)")
 	fl.BoolVar(&q.Nightly, "nightly", false, "shorthand for --cadence nightly")
@@ -156,7 +138,7 @@ flags:`)
 func registryResolveFile(e *env, args []string) error {
 	var rf registryFlags
 	var tag, format string
-	fl := e.Flags("cicheck registry resolve-file", "usage: cicheck registry resolve-file [--tag T] [--format text|json] PATH\n\nResolves one test file to its /rerun-test plan, or rejects it.\n\nflags:")
+	fl := e.Flags("cicheck registry resolve-file", usage("registry-resolve-file"))
 	rf.add(fl)
 	fl.StringVar(&tag, "tag", "dev", "CI image tag")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
@@ -199,7 +181,7 @@ func registryResolveFile(e *env, args []string) error {
 func registryExplainLabels(e *env, args []string) error {
 	var rf registryFlags
 	var format string
-	fl := e.Flags("cicheck registry explain-labels", "usage: cicheck registry explain-labels [--format text|json]\n\nLists, for each known label, the tests its run-ci-<label> adds.\n\nflags:")
+	fl := e.Flags("cicheck registry explain-labels", usage("registry-explain-labels"))
 	rf.add(fl)
 	fl.StringVar(&format, "format", "text", "output format: text or json")
 	if err := cli.ParseNoArgs(fl, args); err != nil {
@@ -230,7 +212,7 @@ func registryExplainLabels(e *env, args []string) error {
 // environment, GITHUB_OUTPUT lines on stdout, ::error:: on failure.
 func registryPolicy(e *env, args []string) error {
 	var rf registryFlags
-	fl := e.Flags("cicheck registry policy", "usage: cicheck registry policy\n\nReads EVENT_NAME, SCHEDULE, PR_LABELS_JSON, CADENCE_OVERRIDE and CHANGED_FILES_PATH\n(a `git diff --name-status -z -M HEAD^1 HEAD` output file) and prints the\nGITHUB_OUTPUT lines cadence, raw_labels, bypass_fastfail and skipped_stages.\n\nflags:")
+	fl := e.Flags("cicheck registry policy", usage("registry-policy"))
 	rf.add(fl)
 	if err := cli.ParseNoArgs(fl, args); err != nil {
 		return err

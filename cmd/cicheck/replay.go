@@ -15,27 +15,6 @@ func init() {
 	register(&cli.Command{Name: "replay", Summary: "count how often each heavy/GPU job would have woken over recent commits, before and after a workflow change", Run: runReplay})
 }
 
-const replayUsage = `usage: cicheck replay [--old REF] [--new REF|--worktree] [--range REVS | --commits N]
-                      [--first-parent] [--event E] [--label L]... [--no-labels] [--set K=V]...
-                      [--format text|markdown|json]
-
-Replays recent history through explain-diff's engine. Every commit
-(default: the last 200 first-parent commits of HEAD, each diffed against
-its first parent, as its pull request or push changed; a commit without a
-parent is left out) is explained twice: under the workflows as they are
-at --old (default: the merge base of HEAD with the default branch,
-origin/HEAD, main or master) and at --new (default: the working tree).
-For each heavy or GPU job it prints the commits that would wake it under
-old and under new, the difference, the commits undecided, up to three
-commits whose verdict changed with both sides' reasons, and runner-hours
-for jobs given heavy.minutes in .cicheck.yaml.
-
-Git does not record pull-request labels: without --label or --no-labels a
-condition that reads one is unknown, and counted as unknown, never guessed.
-The same holds for vars.*, inputs.* and github.* facts not given with --set.
-
-flags:`
-
 type replayOptions struct {
 	old, new, revRange, event, format, config, pfVersion string
 	worktree, firstParent, noLabels                      bool
@@ -45,7 +24,7 @@ type replayOptions struct {
 
 func runReplay(e *env, args []string) error {
 	var o replayOptions
-	fl := e.Flags("cicheck replay", replayUsage)
+	fl := e.Flags("cicheck replay", usage("replay"))
 	fl.StringVar(&o.old, "old", "", "workflows as at REF (default: the merge base of HEAD with the default branch)")
 	fl.StringVar(&o.new, "new", "", "workflows as at REF (default: the working tree)")
 	fl.BoolVar(&o.worktree, "worktree", false, "workflows as in the working tree (the default)")

@@ -9,18 +9,8 @@ func init() {
 	register(&cli.Command{Name: "runners", Summary: "list every runner the workflows use with its class (accelerator, self-hosted, GitHub-hosted, unknown) and why", Run: runRunners})
 }
 
-const runnersUsage = `usage: cicheck runners [flags] [WORKFLOW...]
-
-Lists every runner the workflows' jobs use (labels, group, or the runs-on
-expression that stays symbolic) with its class, accelerator, self-hosted,
-github-hosted or unknown, the reason, and the jobs that use it. A job is
-an accelerator job by the rules README's "Which jobs are GPU jobs" gives.
-With no WORKFLOW, the workflows of the repository's .github/workflows.
-
-flags:`
-
 func runRunners(e *env, args []string) error {
-	fl := e.Flags("cicheck runners", runnersUsage)
+	fl := e.Flags("cicheck runners", usage("runners"))
 	format := fl.String("format", "text", "output format: text, json")
 	cfgPath := fl.String("config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 	if err := cli.Parse(fl, args); err != nil {

@@ -15,18 +15,8 @@ func init() {
 	register(&cli.Command{Name: "simulate", Summary: "what-if: which jobs run when some jobs fail, are skipped or the run is cancelled", Run: runSimulate})
 }
 
-const simulateUsage = `usage: cicheck simulate WORKFLOW [flags]
-
-Evaluates every job's if: in dependency order under GitHub's semantics
-(implicit success() over the transitive closure, always/cancelled/failure,
-needs.X.result, outputs of skipped jobs as '') and prints, for every job,
-run, skip or unknown with the reason. A fact nobody gave (an output of a job
-that runs, a vars.* value) is unknown and stays unknown; it is never guessed.
-
-flags:`
-
 func runSimulate(e *env, args []string) error {
-	fl := e.Flags("cicheck simulate", simulateUsage)
+	fl := e.Flags("cicheck simulate", usage("simulate"))
 	fail := fl.StringArray("fail", nil, "job whose body fails (repeatable)")
 	skip := fl.StringArray("skip", nil, "job that is skipped, whatever its if: says (repeatable)")
 	cancel := fl.StringArray("cancel", nil, "job whose body is cancelled, e.g. by a timeout (repeatable)")
