@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -187,45 +188,15 @@ func runScopeChunk(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *previous < 0 {
-		return cli.Usagef("--previous must not be negative")
-	}
-	if *previous > scope.MaxChunkIndex {
-		// Blanking that many contexts used to run out of memory.
-		return cli.Usagef("--previous %d is out of range (at most %d); scope join rejects such an index", *previous, scope.MaxChunkIndex)
-	}
-	targets := scope.SplitArgs(args...)
-	// No targets is the full suite ("run all"): nothing to validate, and
-	// every old chunk is blanked. Anything else must validate first, so a
-	// rejected scope never yields a publishable plan.
-	if len(targets) > 0 {
-		res := scope.Validate(targets, tree.Options)
-		if !res.Accepted() {
-			for _, r := range res.Reasons {
-				fmt.Fprintf(e.Stderr, "cicheck: rejected: %s\n", r.Message)
-			}
-			return cli.Exit(exitFindings)
+	plan, fp, err := scope.PlanChunks(scope.SplitArgs(args...), f.cfg, tree.Options, *previous, *snapshot)
+	if rj := (*scope.Rejection)(nil); errors.As(err, &rj) {
+		for _, r := range rj.Reasons {
+			fmt.Fprintf(e.Stderr, "cicheck: rejected: %s\n", r)
 		}
-		targets = res.Targets
+		return cli.Exit(exitFindings)
+	} else if err != nil {
+		return err
 	}
-	plan, err := scope.PlanStatuses(targets, f.cfg.StatusContext, f.cfg.ChunkLimit, *previous)
-	if err != nil {
-		return cli.Failf("rejected: %v", err)
-	}
-	fp := scope.Fingerprint(scope.ScopeString(targets))
-	// Explicit paths and "run all" clear the snapshot marker; only an
-	// automatic full-suite run publishes one.
-	marker := scope.Status{Context: f.cfg.SnapshotContext}
-	if *snapshot != "" {
-		shas := strings.Split(*snapshot, ",")
-		if len(targets) > 0 || len(shas) != 3 {
-			return cli.Usagef("--snapshot takes BASE,MERGE,TREE and only an empty (full-suite) scope")
-		}
-		if marker.Description, err = scope.SnapshotMarker(shas[0], shas[1], shas[2], ""); err != nil {
-			return err
-		}
-	}
-	plan = append(plan, marker)
 	if err := scope.WritePlan(e.Stdout, f.format, plan, fp); err != nil {
 		return cli.Internal(err)
 	}
