@@ -9,6 +9,7 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -432,4 +433,41 @@ func (f FileFix) Write() error {
 		return fmt.Errorf("%s: %w", f.Target.Display, Unwrap(errors.Unwrap(err)))
 	}
 	return nil
+}
+
+// FixOutcome is what ApplyFixes did.
+type FixOutcome struct {
+	Findings, Files int      // fixed
+	Skipped         []string // findings left for a person, described
+	Stdin           bool     // the fixed text of stdin was written to out
+}
+
+// ApplyFixes applies r.Fixes: with diff, prints them to out as unified
+// diffs; otherwise writes each fixed file in place, except a workflow read
+// from stdin, whose fixed text goes to out.
+func (r *Result) ApplyFixes(out io.Writer, diff bool) (FixOutcome, error) {
+	var o FixOutcome
+	for _, f := range r.Fixes {
+		for _, s := range f.Skipped {
+			o.Skipped = append(o.Skipped, s.Describe())
+		}
+		if len(f.Applied) == 0 {
+			continue
+		}
+		o.Findings, o.Files = o.Findings+len(f.Applied), o.Files+1
+		var err error
+		switch {
+		case diff:
+			_, err = io.WriteString(out, f.Unified(f.Target.Display))
+		case f.Target.Src != nil:
+			o.Stdin = true
+			_, err = out.Write(f.Source)
+		default:
+			err = f.Write()
+		}
+		if err != nil {
+			return o, err
+		}
+	}
+	return o, nil
 }

@@ -58,3 +58,39 @@ func OpenScopeTree(dir string, cfg scope.Config, reg testregistry.Config, exists
 	}
 	return t, nil
 }
+
+// ResolveTestFile is /rerun-test's check of its file against the registry
+// (exactly one enabled CPU/CUDA registration), as the reference's resolve
+// job does; nil without a registry.
+func (t *ScopeTree) ResolveTestFile() func(path string) error {
+	if t.Registry == nil {
+		return nil
+	}
+	return func(path string) error {
+		_, err := t.Registry.ResolveFile(path, "")
+		return err
+	}
+}
+
+// ReadPolicy reads the access-policy file file, relative to dir.
+func ReadPolicy(dir, file string) ([]byte, error) {
+	p := file
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read JSON from %s: %w", file, file, Unwrap(err))
+	}
+	return data, nil
+}
+
+// LoadPolicy reads and validates the access-policy file file, relative to
+// dir.
+func LoadPolicy(dir, file string) (*scope.Policy, error) {
+	data, err := ReadPolicy(dir, file)
+	if err != nil {
+		return nil, err
+	}
+	return scope.ParsePolicy(data, file)
+}

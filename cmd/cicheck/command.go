@@ -1,11 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/cicheck/cicheck/internal/cli"
@@ -19,32 +16,6 @@ func init() {
 }
 
 const commandUsage = "usage: cicheck command parse [flags] < comment.md\n       cicheck command sanitize [--bot NAME] [--check] < reply.md\n       cicheck command policy [--profile NAME] [FILE]"
-
-// scopeReadPolicy reads an access-policy file relative to wd.
-func scopeReadPolicy(wd, file string) ([]byte, error) {
-	p := file
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(wd, p)
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("%s: cannot read JSON from %s: %w", file, file, err)
-	}
-	return data, nil
-}
-
-// scopeLoadPolicy reads and validates an access-policy file relative to wd.
-func scopeLoadPolicy(wd, file string) (*scope.Policy, error) {
-	data, err := scopeReadPolicy(wd, file)
-	if err != nil {
-		return nil, err
-	}
-	return scope.ParsePolicy(data, file)
-}
 
 func runCommandParse(e *env, args []string) error {
 	f := newScopeFlags(e, "command parse")
@@ -87,14 +58,8 @@ func runCommandParse(e *env, args []string) error {
 		UserID:     *userID,
 		Compat:     *compat,
 		Validate:   tree.Options,
-	}
-	if tree.Registry != nil {
-		// /rerun-test resolves its file against the registry (exactly one
-		// enabled CPU/CUDA registration), as the reference's resolve job.
-		o.ResolveTestFile = func(path string) error {
-			_, err := tree.Registry.ResolveFile(path, "")
-			return err
-		}
+		// /rerun-test resolves its file against the registry.
+		ResolveTestFile: tree.ResolveTestFile(),
 	}
 	if f.cfg.PolicyFile != "" {
 		// Loaded only for a recognised gateway command, as the reference
@@ -106,7 +71,7 @@ func runCommandParse(e *env, args []string) error {
 		if !f.fs.Changed("policy") {
 			base = lint.RepoDir(e.WD, f.repo)
 		}
-		o.Policy = func() (*scope.Policy, error) { return scopeLoadPolicy(base, f.cfg.PolicyFile) }
+		o.Policy = func() (*scope.Policy, error) { return lint.LoadPolicy(base, f.cfg.PolicyFile) }
 	}
 	cmd, err := scope.Classify(string(body), o)
 	if err != nil {
@@ -151,7 +116,7 @@ func runCommandPolicy(e *env, args []string) error {
 	if file == "" {
 		return cli.Usagef("no policy file given (pass FILE, or --profile miles)")
 	}
-	data, err := scopeReadPolicy(base, file)
+	data, err := lint.ReadPolicy(base, file)
 	if err != nil {
 		return err
 	}

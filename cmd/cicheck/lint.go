@@ -154,35 +154,19 @@ func applyFixes(e *env, o *lintOptions, paths []string) (done bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	fixed, files := 0, 0
-	for _, f := range res.Fixes {
-		for _, s := range f.Skipped {
-			fmt.Fprintf(e.Stderr, "cicheck: %s\n", s.Describe())
-		}
-		if len(f.Applied) == 0 {
-			continue
-		}
-		fixed, files = fixed+len(f.Applied), files+1
-		switch {
-		case o.diff:
-			fmt.Fprint(e.Stdout, f.Unified(f.Target.Display))
-		case f.Target.Src != nil:
-			// stdin: the fixed workflow is the output.
-			_, err := e.Stdout.Write(f.Source)
-			return true, err
-		default:
-			if err := f.Write(); err != nil {
-				return true, err
-			}
-		}
+	fixed, err := res.ApplyFixes(e.Stdout, o.diff)
+	for _, s := range fixed.Skipped {
+		fmt.Fprintf(e.Stderr, "cicheck: %s\n", s)
 	}
 	switch {
-	case o.diff && fixed > 0:
+	case err != nil || fixed.Stdin:
+		return true, err
+	case o.diff && fixed.Findings > 0:
 		return true, cli.Exit(exitFindings)
 	case o.diff:
 		return true, nil
-	case fixed > 0:
-		fmt.Fprintf(e.Stderr, "cicheck: fixed %d finding%s in %d file%s\n", fixed, plural(fixed), files, plural(files))
+	case fixed.Findings > 0:
+		fmt.Fprintf(e.Stderr, "cicheck: fixed %d finding%s in %d file%s\n", fixed.Findings, plural(fixed.Findings), fixed.Files, plural(fixed.Files))
 	}
 	if len(paths) == 1 && paths[0] == "-" {
 		// Nothing to fix on stdin: echo it, as a formatter does.
