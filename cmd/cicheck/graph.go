@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -16,7 +15,7 @@ func init() {
 }
 
 func runGraph(e *env, args []string) error {
-	formats := []string{"text", "mermaid", "dot", "json"}
+	formats := render.Formats()
 	fl := e.Flags("cicheck graph", usage("graph"))
 	format := fl.String("format", "text", "output format: "+strings.Join(formats, ", "))
 	cfgPath := fl.String("config", "", "configuration file (default: .cicheck.yaml at the repository root)")
@@ -48,21 +47,8 @@ func runGraph(e *env, args []string) error {
 		}
 		gws = append(gws, render.Build(l.Target.Display, l.Workflow, cl))
 	}
-	var werr error
-	switch *format {
-	case "text":
-		werr = render.Text(e.Stdout, gws)
-	case "mermaid":
-		werr = render.Mermaid(e.Stdout, gws)
-	case "dot":
-		werr = render.DOT(e.Stdout, gws)
-	case "json":
-		enc := json.NewEncoder(e.Stdout)
-		enc.SetIndent("", "  ")
-		werr = enc.Encode(render.Doc{Version: 1, Workflows: gws})
-	}
-	if werr != nil {
-		return cli.Internal(fmt.Errorf("writing the graph: %w", werr))
+	if err := render.Write(e.Stdout, *format, gws); err != nil {
+		return cli.Internal(fmt.Errorf("writing the graph: %w", err))
 	}
 	return failed
 }

@@ -5,6 +5,7 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -327,4 +328,24 @@ func DOT(w io.Writer, gws []Workflow) error {
 	b.WriteString("}\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Formats are the formats Write writes.
+func Formats() []string { return []string{"text", "mermaid", "dot", "json"} }
+
+// Write writes gws in format, one of Formats.
+func Write(w io.Writer, format string, gws []Workflow) error {
+	switch format {
+	case "text":
+		return Text(w, gws)
+	case "mermaid":
+		return Mermaid(w, gws)
+	case "dot":
+		return DOT(w, gws)
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(Doc{Version: 1, Workflows: gws})
+	}
+	return fmt.Errorf("unknown graph format %q", format)
 }
