@@ -117,3 +117,24 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestSummaryAndKeepStale(t *testing.T) {
+	r := Result{Baselined: 1, Stale: []Entry{{File: "a.yml"}, {File: "./b.yml"}}}
+	if got, want := r.Summary("base.json"), "baseline base.json: 1 finding accepted, 2 baseline entries no longer occur (prune with 'cicheck baseline write')"; got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	// Only b.yml was linted: a.yml's entry is not stale (its file was not
+	// looked at); ./b.yml is b.yml.
+	r.KeepStaleOf(func(f string) bool { return f == "b.yml" })
+	if len(r.Stale) != 1 || r.Stale[0].File != "./b.yml" {
+		t.Fatalf("stale = %+v", r.Stale)
+	}
+	r.Baselined = 2
+	if got, want := r.Summary("b"), "baseline b: 2 findings accepted, 1 baseline entry no longer occurs (prune with 'cicheck baseline write')"; got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	r.Stale = nil
+	if got, want := r.Summary("b"), "baseline b: 2 findings accepted, 0 baseline entries no longer occur"; got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
