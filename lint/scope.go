@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/scope"
 	"github.com/cicheck/cicheck/testregistry"
 )
@@ -93,4 +94,24 @@ func LoadPolicy(dir, file string) (*scope.Policy, error) {
 		return nil, err
 	}
 	return scope.ParsePolicy(data, file)
+}
+
+// CheckScope validates targets or, when body is not nil, the scope the PR
+// body declares in cfg's block (a missing, doubled or empty block is a
+// rejected declaration), and reports the drift of the repository's own
+// chunk cap from cfg's at dir: drift turns an accepted scope into a late
+// failure, so every check says it.
+func (t *ScopeTree) CheckScope(dir string, cfg scope.Config, targets []string, body *string) (scope.Result, []finding.Finding, error) {
+	var res scope.Result
+	if body != nil {
+		var err error
+		if targets, err = scope.BodyTargets(*body, cfg.BodyBlock, cfg.Root); err != nil {
+			res.Reasons = []scope.Reason{{ID: scope.ReasonMalformed, Message: err.Error()}}
+		}
+	}
+	if res.Reasons == nil {
+		res = scope.Validate(targets, t.Options)
+	}
+	drift, err := scope.CheckCap(os.DirFS(dir), cfg)
+	return res, drift, err
 }

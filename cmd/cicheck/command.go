@@ -20,9 +20,9 @@ const commandUsage = "usage: cicheck command parse [flags] < comment.md\n       
 func runCommandParse(e *env, args []string) error {
 	f := newScopeFlags(e, "command parse")
 	f.treeFlags()
-	f.str("bot", func(c *scope.Config) *string { return &c.Bot }, "bot login addressed as @NAME (the /bot trigger always works)")
-	f.str("policy", func(c *scope.Config) *string { return &c.PolicyFile }, "label-command access policy (JSON)")
-	f.str("prose-mentions", func(c *scope.Config) *string { return &c.ProseMentions }, "a command marker in prose: ignore or fail (default: each vocabulary's own rule)")
+	f.flagged.String("bot", func(c *scope.Config) *string { return &c.Bot }, "bot login addressed as @NAME (the /bot trigger always works)")
+	f.flagged.String("policy", func(c *scope.Config) *string { return &c.PolicyFile }, "label-command access policy (JSON)")
+	f.flagged.String("prose-mentions", func(c *scope.Config) *string { return &c.ProseMentions }, "a command marker in prose: ignore or fail (default: each vocabulary's own rule)")
 	compat := f.fs.String("compat", "", "read bot commands as the reference handler does: grep")
 	author := f.fs.String("author", "", "comment author's login (the bot's own comments are ignored)")
 	permission := f.fs.String("permission", "", "comment author's repository permission (admin, maintain, write, triage, read)")
@@ -134,7 +134,7 @@ func runCommandPolicy(e *env, args []string) error {
 // only reports (exit 1) a reply that would (self-trigger).
 func runCommandSanitize(e *env, args []string) error {
 	f := newScopeFlags(e, "command sanitize")
-	f.str("bot", func(c *scope.Config) *string { return &c.Bot }, "bot login whose mentions are removed")
+	f.flagged.String("bot", func(c *scope.Config) *string { return &c.Bot }, "bot login whose mentions are removed")
 	check := f.fs.Bool("check", false, "do not rewrite; exit 1 if the text would address the bot")
 	rest, err := f.parse(e, args)
 	if err != nil {

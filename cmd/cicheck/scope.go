@@ -29,10 +29,9 @@ const scopeUsage = "usage: cicheck scope check|chunk|join [flags] [TARGET...]"
 // profile for whatever is still at its generic default.
 type scopeFlags struct {
 	fs       *pflag.FlagSet
-	flagged  scope.Config                   // flag values
-	setters  map[string]func(*scope.Config) // copy one flag into a config
-	cfg      scope.Config                   // effective, resolved
-	full     *config.Config                 // the whole configuration
+	flagged  *cli.Overlay[scope.Config]
+	cfg      scope.Config   // effective, resolved
+	full     *config.Config // the whole configuration
 	config   string
 	format   string
 	exists   bool
@@ -41,26 +40,16 @@ type scopeFlags struct {
 }
 
 func newScopeFlags(e *env, name string) *scopeFlags {
-	f := &scopeFlags{flagged: scope.DefaultConfig(), setters: map[string]func(*scope.Config){}}
-	f.fs = pflag.NewFlagSet("cicheck "+name, pflag.ContinueOnError)
+	f := &scopeFlags{fs: pflag.NewFlagSet("cicheck "+name, pflag.ContinueOnError)}
 	f.fs.SetOutput(e.Stderr)
+	f.flagged = cli.NewOverlay(f.fs, scope.DefaultConfig())
 	f.fs.StringVar(&f.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
-	f.str("profile", func(c *scope.Config) *string { return &c.Profile }, "repository profile: "+strings.Join(scope.Profiles(), ", "))
-	f.str("root", func(c *scope.Config) *string { return &c.Root }, "every target must start with this root")
-	f.int("max", func(c *scope.Config) *int { return &c.MaxTargets }, "maximum number of distinct targets")
-	f.int("limit", func(c *scope.Config) *int { return &c.ChunkLimit }, "commit-status description limit")
+	f.flagged.String("profile", func(c *scope.Config) *string { return &c.Profile }, "repository profile: "+strings.Join(scope.Profiles(), ", "))
+	f.flagged.String("root", func(c *scope.Config) *string { return &c.Root }, "every target must start with this root")
+	f.flagged.Int("max", func(c *scope.Config) *int { return &c.MaxTargets }, "maximum number of distinct targets")
+	f.flagged.Int("limit", func(c *scope.Config) *int { return &c.ChunkLimit }, "commit-status description limit")
 	f.fs.StringVar(&f.format, "format", "text", "output format: text or json")
 	return f
-}
-
-func (f *scopeFlags) str(name string, field func(*scope.Config) *string, usage string) {
-	f.fs.StringVar(field(&f.flagged), name, *field(&f.flagged), usage)
-	f.setters[name] = func(c *scope.Config) { *field(c) = *field(&f.flagged) }
-}
-
-func (f *scopeFlags) int(name string, field func(*scope.Config) *int, usage string) {
-	f.fs.IntVar(field(&f.flagged), name, *field(&f.flagged), usage)
-	f.setters[name] = func(c *scope.Config) { *field(c) = *field(&f.flagged) }
 }
 
 // treeFlags adds the checks that need the requester's working tree.
@@ -97,11 +86,7 @@ func (f *scopeFlags) parse(e *env, args []string) ([]string, error) {
 	}
 	f.full = full
 	c := full.Scope
-	for name, set := range f.setters {
-		if f.fs.Changed(name) {
-			set(&c)
-		}
-	}
+	f.flagged.Apply(&c)
 	if c, err = c.Resolve(); err != nil {
 		return nil, err
 	}
@@ -130,34 +115,25 @@ func runScopeCheck(e *env, args []string) error {
 		return err
 	}
 	targets = scope.SplitArgs(targets...)
-	var bodyErr error
+	var body *string
 	if *prBody {
 		if len(targets) > 0 || f.cfg.BodyBlock == "" {
 			return cli.Usagef("--pr-body reads the PR body on stdin, takes no targets and needs scope.pr-body-block (e.g. --profile flashinfer)")
 		}
-		body, err := io.ReadAll(e.Stdin)
+		b, err := io.ReadAll(e.Stdin)
 		if err != nil {
 			return cli.Usagef("<stdin>: cannot read the PR body: %v", err)
 		}
 		if !f.fs.Changed("root") {
 			f.cfg.Root = f.cfg.BodyRoot
 		}
-		targets, bodyErr = scope.BodyTargets(string(body), f.cfg.BodyBlock, f.cfg.Root)
+		body = new(string(b))
 	}
 	tree, err := f.tree(e)
 	if err != nil {
 		return err
 	}
-	var res scope.Result
-	if bodyErr != nil {
-		// A missing, doubled or empty block is a rejected declaration.
-		res.Reasons = []scope.Reason{{ID: scope.ReasonMalformed, Message: bodyErr.Error()}}
-	} else {
-		res = scope.Validate(targets, tree.Options)
-	}
-	// The cap must equal the runner's own; drift is worth a warning on
-	// every check, as it turns an accepted scope into a late failure.
-	drift, err := scope.CheckCap(os.DirFS(lint.RepoDir(e.WD, f.repo)), f.cfg)
+	res, drift, err := tree.CheckScope(lint.RepoDir(e.WD, f.repo), f.cfg, targets, body)
 	if err != nil {
 		return err
 	}
@@ -177,8 +153,8 @@ func runScopeChunk(e *env, args []string) error {
 	f := newScopeFlags(e, "scope chunk")
 	f.treeFlags()
 	previous := f.fs.Int("previous", 0, "largest scope chunk index already published on the commit")
-	f.str("context", func(c *scope.Config) *string { return &c.StatusContext }, "status context prefix")
-	f.str("snapshot-context", func(c *scope.Config) *string { return &c.SnapshotContext }, "snapshot marker context")
+	f.flagged.String("context", func(c *scope.Config) *string { return &c.StatusContext }, "status context prefix")
+	f.flagged.String("snapshot-context", func(c *scope.Config) *string { return &c.SnapshotContext }, "snapshot marker context")
 	snapshot := f.fs.String("snapshot", "", "BASE,MERGE,TREE: publish the snapshot marker of an automatic full-suite run (no targets)")
 	args, err := f.parse(e, args)
 	if err != nil {
@@ -205,8 +181,8 @@ func runScopeChunk(e *env, args []string) error {
 
 func runScopeJoin(e *env, args []string) error {
 	f := newScopeFlags(e, "scope join")
-	f.str("context", func(c *scope.Config) *string { return &c.StatusContext }, "status context prefix")
-	f.str("snapshot-context", func(c *scope.Config) *string { return &c.SnapshotContext }, "snapshot marker context")
+	f.flagged.String("context", func(c *scope.Config) *string { return &c.StatusContext }, "status context prefix")
+	f.flagged.String("snapshot-context", func(c *scope.Config) *string { return &c.SnapshotContext }, "snapshot marker context")
 	rest, err := f.parse(e, args)
 	if err != nil {
 		return err

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 // testApp has a default command that echoes its arguments, a command with
@@ -150,5 +152,26 @@ func TestCompletion(t *testing.T) {
 	}
 	if err := testApp().Completion(e, "tcsh"); err == nil {
 		t.Error("tcsh accepted")
+	}
+}
+
+func TestOverlay(t *testing.T) {
+	type conf struct {
+		Name string
+		Max  int
+	}
+	fl := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	o := NewOverlay(fl, conf{Name: "default", Max: 5})
+	o.String("name", func(c *conf) *string { return &c.Name }, "")
+	o.Int("max", func(c *conf) *int { return &c.Max }, "")
+	if err := fl.Parse([]string{"--max", "5"}); err != nil {
+		t.Fatal(err)
+	}
+	// The file says name=file, max=9; the user set --max (to its default
+	// value, which still overrides); --name was not given.
+	got := conf{Name: "file", Max: 9}
+	o.Apply(&got)
+	if want := (conf{Name: "file", Max: 5}); got != want {
+		t.Errorf("got %+v, want %+v", got, want)
 	}
 }
