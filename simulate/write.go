@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 
+	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -43,10 +44,14 @@ type DocRefusal struct {
 	Reason string `json:"reason"`
 }
 
-// RefusedWith is Refused with more reasons (actionlint's parse errors),
-// in file order.
-func (s *Sim) RefusedWith(more []workflowgraph.Refusal) []workflowgraph.Refusal {
-	refused := append(s.Refused(), more...)
+// RefusedWith is Refused with the file's syntax findings (actionlint's
+// parse errors: unknown or misplaced keys, wrong types), in file order:
+// GitHub refuses the file for those too.
+func (s *Sim) RefusedWith(parse []finding.Finding) []workflowgraph.Refusal {
+	refused := s.Refused()
+	for _, f := range parse {
+		refused = append(refused, workflowgraph.Refusal{Line: f.Line, Column: f.Column, Reason: f.Message})
+	}
 	sort.SliceStable(refused, func(a, b int) bool {
 		if refused[a].Line != refused[b].Line {
 			return refused[a].Line < refused[b].Line

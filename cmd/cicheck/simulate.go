@@ -61,29 +61,21 @@ func runSimulate(e *env, args []string) error {
 	if err != nil {
 		return lint.Relabel(err, t.Rel, t.Display)
 	}
-	l := lint.Loaded{Target: t, Workflow: w, Parse: parse}
-	if l.Workflow == nil {
-		for _, f := range l.Parse {
-			fmt.Fprintf(e.Stderr, "cicheck: %s:%d:%d: %s\n", l.Target.Display, f.Line, f.Column, f.Message)
+	if w == nil {
+		for _, f := range parse {
+			fmt.Fprintf(e.Stderr, "cicheck: %s:%d:%d: %s\n", t.Display, f.Line, f.Column, f.Message)
 		}
 		return cli.Exit(exitUsage)
 	}
-	sc, err := simulate.BuildScenario(l.Workflow, l.Target.Display, simulate.Spec{Fail: *fail, Skip: *skip, Cancel: *cancel, CancelRun: *cancelRun,
+	sc, err := simulate.BuildScenario(w, t.Display, simulate.Spec{Fail: *fail, Skip: *skip, Cancel: *cancel, CancelRun: *cancelRun,
 		Event: *event, Labels: *labels, Inputs: *inputs, Outputs: *outputs, Set: *sets})
 	if err != nil {
 		return err
 	}
-	sim := simulate.New(l.Workflow)
-	// actionlint's parse errors (unknown or misplaced keys, wrong types) are
-	// problems GitHub refuses the file for too: the same findings lint
-	// reports, not a second opinion.
-	var parseErrs []workflowgraph.Refusal
-	for _, f := range l.Parse {
-		parseErrs = append(parseErrs, workflowgraph.Refusal{Line: f.Line, Column: f.Column, Reason: f.Message})
-	}
-	if refused := sim.RefusedWith(parseErrs); len(refused) > 0 {
+	sim := simulate.New(w)
+	if refused := sim.RefusedWith(parse); len(refused) > 0 {
 		// GitHub refuses the file: no job runs, whatever the scenario.
-		if err := simulate.WriteRefused(e.Stdout, *format, l.Target.Display, refused); err != nil {
+		if err := simulate.WriteRefused(e.Stdout, *format, t.Display, refused); err != nil {
 			return cli.Internal(fmt.Errorf("writing the simulation: %w", err))
 		}
 		return cli.Exit(exitFindings)
