@@ -32,15 +32,13 @@ func runExplainDiff(e *env, args []string) error {
 	fl.StringVar(&o.event, "event", "pull_request", "triggering event")
 	fl.StringArrayVar(&o.labels, "label", nil, "a pull request label (repeatable; none given means none)")
 	fl.StringArrayVar(&o.set, "set", nil, "context value KEY=VALUE, e.g. github.repository=org/repo or vars.RUN_GPU=true (repeatable)")
-	fl.StringVar(&o.format, "format", "text", "output format: "+strings.Join(explain.Formats(), ", "))
+	fl.Enum(&o.format, "format", "text", "output format: "+strings.Join(explain.Formats(), ", "), explain.Formats()...)
 	fl.StringVar(&o.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 	fl.StringVar(&o.pfVersion, "paths-filter-version", "", "simulate this dorny/paths-filter release for every step (e.g. v4.0.2)")
 	if err := cli.Parse(fl, args); err != nil {
 		return err
 	}
 	switch {
-	case cli.OneOf("format", o.format, explain.Formats()...) != nil:
-		return cli.OneOf("format", o.format, explain.Formats()...)
 	case (o.base == "") == (o.files == ""):
 		return cli.Usagef("explain-diff needs exactly one of --base REF or --files FILE|-")
 	case o.head != "" && o.base == "":

@@ -17,12 +17,10 @@ func init() {
 func runGraph(e *env, args []string) error {
 	formats := render.Formats()
 	fl := e.Flags("cicheck graph", usage("graph"))
-	format := fl.String("format", "text", "output format: "+strings.Join(formats, ", "))
+	var format string
+	fl.Enum(&format, "format", "text", "output format: "+strings.Join(formats, ", "), formats...)
 	cfgPath := fl.String("config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 	if err := cli.Parse(fl, args); err != nil {
-		return err
-	}
-	if err := cli.OneOf("format", *format, formats...); err != nil {
 		return err
 	}
 	loaded, cl, err := loadWorkflows(e, *cfgPath, fl.Args())
@@ -47,7 +45,7 @@ func runGraph(e *env, args []string) error {
 		}
 		gws = append(gws, render.Build(l.Target.Display, l.Workflow, cl))
 	}
-	if err := render.Write(e.Stdout, *format, gws); err != nil {
+	if err := render.Write(e.Stdout, format, gws); err != nil {
 		return cli.Internal(fmt.Errorf("writing the graph: %w", err))
 	}
 	return failed

@@ -6,8 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/cicheck/cicheck/baseline"
 	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
@@ -29,7 +27,7 @@ type lintOptions struct {
 }
 
 // addLintFlags declares the flags lint and baseline write share.
-func addLintFlags(fl *pflag.FlagSet, o *lintOptions) {
+func addLintFlags(fl *cli.FlagSet, o *lintOptions) {
 	fl.StringVar(&o.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 	fl.StringVar(&o.shellcheck, "shellcheck", "", "run shellcheck on run: scripts (optionally the executable's path)")
 	fl.Lookup("shellcheck").NoOptDefVal = "shellcheck"
@@ -38,7 +36,7 @@ func addLintFlags(fl *pflag.FlagSet, o *lintOptions) {
 
 // addReportFlags declares the output flags of the commands that report
 // findings.
-func addReportFlags(fl *pflag.FlagSet, s *report.Settings) {
+func addReportFlags(fl *cli.FlagSet, s *report.Settings) {
 	fl.StringVar(&s.Format, "format", "text", "output format: "+strings.Join(report.Formats(), ", "))
 	fl.StringVar(&s.FailOn, "fail-on", "error", "lowest severity that fails the run: error, warning, notice or never")
 	fl.StringVar(&s.Color, "color", "auto", "colour the text format: auto, always or never (NO_COLOR is honoured)")

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 
-	"github.com/spf13/pflag"
-
 	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/report"
@@ -31,7 +29,7 @@ func runRegistry(e *env, args []string) error {
 // registryFlags are the flags every registry subcommand shares.
 type registryFlags struct{ root, config string }
 
-func (rf *registryFlags) add(fl *pflag.FlagSet) {
+func (rf *registryFlags) add(fl *cli.FlagSet) {
 	fl.StringVar(&rf.root, "root", "", "repository root (default: the git top level above the working directory)")
 	fl.StringVar(&rf.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 }
@@ -105,11 +103,8 @@ func registrySelect(e *env, args []string) error {
 	fl.StringVar(&q.HW, "hw", "", "backend: cpu, cuda or rocm (with --suite)")
 	fl.StringVar(&q.Suite, "suite", "", "suite name (with --hw)")
 	fl.StringVar(&q.Partition, "partition", "", "I/N: print only partition I of N (LPT over est_time; needs --hw and --suite)")
-	fl.StringVar(&format, "format", "text", "output format: text or json")
+	fl.Enum(&format, "format", "text", "output format: text or json", "text", "json")
 	if err := cli.ParseNoArgs(fl, cli.SplitNargs(args, "--labels")); err != nil {
-		return err
-	}
-	if err := cli.OneOf("format", format, "text", "json"); err != nil {
 		return err
 	}
 	if _, _, err := q.Check(); err != nil {
@@ -141,15 +136,12 @@ func registryResolveFile(e *env, args []string) error {
 	fl := e.Flags("cicheck registry resolve-file", usage("registry-resolve-file"))
 	rf.add(fl)
 	fl.StringVar(&tag, "tag", "dev", "CI image tag")
-	fl.StringVar(&format, "format", "text", "output format: text or json")
+	fl.Enum(&format, "format", "text", "output format: text or json", "text", "json")
 	if err := cli.Parse(fl, args); err != nil {
 		return err
 	}
 	if fl.NArg() != 1 {
 		return cli.Usagef("registry resolve-file takes exactly one PATH")
-	}
-	if err := cli.OneOf("format", format, "text", "json"); err != nil {
-		return err
 	}
 	reg, _, err := rf.open(e, false)
 	if err != nil {
@@ -183,11 +175,8 @@ func registryExplainLabels(e *env, args []string) error {
 	var format string
 	fl := e.Flags("cicheck registry explain-labels", usage("registry-explain-labels"))
 	rf.add(fl)
-	fl.StringVar(&format, "format", "text", "output format: text or json")
+	fl.Enum(&format, "format", "text", "output format: text or json", "text", "json")
 	if err := cli.ParseNoArgs(fl, args); err != nil {
-		return err
-	}
-	if err := cli.OneOf("format", format, "text", "json"); err != nil {
 		return err
 	}
 	reg, r, err := rf.open(e, true)

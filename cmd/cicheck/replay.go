@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/cicheck/cicheck/internal/cli"
@@ -35,7 +34,7 @@ func runReplay(e *env, args []string) error {
 	fl.StringArrayVar(&o.labels, "label", nil, "a label every replayed pull request carries (repeatable: the complete set)")
 	fl.BoolVar(&o.noLabels, "no-labels", false, "the pull requests carried no label (default: labels unknown)")
 	fl.StringArrayVar(&o.set, "set", nil, "context value KEY=VALUE, e.g. github.repository=org/repo (repeatable)")
-	fl.StringVar(&o.format, "format", "text", "output format: "+strings.Join(replay.Formats(), ", "))
+	fl.Enum(&o.format, "format", "text", "output format: "+strings.Join(replay.Formats(), ", "), replay.Formats()...)
 	fl.StringVar(&o.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 	fl.StringVar(&o.pfVersion, "paths-filter-version", "", "simulate this dorny/paths-filter release for every step (e.g. v4.0.2)")
 	if err := cli.Parse(fl, args); err != nil {
@@ -44,8 +43,6 @@ func runReplay(e *env, args []string) error {
 	switch {
 	case fl.NArg() > 0:
 		return cli.Usagef("replay takes no arguments (got %q)", fl.Arg(0))
-	case !slices.Contains(replay.Formats(), o.format):
-		return cli.OneOf("format", o.format, replay.Formats()...)
 	case o.new != "" && o.worktree:
 		return cli.Usagef("--new and --worktree are exclusive")
 	case o.revRange != "" && fl.Changed("commits"):

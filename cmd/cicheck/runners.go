@@ -11,12 +11,10 @@ func init() {
 
 func runRunners(e *env, args []string) error {
 	fl := e.Flags("cicheck runners", usage("runners"))
-	format := fl.String("format", "text", "output format: text, json")
+	var format string
+	fl.Enum(&format, "format", "text", "output format: text, json", "text", "json")
 	cfgPath := fl.String("config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 	if err := cli.Parse(fl, args); err != nil {
-		return err
-	}
-	if err := cli.OneOf("format", *format, "text", "json"); err != nil {
 		return err
 	}
 	loaded, cl, err := loadWorkflows(e, *cfgPath, fl.Args())
@@ -32,7 +30,7 @@ func runRunners(e *env, args []string) error {
 			rs.Add(l.Target.Display, l.Workflow)
 		}
 	}
-	if err := render.WriteRunners(e.Stdout, *format, rs.Rows()); err != nil {
+	if err := render.WriteRunners(e.Stdout, format, rs.Rows()); err != nil {
 		return cli.Internal(err)
 	}
 	return failed

@@ -175,29 +175,54 @@ func (a *App) usage(w io.Writer) {
 	fmt.Fprint(w, a.Footer)
 }
 
+// FlagSet is a command's flags: a pflag.FlagSet whose enumerated flags
+// (Enum) Parse checks.
+type FlagSet struct {
+	*pflag.FlagSet
+	enums []enum
+}
+
+type enum struct {
+	name  string
+	value *string
+	valid []string
+}
+
 // Flags is a flag set for command name whose -h prints usage and the
 // flags' defaults on the command's stderr (stdout when help was asked for).
-func (e *Env) Flags(name, usage string) *pflag.FlagSet {
+func (e *Env) Flags(name, usage string) *FlagSet {
 	fl := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fl.SetOutput(e.Stderr)
 	fl.Usage = func() {
 		fmt.Fprintln(e.Stderr, usage)
 		fl.PrintDefaults()
 	}
-	return fl
+	return &FlagSet{FlagSet: fl}
+}
+
+// Enum declares a string flag whose value must be one of valid.
+func (fl *FlagSet) Enum(p *string, name, def, usage string, valid ...string) {
+	fl.StringVar(p, name, def, usage)
+	fl.enums = append(fl.enums, enum{name, p, valid})
 }
 
 // Parse parses args into fl: -h is a silent success (the usage is
-// printed), an unknown flag a usage error naming the nearest flag.
-func Parse(fl *pflag.FlagSet, args []string) error {
+// printed), an unknown flag a usage error naming the nearest flag, an
+// enumerated flag's value outside its set a usage error listing the set.
+func Parse(fl *FlagSet, args []string) error {
 	if err := fl.Parse(args); err != nil {
-		return FlagError(fl, err)
+		return FlagError(fl.FlagSet, err)
+	}
+	for _, en := range fl.enums {
+		if err := OneOf(en.name, *en.value, en.valid...); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
 // ParseNoArgs is Parse for a command that takes no arguments.
-func ParseNoArgs(fl *pflag.FlagSet, args []string) error {
+func ParseNoArgs(fl *FlagSet, args []string) error {
 	if err := Parse(fl, args); err != nil {
 		return err
 	}
