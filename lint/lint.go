@@ -41,6 +41,34 @@ type Options struct {
 	// Fix computes, for each file, its text with the certain fixes of the
 	// gate rules applied (Result.Fixes); nothing is written.
 	Fix bool
+	// Stdin is read, once, for the path "-" of LintArgs.
+	Stdin *Stdin
+}
+
+// Stdin is a workflow read from a stream once: a run that lints it twice
+// (--fix, then the report) sees the same text.
+type Stdin struct {
+	r    io.Reader
+	text []byte
+	err  error
+	read bool
+}
+
+// NewStdin reads r on first use.
+func NewStdin(r io.Reader) *Stdin { return &Stdin{r: r} }
+
+// Text is the stream's text. One byte past workflowgraph.MaxFileSize is
+// read, so an endless pipe cannot exhaust memory and a file too large is
+// still reported as such.
+func (s *Stdin) Text() ([]byte, error) {
+	if !s.read {
+		s.read = true
+		s.text, s.err = io.ReadAll(io.LimitReader(s.r, workflowgraph.MaxFileSize+1))
+		if s.text == nil {
+			s.text = []byte{}
+		}
+	}
+	return s.text, s.err
 }
 
 // Linter lints workflows and test registries.
@@ -221,6 +249,9 @@ type InternalError struct{ msg string }
 
 func (e *InternalError) Error() string { return e.msg }
 
+// ExitCode is 3, a bug in cicheck, for a command line reporting the error.
+func (e *InternalError) ExitCode() int { return 3 }
+
 // recovered runs f and turns a panic into an InternalError naming the file:
 // a panic in a worker goroutine would otherwise escape dispatch's recover
 // and print a stack trace.
@@ -394,14 +425,17 @@ func lintRegistry(wd string, cfg *config.Config, res *Result, logf func(string, 
 }
 
 // LintArgs lints what a command line names: the repository (LintRepo) for
-// no path, the workflow stdin returns, named stdinName, for "-" alone,
+// no path, the workflow Options.Stdin holds, named stdinName, for "-" alone,
 // else the files and directories (LintFiles).
-func (l *Linter) LintArgs(paths []string, stdinName string, stdin func() ([]byte, error)) (*Result, error) {
+func (l *Linter) LintArgs(paths []string, stdinName string) (*Result, error) {
 	switch {
 	case len(paths) == 0:
 		return l.LintRepo()
 	case len(paths) == 1 && paths[0] == "-":
-		src, err := stdin()
+		if l.o.Stdin == nil {
+			return nil, errors.New("<stdin>: no input stream")
+		}
+		src, err := l.o.Stdin.Text()
 		if err != nil {
 			return nil, fmt.Errorf("<stdin>: %w", err)
 		}

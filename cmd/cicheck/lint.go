@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/report"
-	"github.com/cicheck/cicheck/workflowgraph"
 )
 
 func init() {
@@ -23,7 +21,7 @@ type lintOptions struct {
 	config, shellcheck, baseline string
 	stdinName                    string
 	verbose, fix, diff           bool
-	stdin                        []byte // read once, for --fix's second pass
+	stdin                        *lint.Stdin // read once, for --fix's second pass
 }
 
 // addLintFlags declares the flags lint and baseline write share.
@@ -116,25 +114,16 @@ func lintRun(e *env, o *lintOptions, paths []string, fixing bool) (*lint.Result,
 	if o.verbose && cfgFile != "" {
 		fmt.Fprintf(e.Stderr, "cicheck: using configuration %s\n", cfgFile)
 	}
-	l := lint.New(lint.Options{WorkingDir: e.WD, Config: cfg, Shellcheck: o.shellcheck, Fix: o.fix && fixing, Log: func(format string, a ...any) {
+	if o.stdin == nil {
+		o.stdin = lint.NewStdin(e.Stdin)
+	}
+	l := lint.New(lint.Options{WorkingDir: e.WD, Config: cfg, Shellcheck: o.shellcheck, Fix: o.fix && fixing, Stdin: o.stdin, Log: func(format string, a ...any) {
 		if o.verbose {
 			fmt.Fprintf(e.Stderr, "cicheck: "+format+"\n", a...)
 		}
 	}})
-	res, err := l.LintArgs(paths, o.stdinName, func() ([]byte, error) {
-		if o.stdin == nil {
-			// One read past the limit, so an endless pipe cannot exhaust memory.
-			src, err := io.ReadAll(io.LimitReader(e.Stdin, workflowgraph.MaxFileSize+1))
-			if err != nil {
-				return nil, err
-			}
-			o.stdin = append(src, []byte{}...)
-		}
-		return o.stdin, nil
-	})
-	if ie := (*lint.InternalError)(nil); errors.As(err, &ie) {
-		return nil, cli.Internal(err)
-	} else if err != nil {
+	res, err := l.LintArgs(paths, o.stdinName)
+	if err != nil {
 		return nil, err
 	}
 	for _, msg := range res.UniqueInputErrors() {
@@ -168,7 +157,8 @@ func applyFixes(e *env, o *lintOptions, paths []string) (done bool, err error) {
 	}
 	if len(paths) == 1 && paths[0] == "-" {
 		// Nothing to fix on stdin: echo it, as a formatter does.
-		_, err := e.Stdout.Write(o.stdin)
+		text, _ := o.stdin.Text()
+		_, err := e.Stdout.Write(text)
 		return true, err
 	}
 	return false, nil

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -173,5 +174,23 @@ func TestOverlay(t *testing.T) {
 	o.Apply(&got)
 	if want := (conf{Name: "file", Max: 5}); got != want {
 		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+type codedErr struct{}
+
+func (codedErr) Error() string { return "coded" }
+func (codedErr) ExitCode() int { return ExitInternal }
+
+// TestExitCodeMethod: an error that knows its exit code keeps it; a plain
+// one (the near miss) is bad input.
+func TestExitCodeMethod(t *testing.T) {
+	var b bytes.Buffer
+	a := &App{Name: "p"}
+	if code := a.Report(&Env{Stderr: &b}, fmt.Errorf("wrapped: %w", codedErr{})); code != ExitInternal || b.String() != "p: wrapped: coded\n" {
+		t.Errorf("coded: %d %q", code, b.String())
+	}
+	if code := a.Report(&Env{Stderr: &b}, errors.New("plain")); code != ExitUsage {
+		t.Errorf("plain: %d", code)
 	}
 }

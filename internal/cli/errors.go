@@ -6,7 +6,8 @@ import (
 )
 
 // Error is an error with the exit code it ends the run with. A plain error
-// returned by a command is bad input: exit 2.
+// returned by a command is bad input (exit 2), unless it has an
+// ExitCode() int method, whose code it ends the run with.
 type Error struct {
 	Code int
 	Err  error // nil: nothing to print
@@ -51,7 +52,12 @@ func (a *App) Report(e *Env, err error) int {
 		return ExitOK
 	}
 	var x *Error
-	if !errors.As(err, &x) {
+	var coded interface{ ExitCode() int }
+	switch {
+	case errors.As(err, &x):
+	case errors.As(err, &coded):
+		x = &Error{Code: coded.ExitCode(), Err: err}
+	default:
 		x = &Error{Code: ExitUsage, Err: err}
 	}
 	switch {
