@@ -94,7 +94,7 @@ func TestReporterColor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	r, _ := NewReporter(Settings{"text", "error", "auto"}, f, func(string) string { return "" })
 	if r.color {
 		t.Error("auto coloured a regular file")
