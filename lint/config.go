@@ -54,11 +54,7 @@ func LoadConfig(wd, flagPath string) (*config.Config, string, error) {
 // file:line:col like every other error. It returns file alone when the key
 // cannot be found.
 func ConfigKeyPos(wd, file, msg string) string {
-	p := file
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(wd, p)
-	}
-	data, err := os.ReadFile(p)
+	data, err := os.ReadFile(abs(wd, file))
 	if err != nil {
 		return file
 	}
@@ -72,24 +68,25 @@ func ConfigKeyPos(wd, file, msg string) string {
 // ReadFile reads name relative to wd; an error names the file once, as the
 // user wrote it.
 func ReadFile(wd, name string) ([]byte, error) {
-	p := name
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(wd, p)
-	}
-	data, err := os.ReadFile(p)
+	data, err := os.ReadFile(abs(wd, name))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, Unwrap(err))
 	}
 	return data, nil
 }
 
+// abs is name relative to wd, unless it is absolute.
+func abs(wd, name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(wd, name)
+}
+
 // WriteFile writes data to name relative to wd, keeping an existing file's
 // permissions; an error names the file once, as the user wrote it.
 func WriteFile(wd, name string, data []byte) error {
-	p := name
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(wd, p)
-	}
+	p := abs(wd, name)
 	mode := os.FileMode(0o644)
 	if st, err := os.Stat(p); err == nil {
 		mode = st.Mode().Perm()

@@ -3,7 +3,6 @@ package lint
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/scope"
@@ -23,13 +22,10 @@ type ScopeTree struct {
 // RepoDir is the repository a scoped run's targets are relative to: repo
 // (relative to wd), else the git top level above wd.
 func RepoDir(wd, repo string) string {
-	switch {
-	case repo == "":
+	if repo == "" {
 		return RepoRoot(wd)
-	case filepath.IsAbs(repo):
-		return repo
 	}
-	return filepath.Join(wd, repo)
+	return abs(wd, repo)
 }
 
 // OpenScopeTree prepares the checks of cfg against the repository at dir:
@@ -75,11 +71,7 @@ func (t *ScopeTree) ResolveTestFile() func(path string) error {
 
 // ReadPolicy reads the access-policy file file, relative to dir.
 func ReadPolicy(dir, file string) ([]byte, error) {
-	p := file
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(dir, p)
-	}
-	data, err := os.ReadFile(p)
+	data, err := os.ReadFile(abs(dir, file))
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot read JSON from %s: %w", file, file, Unwrap(err))
 	}
