@@ -2,7 +2,6 @@ package checks
 
 import (
 	"fmt"
-	"reflect"
 	"sort"
 	"strings"
 
@@ -287,54 +286,18 @@ type exprRef struct {
 }
 
 // jobExprs parses every ${{ }} in the job's YAML values (if excluded: it is
-// j.If) and every bare step if:, walking actionlint's AST so that comments
+// j.If) and every bare step if:, from actionlint's AST so that comments
 // never count.
 func jobExprs(j *workflowgraph.Job) []exprRef {
 	if j.AST == nil {
 		return nil
 	}
 	var out []exprRef
-	var walk func(v reflect.Value, field string, depth int)
-	walk = func(v reflect.Value, field string, depth int) {
-		if depth > 30 || !v.IsValid() {
-			return
-		}
-		switch v.Kind() {
-		case reflect.Pointer, reflect.Interface:
-			if v.IsNil() {
-				return
-			}
-			if s, ok := v.Interface().(*actionlint.String); ok {
-				out = append(out, stringExprs(s, field == "If")...)
-				return
-			}
-			if _, ok := v.Interface().(*actionlint.Pos); ok {
-				return
-			}
-			walk(v.Elem(), field, depth+1)
-		case reflect.Struct:
-			t := v.Type()
-			for i := 0; i < v.NumField(); i++ {
-				if !t.Field(i).IsExported() {
-					continue
-				}
-				walk(v.Field(i), t.Field(i).Name, depth+1)
-			}
-		case reflect.Slice, reflect.Array:
-			for i := 0; i < v.Len(); i++ {
-				walk(v.Index(i), field, depth+1)
-			}
-		case reflect.Map:
-			keys := v.MapKeys()
-			sort.Slice(keys, func(a, b int) bool { return keys[a].String() < keys[b].String() })
-			for _, k := range keys {
-				walk(v.MapIndex(k), field, depth+1)
-			}
-		}
-	}
 	ast := *j.AST
 	ast.If = nil // the job's own condition is j.If
-	walk(reflect.ValueOf(ast), "", 0)
+	jobStrings(&ast, func(s *actionlint.String, bareIf bool) {
+		out = append(out, stringExprs(s, bareIf)...)
+	})
 	sort.SliceStable(out, func(a, b int) bool {
 		if out[a].line != out[b].line {
 			return out[a].line < out[b].line
