@@ -81,6 +81,10 @@ func Check(fsys fs.FS, cfg Config) ([]finding.Finding, error) {
 // Present reports whether fsys looks like it holds a test registry: the
 // labels file or the suites file exists.
 func Present(fsys fs.FS, cfg Config) bool {
+	cfg, err := cfg.Resolve(fsys)
+	if err != nil {
+		return true // a configuration error is the registry's to report
+	}
 	for _, p := range []string{cfg.Labels.File, cfg.Suites.File} {
 		if p == "" {
 			continue
@@ -152,6 +156,10 @@ func validBackend(b string) bool { return b == "cpu" || b == "cuda" || b == "roc
 // configuration or an unreadable file; problems in the repository are
 // findings.
 func Scan(fsys fs.FS, cfg Config) (*Registry, error) {
+	cfg, err := cfg.Resolve(fsys)
+	if err != nil {
+		return nil, err
+	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -529,7 +537,9 @@ func (r *Registry) crossChecks(labels *labelSet, used map[string]bool) []finding
 			out = append(out, f)
 		}
 	}
-	if r.Suites == nil {
+	// With no suites module configured (the neutral profile) there is
+	// nothing unavailable to report.
+	if r.Suites == nil && cfg.Suites.File != "" {
 		out = append(out, newFinding(RuleSuitesUnknown, cfg.Suites.File, 1, 1,
 			fmt.Sprintf("cannot load %s statically and registry.suites.map is empty; suite checks are skipped", cfg.Suites.Symbol)))
 	}

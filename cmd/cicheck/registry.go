@@ -91,7 +91,12 @@ func (rf *registryFlags) open(e *env) (string, fs.FS, testregistry.Config, bool)
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return "", nil, testregistry.Config{}, false
 	}
-	if err := testregistry.ValidateConfig(cfg.Registry); err != nil {
+	fsys := testregistry.DirFS(root)
+	reg, err := cfg.Registry.Resolve(fsys) // the profile the repository's layout calls for
+	if err == nil {
+		err = testregistry.ValidateConfig(reg)
+	}
+	if err != nil {
 		if cfgFile == "" {
 			cfgFile = "configuration"
 		} else {
@@ -101,7 +106,7 @@ func (rf *registryFlags) open(e *env) (string, fs.FS, testregistry.Config, bool)
 		return "", nil, testregistry.Config{}, false
 	}
 	rf.full = cfg
-	return root, testregistry.DirFS(root), cfg.Registry, true
+	return root, fsys, reg, true
 }
 
 // scan runs the scanner, turning a configuration or I/O error into exit 2.
