@@ -155,10 +155,18 @@ func validBackend(b string) bool { return b == "cpu" || b == "cuda" || b == "roc
 // and access-policy files. The error is reserved for an invalid
 // configuration or an unreadable file; problems in the repository are
 // findings.
-func Scan(fsys fs.FS, cfg Config) (*Registry, error) {
+func Scan(fsys fs.FS, cfg Config) (*Registry, error) { return ScanWith(fsys, cfg, nil) }
+
+// ScanWith is Scan over workflows the caller has already loaded (nil:
+// LoadWorkflows reads the configured directory), so a run that has parsed
+// them does not parse them again.
+func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
 	cfg, err := cfg.Resolve(fsys)
 	if err != nil {
 		return nil, err
+	}
+	if wfs == nil {
+		wfs = LoadWorkflows(fsys, cfg.Workflows)
 	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -229,7 +237,7 @@ func Scan(fsys fs.FS, cfg Config) (*Registry, error) {
 	}
 	fnd = append(fnd, r.crossChecks(labels, used)...)
 	fnd = append(fnd, checkAccessPolicy(fsys, cfg, labels)...)
-	fnd = append(fnd, r.checkWorkflows(fsys, spos)...)
+	fnd = append(fnd, r.checkWorkflows(wfs, spos)...)
 	orphans, err := findOrphans(fsys, cfg)
 	if err != nil {
 		return nil, err
