@@ -211,7 +211,7 @@ func runExplainDiff(e *env, args []string) int {
 				continue
 			}
 			base, _ := gitdiff.Show(root, mergeBase, w.File) // absent at base: a new workflow
-			advisories = append(advisories, explain.Advise(w, base, wfs[i].Source, o.labels, cfg.Heavy.OptInLabel)...)
+			advisories = append(advisories, explain.Advise(w, base, wfs[i].AST, o.labels, cfg.Heavy.OptInLabel)...)
 		}
 	}
 	var buf bytes.Buffer
