@@ -40,6 +40,11 @@ func runConfig(e *env, args []string) int {
 		return exitUsage
 	}
 	cfg, src, err := loadConfig(e, *cfgPath)
+	if err == nil {
+		// The registry profile the repository's layout settles on is part
+		// of the effective configuration.
+		cfg.Registry, err = cfg.Registry.Resolve(os.DirFS(lint.RepoRoot(e.wd)))
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "cicheck: %v\n", err)
 		return exitUsage
