@@ -68,7 +68,7 @@ func Legs(j *Job) (legs []Leg, ok bool) {
 	for _, c := range combos {
 		l := Leg{Keys: c.keys, Values: make([]string, len(c.keys))}
 		for i, k := range c.keys {
-			l.Values[i] = c.vals[k].key
+			l.Values[i] = c.vals[k].key // present: the combination has k
 		}
 		legs = append(legs, l)
 	}
@@ -89,7 +89,7 @@ type cell struct {
 // include-only keys after them, sorted.
 type combo struct {
 	keys []string
-	vals map[string]cell
+	vals map[string]*cell
 }
 
 // expandMatrix is the expansion Legs documents, over cells that conv makes
@@ -104,7 +104,7 @@ func expandMatrix(m *actionlint.Matrix, conv func(actionlint.RawYAMLValue) (cell
 	}
 	type row struct {
 		key  string
-		vals []cell
+		vals []*cell
 		pos  *actionlint.Pos
 	}
 	var rows []row
@@ -113,14 +113,17 @@ func expandMatrix(m *actionlint.Matrix, conv func(actionlint.RawYAMLValue) (cell
 		if r == nil {
 			return nil, false
 		}
-		var vals []cell
+		var vals []*cell
 		if r.Expression != nil {
 			if rowExpr == nil {
 				return nil, false
 			}
-			var ok bool
-			if vals, ok = rowExpr(r.Expression); !ok {
+			cs, ok := rowExpr(r.Expression)
+			if !ok {
 				return nil, false
+			}
+			for i := range cs {
+				vals = append(vals, &cs[i])
 			}
 		}
 		for _, v := range r.Values {
@@ -128,7 +131,7 @@ func expandMatrix(m *actionlint.Matrix, conv func(actionlint.RawYAMLValue) (cell
 			if !ok {
 				return nil, false
 			}
-			vals = append(vals, c)
+			vals = append(vals, &c)
 		}
 		var pos *actionlint.Pos
 		if r.Name != nil {
@@ -150,15 +153,15 @@ func expandMatrix(m *actionlint.Matrix, conv func(actionlint.RawYAMLValue) (cell
 		return pa.Col < pb.Col
 	})
 	type work struct {
-		vals     map[string]cell
+		vals     map[string]*cell
 		original map[string]bool
 	}
-	combos := []work{{vals: map[string]cell{}, original: map[string]bool{}}}
+	combos := []work{{vals: map[string]*cell{}, original: map[string]bool{}}}
 	for _, r := range rows {
 		var next []work
 		for _, c := range combos {
 			for _, v := range r.vals {
-				n := work{vals: map[string]cell{}, original: map[string]bool{}}
+				n := work{vals: make(map[string]*cell, len(c.vals)+1), original: make(map[string]bool, len(c.vals)+1)}
 				for k, x := range c.vals {
 					n.vals[k], n.original[k] = x, true
 				}
@@ -171,19 +174,19 @@ func expandMatrix(m *actionlint.Matrix, conv func(actionlint.RawYAMLValue) (cell
 	if len(rows) == 0 {
 		combos = nil
 	}
-	entries := func(cs *actionlint.MatrixCombinations) ([]map[string]cell, bool) {
+	entries := func(cs *actionlint.MatrixCombinations) ([]map[string]*cell, bool) {
 		if cs == nil {
 			return nil, true
 		}
 		if cs.Expression != nil {
 			return nil, false
 		}
-		var out []map[string]cell
+		var out []map[string]*cell
 		for _, c := range cs.Combinations {
 			if c == nil || c.Expression != nil {
 				return nil, false
 			}
-			e := map[string]cell{}
+			e := map[string]*cell{}
 			for k, a := range c.Assigns {
 				if a == nil {
 					continue
@@ -192,7 +195,7 @@ func expandMatrix(m *actionlint.Matrix, conv func(actionlint.RawYAMLValue) (cell
 				if !ok {
 					return nil, false
 				}
-				e[strings.ToLower(k)] = v
+				e[strings.ToLower(k)] = &v
 			}
 			out = append(out, e)
 		}
@@ -205,11 +208,14 @@ func expandMatrix(m *actionlint.Matrix, conv func(actionlint.RawYAMLValue) (cell
 	}
 	// differs compares an entry's value with a combination's; an unknown
 	// value on either side cannot be compared (ok false).
-	differs := func(c work, k string, v cell) (bool, bool) {
-		if v.unknown || c.vals[k].unknown {
+	differs := func(c work, k string, v *cell) (bool, bool) {
+		x := c.vals[k]
+		if v.unknown || x != nil && x.unknown {
 			return false, false
 		}
-		return c.vals[k].key != v.key, true
+		// A combination without k compares as the empty string, as it
+		// always has.
+		return (x == nil && v.key != "") || (x != nil && x.key != v.key), true
 	}
 	comparable := true
 	combos = slices.DeleteFunc(combos, func(c work) bool {
@@ -255,7 +261,7 @@ func expandMatrix(m *actionlint.Matrix, conv func(actionlint.RawYAMLValue) (cell
 			added = true
 		}
 		if !added {
-			n := work{vals: map[string]cell{}, original: map[string]bool{}}
+			n := work{vals: map[string]*cell{}, original: map[string]bool{}}
 			for k, v := range inc {
 				n.vals[k] = v
 			}

@@ -51,6 +51,7 @@ type resolveCtx struct {
 	defaults map[string]string       // workflow_call input defaults
 	exprs    exprCache
 	alts     []alternative // the job's alternatives, made on first use
+	inAlts   []alternative // one per choice of inputs, without the matrix
 }
 
 // alternative is one way a job runs: one leg of its matrix under one
@@ -58,9 +59,21 @@ type resolveCtx struct {
 // once per alternative by package expr, and the values are collected.
 type alternative struct {
 	env *expr.Env
+	// matrix, when set, is this leg's matrix context: the legs of a job
+	// share one Env (an Env and its map per leg would dominate the cost)
+	// and use puts it in place. Alternatives are evaluated one at a time.
+	matrix *expr.Value
 	// raw holds, by matrix key, a value written as an expression that is
 	// not known, as written: `${{ matrix.gpu }}` over it shows that text.
 	raw map[string]string
+}
+
+// use readies the alternative's Env for one evaluation.
+func (a alternative) use() *expr.Env {
+	if a.matrix != nil {
+		a.env.Contexts["matrix"] = *a.matrix
+	}
+	return a.env
 }
 
 func resolveRunner(ro *actionlint.Runner, rc *resolveCtx) Runner {
@@ -105,8 +118,8 @@ func resolveLabels(s string, rc *resolveCtx) (labels, symbolic []string) {
 	}
 	key := matrixKey(s, rc.exprs)
 	whole := false
-	for _, a := range rc.alternatives() {
-		ls, ok := labelsOf(evalString(s, a.env, rc.exprs))
+	for _, a := range rc.alternativesFor(s) {
+		ls, ok := labelsOf(evalString(s, a.use(), rc.exprs))
 		switch {
 		case ok:
 			labels = append(labels, ls...)
@@ -215,8 +228,8 @@ func resolveValue(v string, rc *resolveCtx) []expr.Value {
 		return []expr.Value{expr.String(v)}
 	}
 	var out []expr.Value
-	for _, a := range rc.alternatives() {
-		x := evalString(v, a.env, rc.exprs)
+	for _, a := range rc.alternativesFor(v) {
+		x := evalString(v, a.use(), rc.exprs)
 		switch {
 		case x.Known():
 			out = append(out, x)
@@ -232,6 +245,32 @@ func resolveValue(v string, rc *resolveCtx) []expr.Value {
 		}
 	}
 	return dedupeValues(out)
+}
+
+// alternativesFor is the alternatives s is evaluated in: the matrix's
+// legs only when s may read the matrix (legs that differ in nothing s
+// reads would repeat the same evaluation).
+func (rc *resolveCtx) alternativesFor(s string) []alternative {
+	if rc.matrix != nil && mentionsMatrix(s) {
+		return rc.alternatives()
+	}
+	if rc.inAlts == nil {
+		for _, in := range rc.inputChoices() {
+			rc.inAlts = append(rc.inAlts, alternative{env: &expr.Env{Contexts: map[string]expr.Value{"inputs": in}}})
+		}
+	}
+	return rc.inAlts
+}
+
+// mentionsMatrix reports the word matrix in s in any case, as context
+// names are case-insensitive: the only way an expression reads it.
+func mentionsMatrix(s string) bool {
+	for i := 0; i+6 <= len(s); i++ {
+		if strings.EqualFold(s[i:i+6], "matrix") {
+			return true
+		}
+	}
+	return false
 }
 
 // alternatives makes, once per job, the job's alternatives: each choice of
@@ -327,6 +366,7 @@ func matrixAlternatives(m *actionlint.Matrix, in expr.Value, cache exprCache) []
 		return []alternative{{env: &expr.Env{Contexts: ctx}}}
 	}
 	out := make([]alternative, 0, len(combos))
+	legEnv := &expr.Env{Contexts: map[string]expr.Value{"inputs": in}}
 	for _, c := range combos {
 		fields := make(map[string]expr.Value, len(c.vals))
 		var raw map[string]string
@@ -339,9 +379,9 @@ func matrixAlternatives(m *actionlint.Matrix, in expr.Value, cache exprCache) []
 				raw[k] = v.raw
 			}
 		}
-		ctx := maps.Clone(base)
-		ctx["matrix"] = expr.Object(fields)
-		out = append(out, alternative{env: &expr.Env{Contexts: ctx}, raw: raw})
+		// The keys are lower-cased already (expandMatrix): the object is
+		// built as expr.Object would build it, without a second copy.
+		out = append(out, alternative{env: legEnv, matrix: &expr.Value{Kind: expr.KindObject, Fields: fields}, raw: raw})
 	}
 	if len(out) == 0 { // an empty matrix: no leg, nothing known
 		out = append(out, alternative{env: &expr.Env{Contexts: base}})
