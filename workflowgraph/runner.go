@@ -42,6 +42,7 @@ func (r Runner) All() []string {
 
 // maxAlts bounds the ways a job is evaluated: its matrix legs (GitHub runs
 // at most 256 per matrix) times the choices of its caller's inputs.
+// Beyond it a matrix is read key by key and inputs are unknown.
 const maxAlts = 256
 
 // resolveCtx is what a job's runs-on and `with:` values are evaluated in.
@@ -279,8 +280,11 @@ func (rc *resolveCtx) alternatives() []alternative {
 	if rc.alts != nil {
 		return rc.alts
 	}
-	for _, in := range rc.inputChoices() {
-		rc.alts = append(rc.alts, matrixAlternatives(rc.matrix, in, rc.exprs)...)
+	choices := rc.inputChoices()
+	for _, in := range choices {
+		// The legs share the bound with the input choices: at most maxAlts
+		// alternatives in all, beyond which each key is one of its values.
+		rc.alts = append(rc.alts, matrixAlternatives(rc.matrix, in, rc.exprs, max(1, maxAlts/len(choices)))...)
 	}
 	return rc.alts
 }
@@ -338,9 +342,9 @@ func (rc *resolveCtx) inputChoices() []expr.Value {
 // matrixAlternatives is one alternative per leg of m under the inputs
 // context in. A matrix that cannot be expanded leg by leg (an unknown row,
 // an include or exclude that would compare an unknown value, more legs
-// than GitHub runs) is read as one alternative in which each key is one of
+// than limit) is read as one alternative in which each key is one of
 // its values; a matrix that is one expression is not known.
-func matrixAlternatives(m *actionlint.Matrix, in expr.Value, cache exprCache) []alternative {
+func matrixAlternatives(m *actionlint.Matrix, in expr.Value, cache exprCache, limit int) []alternative {
 	base := map[string]expr.Value{"inputs": in}
 	if m == nil || m.Expression != nil {
 		return []alternative{{env: &expr.Env{Contexts: base}}}
@@ -359,7 +363,7 @@ func matrixAlternatives(m *actionlint.Matrix, in expr.Value, cache exprCache) []
 		}
 		return out, true
 	}
-	combos, ok := expandMatrix(m, conv, rowExpr, maxAlts)
+	combos, ok := expandMatrix(m, conv, rowExpr, limit)
 	if !ok {
 		ctx := maps.Clone(base)
 		ctx["matrix"] = unionMatrix(m, conv, rowExpr)

@@ -104,3 +104,36 @@ func TestRunnerMatrixBeyondGitHubLimit(t *testing.T) {
 		t.Errorf("labels %q", got)
 	}
 }
+
+// TestRunnerAlternativesBound: the legs share the bound with the caller's
+// input choices. Four choices leave 64 legs each; a callee matrix of 100
+// legs is then read key by key, and its labels still resolve.
+func TestRunnerAlternativesBound(t *testing.T) {
+	w := load(t, map[string]string{
+		"w.yml": `on: push
+jobs:
+  call:
+    strategy:
+      matrix:
+        box: [a, b, c, d]
+    uses: ./.github/workflows/suite.yml
+    with:
+      box: ${{ matrix.box }}
+`,
+		".github/workflows/suite.yml": `on:
+  workflow_call:
+    inputs:
+      box: {type: string}
+jobs:
+  test:
+    strategy:
+      matrix:
+        shard: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+        gpu: [h100, h200, b200, l4, t4, a100, a10g, l40s, v100, mi300x]
+    runs-on: ["${{ inputs.box }}", "${{ matrix.gpu }}"]
+    steps: [{run: pytest}]
+`}, "w.yml")
+	if got := strings.Join(w.Job("call").Runner.Labels, ","); got != "a,a100,a10g,b,b200,c,d,h100,h200,l4,l40s,mi300x,t4,v100" {
+		t.Errorf("labels %q (symbolic %v)", got, w.Job("call").Runner.Symbolic)
+	}
+}
