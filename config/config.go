@@ -221,10 +221,48 @@ func decodeInto(c *Config, name string, b []byte) error {
 		return nil
 	}
 	d := &decoder{name: name}
+	reg := child(root, "registry")
+	if err := d.registryProfile(c, reg); err != nil {
+		return err
+	}
 	if err := d.decode(root, reflect.ValueOf(c).Elem(), ""); err != nil {
 		return err
 	}
+	if reg != nil {
+		// An auto profile may settle as neutral in a repository without the
+		// miles layout; the section then applies over the neutral values.
+		c.Registry.SetOverlay(func(base *testregistry.Config) error {
+			od := &decoder{name: name}
+			return od.decode(reg, reflect.ValueOf(base).Elem(), "registry")
+		})
+	}
 	return d.validate(c, root)
+}
+
+// registryProfile reads registry.profile before the rest of the section,
+// which is decoded over that profile's values. An unknown name is an
+// error at its position, with the closest name.
+func (d *decoder) registryProfile(c *Config, reg *yaml.Node) error {
+	n := child(reg, "profile")
+	if n == nil {
+		return nil
+	}
+	if n.Kind != yaml.ScalarNode {
+		return d.errf(n, "registry.profile must be a profile name (valid: %s)", strings.Join(testregistry.ProfileNames(), ", "))
+	}
+	p, ok := testregistry.ParseProfile(n.Value)
+	if !ok {
+		valid := strings.Join(testregistry.ProfileNames(), ", ")
+		if m := textdist.Closest(n.Value, testregistry.ProfileNames()); m != "" {
+			return d.errf(n, "registry.profile: unknown profile %q; did you mean %q? (valid: %s)", n.Value, m, valid)
+		}
+		return d.errf(n, "registry.profile: unknown profile %q (valid: %s)", n.Value, valid)
+	}
+	c.Registry, _ = testregistry.ProfileConfig(p)
+	// The generic decoder stores the name as written; "auto" is the zero
+	// profile.
+	n.Value = string(p)
+	return nil
 }
 
 // validate checks the values the generic decoder cannot: rule severities

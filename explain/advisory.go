@@ -1,11 +1,12 @@
 package explain
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"github.com/rhysd/actionlint"
 )
 
 // Advisory is one workflow-change warning: a heavy job whose definition
@@ -15,59 +16,71 @@ type Advisory struct {
 	Message          string
 }
 
-// JobDefinitions returns each job's definition in a canonical form (YAML
-// re-encoded without comments or positions), keyed by lower-cased job id,
-// so that a comment-only edit compares equal and any real change does not.
-// A file that does not parse yields nil.
+// JobDefinitions returns each job's definition in a canonical form, keyed
+// by lower-cased job id: the job as actionlint parsed it, encoded without
+// positions or quoting, so that a comment, quoting, key-order or
+// flow/block-style edit compares equal and any change to what GitHub reads
+// does not. A file that does not parse yields nil.
 func JobDefinitions(src []byte) map[string]string {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil || len(doc.Content) == 0 {
-		return nil
-	}
-	root := doc.Content[0]
-	if root.Kind != yaml.MappingNode {
+	ast, _ := actionlint.Parse(src)
+	return jobDefinitions(ast)
+}
+
+func jobDefinitions(ast *actionlint.Workflow) map[string]string {
+	if ast == nil {
 		return nil
 	}
 	out := map[string]string{}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value != "jobs" || root.Content[i+1].Kind != yaml.MappingNode {
+	for id, j := range ast.Jobs {
+		if j == nil {
 			continue
 		}
-		jobs := root.Content[i+1]
-		for k := 0; k+1 < len(jobs.Content); k += 2 {
-			n := jobs.Content[k+1]
-			strip(n)
-			b, err := yaml.Marshal(n)
-			if err != nil {
-				continue
-			}
-			out[strings.ToLower(jobs.Content[k].Value)] = string(b)
+		b, err := json.Marshal(j)
+		if err != nil {
+			continue // a value JSON cannot hold (NaN): no comparison
 		}
+		var v any
+		if json.Unmarshal(b, &v) != nil {
+			continue
+		}
+		b, err = json.Marshal(strip(v))
+		if err != nil {
+			continue
+		}
+		out[strings.ToLower(id)] = string(b)
 	}
 	return out
 }
 
-func strip(n *yaml.Node) {
-	n.HeadComment, n.LineComment, n.FootComment = "", "", ""
-	n.Line, n.Column = 0, 0
-	// Keep quoting out of the comparison: 'x' and "x" and x are one value.
-	if n.Kind == yaml.ScalarNode {
-		n.Style = 0
+// strip drops where a value was written and how it was quoted (Pos,
+// RunPos, Quoted) from an encoded AST; maps encode with sorted keys.
+func strip(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, k := range []string{"Pos", "RunPos", "Quoted"} {
+			delete(t, k)
+		}
+		for k, x := range t {
+			t[k] = strip(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = strip(x)
+		}
 	}
-	for _, c := range n.Content {
-		strip(c)
-	}
+	return v
 }
 
-// Advise compares heavy jobs' definitions at base and head (base nil: the
-// workflow is new) for one explained workflow and returns the advisories.
-// labels is the pull request's label set; optIn the label that opts into
-// heavy jobs ("" when none is configured).
-func Advise(w *Workflow, base, head []byte, labels []string, optIn string) []Advisory {
+// Advise compares heavy jobs' definitions at base (its source; nil: the
+// workflow is new) and head (the tree the explanation was made from) for
+// one explained workflow and returns the advisories. labels is the pull
+// request's label set; optIn the label that opts into heavy jobs ("" when
+// none is configured).
+func Advise(w *Workflow, base []byte, head *actionlint.Workflow, labels []string, optIn string) []Advisory {
 	if optIn != "" && slices.Contains(labels, optIn) {
 		return nil
 	}
-	b, h := JobDefinitions(base), JobDefinitions(head)
+	b, h := JobDefinitions(base), jobDefinitions(head)
 	if h == nil {
 		return nil
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/rhysd/actionlint"
+
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/pathsfilter"
 	"github.com/cicheck/cicheck/simulate"
@@ -128,14 +130,15 @@ func TestAdvise(t *testing.T) {
 	base := []byte("jobs:\n  a:\n    runs-on: GB10\n    steps:\n      - run: make # build\n  b:\n    runs-on: GB10\n    steps: [{run: x}]\n")
 	head := []byte("jobs:\n  a:\n    runs-on: GB10\n    # a comment\n    steps:\n      - run: 'make' # build it\n  b:\n    runs-on: GB10\n    steps: [{run: y}]\n")
 	w := &Workflow{File: "ci.yml", Jobs: []*Job{{ID: "a", Verdict: Skip, Heavy: true, Runner: "GB10"}, {ID: "b", Verdict: Skip, Heavy: true, Runner: "GB10"}}}
-	adv := Advise(w, base, head, nil, "ci:full")
+	headAST, _ := actionlint.Parse(head)
+	adv := Advise(w, base, headAST, nil, "ci:full")
 	if len(adv) != 1 || adv[0].Job != "b" {
 		t.Fatalf("advisories = %+v", adv)
 	}
 	if want := "heavy job b changed in ci.yml but will not run for this diff (runner GB10); add the label ci:full to run it before merging"; adv[0].Message != want {
 		t.Errorf("message = %q", adv[0].Message)
 	}
-	if adv := Advise(w, base, head, []string{"ci:full"}, "ci:full"); len(adv) != 0 {
+	if adv := Advise(w, base, headAST, []string{"ci:full"}, "ci:full"); len(adv) != 0 {
 		t.Errorf("with the label: %+v", adv)
 	}
 }

@@ -123,7 +123,7 @@ func (in *Input) Advisories(root string, r *Report, labels []string, optIn strin
 	for i, w := range r.Workflows {
 		if touched[w.File] {
 			base, _ := gitdiff.Show(root, in.MergeBase, w.File) // absent at base: a new workflow
-			out = append(out, Advise(w, base, in.Workflows[i].Source, labels, optIn)...)
+			out = append(out, Advise(w, base, in.Workflows[i].AST, labels, optIn)...)
 		}
 	}
 	return out

@@ -54,7 +54,13 @@ func (e *evaluator) eval(n actionlint.ExprNode) Value {
 		}
 		return v
 	case *actionlint.ObjectDerefNode:
-		return e.deref(n, e.eval(n.Receiver), n.Property)
+		recv := e.eval(n.Receiver)
+		if as := alts(recv); recv.Kind == KindUnknown && as != nil {
+			// One of several objects (a matrix key over its rows): the
+			// property of each.
+			return mapAlts(recv, as, func(a Value) Value { return e.deref(n, a, n.Property) })
+		}
+		return e.deref(n, recv, n.Property)
 	case *actionlint.ArrayDerefNode:
 		return e.star(e.eval(n.Receiver))
 	case *actionlint.IndexAccessNode:
@@ -85,7 +91,7 @@ func (e *evaluator) eval(n actionlint.ExprNode) Value {
 			if t := v.Truthy(); t != Maybe {
 				return Bool(t == No)
 			}
-			return v
+			return unknownBool(v)
 		}
 		return Bool(v.Truthy() == No)
 	case *actionlint.CompareOpNode:
@@ -139,6 +145,90 @@ func (e *evaluator) logical(n *actionlint.LogicalOpNode) Value {
 	if r.Truthy() == stop {
 		out.Truth = stop
 	}
+	if out.MayErr == "" {
+		if out.Alts = logicalAlts(l, r, stop); len(out.Alts) > 0 {
+			out.Truth = OneOf("", out.Alts...).Truth
+		}
+	}
+	return out
+}
+
+// mapAlts applies f to each alternative of the OneOf value v: one of the
+// results when all are known, else v's unknown.
+func mapAlts(v Value, as []Value, f func(Value) Value) Value {
+	out := make([]Value, len(as))
+	for i, a := range as {
+		if out[i] = f(a); !out[i].Known() {
+			return unknownFrom(v)
+		}
+	}
+	out = dedupeAlts(out)
+	if len(out) == 1 {
+		return out[0]
+	}
+	return OneOf(v.Why, out...)
+}
+
+// maxAlts bounds the alternatives a value carries; beyond it the value is
+// plainly unknown.
+const maxAlts = 256
+
+// logicalAlts lists what `l && r` (stop No) or `l || r` (stop Yes) may
+// be when l's truthiness is not known: each alternative of l that stops,
+// and r for each that does not. A plain unknown l stands for "l, of the
+// stop truthiness". Nil when an alternative's truthiness is itself unknown.
+func logicalAlts(l, r Value, stop Tri) []Value {
+	rs := []Value{r}
+	if r.Kind == KindUnknown && len(r.Alts) > 0 {
+		rs = r.Alts
+	}
+	if len(l.Alts) == 0 {
+		// l stops, as a value of the stop truthiness, or r is taken.
+		return dedupeAlts(append([]Value{{Kind: KindUnknown, Why: l.Why, Truth: stop}}, rs...))
+	}
+	var out []Value
+	takeR := false
+	for _, a := range l.Alts {
+		switch a.Truthy() {
+		case stop:
+			out = append(out, a)
+		case stop.Not():
+			takeR = true
+		default:
+			return nil
+		}
+	}
+	if takeR {
+		out = append(out, rs...)
+	}
+	if len(out) > maxAlts {
+		return nil
+	}
+	return dedupeAlts(out)
+}
+
+// dedupeAlts drops repeated primitive alternatives, keeping the first.
+func dedupeAlts(vs []Value) []Value {
+	type key struct {
+		kind  Kind
+		text  string
+		truth Tri
+	}
+	seen := map[key]bool{}
+	out := vs[:0:0]
+	for _, v := range vs {
+		if v.primitive() || v.Kind == KindUnknown {
+			k := key{v.Kind, v.Text(), v.Truth}
+			if v.Kind == KindUnknown {
+				k.text = v.Why
+			}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+		}
+		out = append(out, v)
+	}
 	return out
 }
 
@@ -147,13 +237,13 @@ func (e *evaluator) logical(n *actionlint.LogicalOpNode) Value {
 func compareAlts(k actionlint.CompareOpNodeKind, l, r Value) Value {
 	ls, rs := alts(l), alts(r)
 	if ls == nil || rs == nil {
-		return unknownFrom(l, r)
+		return unknownBool(unknownFrom(l, r))
 	}
 	first := compare(k, ls[0], rs[0])
 	for _, a := range ls {
 		for _, b := range rs {
 			if compare(k, a, b) != first {
-				return unknownFrom(l, r)
+				return unknownBool(unknownFrom(l, r))
 			}
 		}
 	}
@@ -161,12 +251,17 @@ func compareAlts(k actionlint.CompareOpNodeKind, l, r Value) Value {
 }
 
 // alts is the known values v may be: itself when known, its Alts when it
-// is a OneOf value, nil otherwise.
+// is a OneOf value of known alternatives, nil otherwise.
 func alts(v Value) []Value {
 	if v.Known() {
 		return []Value{v}
 	}
 	if v.Kind == KindUnknown && len(v.Alts) > 0 && v.MayErr == "" {
+		for _, a := range v.Alts {
+			if !a.Known() {
+				return nil
+			}
+		}
 		return v.Alts
 	}
 	return nil

@@ -16,6 +16,10 @@ import (
 // stops GitHub from prefixing `success() &&` (spec §3).
 var statusFuncs = map[string]bool{"always": true, "cancelled": true, "failure": true, "success": true}
 
+// testFuncs return a boolean whatever their arguments: over unknown
+// arguments they are one of true and false.
+var testFuncs = map[string]bool{"contains": true, "startswith": true, "endswith": true}
+
 // IsStatusFunc reports whether name (any case) is a status-check function.
 func IsStatusFunc(name string) bool { return statusFuncs[strings.ToLower(name)] }
 
@@ -56,6 +60,9 @@ func (e *evaluator) call(n *actionlint.FuncCallNode) Value {
 			if name == "fromjson" && a.MayBeEmpty && u.MayErr == "" {
 				u.MayErr = "fromJSON: empty input is not JSON, if " + whyOf(a)
 			}
+			if testFuncs[name] {
+				return unknownBool(u)
+			}
 			return u
 		}
 	}
@@ -69,10 +76,10 @@ func (e *evaluator) call(n *actionlint.FuncCallNode) Value {
 		}
 		// Not found among the known elements: an unknown one may match.
 		if u, ok := nestedUnknown(args[0]); ok && args[0].Kind == KindArray {
-			return u
+			return unknownBool(u)
 		}
 		if u, ok := nestedUnknown(args[1]); ok {
-			return u
+			return unknownBool(u)
 		}
 		return Bool(false)
 	case "startswith", "endswith":

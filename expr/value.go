@@ -115,8 +115,12 @@ type Value struct {
 	// MayErr is set on an unknown value whose evaluation raises in some of
 	// the cases it stands for; it holds the error message.
 	MayErr string
-	// Alts, on an unknown value, lists the known values it may stand for
-	// (OneOf): a comparison that gives the same answer for each is decided.
+	// Alts, on an unknown value, lists the values it may stand for (OneOf):
+	// a comparison that gives the same answer for each is decided. An
+	// alternative is a known value or, where an operand was not known, an
+	// unknown value of known truthiness (the falsy side of `vars.x && 'a'`),
+	// so `vars.x && 'a' || 'b'` is one of 'a' and 'b'. A comparison or
+	// a test function over unknown operands is one of true and false.
 	Alts []Value
 	// MayBeEmpty, on an unknown value, says it may be the empty string: an
 	// output of a job that failed, perhaps before setting it. fromJSON of
@@ -167,7 +171,7 @@ func OpenObject(fields map[string]Value) Value {
 // Unknown returns an unknown value with a reason.
 func Unknown(why string) Value { return Value{Kind: KindUnknown, Why: why} }
 
-// OneOf returns an unknown value that is one of alts (all known), e.g.
+// OneOf returns an unknown value that is one of alts, e.g.
 // a job result that is cancelled or skipped: comparisons and truthiness
 // that agree over every alternative are decided, anything else stays
 // unknown.
@@ -181,6 +185,13 @@ func OneOf(why string, alts ...Value) Value {
 		}
 	}
 	return v
+}
+
+// unknownBool is u (unknown) narrowed to a boolean: what a comparison, a
+// negation or a test function yields when an operand is not known.
+func unknownBool(u Value) Value {
+	u.Alts, u.Truth, u.MayBeEmpty = []Value{Bool(true), Bool(false)}, Maybe, false
+	return u
 }
 
 // Errorf returns an evaluation error value.

@@ -403,11 +403,15 @@ func ApplyRuleConfig(cfg *config.Config, fs []finding.Finding) []finding.Finding
 func lintRegistry(wd string, cfg *config.Config, res *Result, logf func(string, ...any)) error {
 	root := RepoRoot(wd)
 	fsys := os.DirFS(root)
-	if !testregistry.Present(fsys, cfg.Registry) {
+	reg, err := cfg.Registry.Resolve(fsys) // the profile the repository's layout calls for
+	if err != nil {
+		return err
+	}
+	if !testregistry.Present(fsys, reg) {
 		logf("no test registry (%s absent): registry checks skipped", cfg.Registry.Labels.File)
 		return nil
 	}
-	fs, err := testregistry.Check(fsys, cfg.Registry)
+	fs, err := testregistry.Check(fsys, reg)
 	if err != nil {
 		return err
 	}

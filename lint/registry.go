@@ -44,7 +44,12 @@ func OpenRegistry(wd, root, cfgPath string) (*Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := testregistry.ValidateConfig(cfg.Registry); err != nil {
+	fsys := testregistry.DirFS(dir)
+	reg, err := cfg.Registry.Resolve(fsys) // the profile the repository's layout calls for
+	if err == nil {
+		err = testregistry.ValidateConfig(reg)
+	}
+	if err != nil {
 		if cfgFile == "" {
 			cfgFile = "configuration"
 		} else {
@@ -52,7 +57,7 @@ func OpenRegistry(wd, root, cfgPath string) (*Registry, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", cfgFile, err)
 	}
-	return &Registry{Root: dir, FS: testregistry.DirFS(dir), Config: cfg.Registry, Full: cfg}, nil
+	return &Registry{Root: dir, FS: fsys, Config: reg, Full: cfg}, nil
 }
 
 // Scan scans the registry.

@@ -3,9 +3,13 @@ package testregistry
 import "fmt"
 
 // Config is this engine's section of .cicheck.yaml (`registry:`). It is plain
-// data with yaml tags; the config package decodes it strictly and fills
-// defaults. DefaultConfig reproduces radixark/miles' tests/ci conventions.
+// data with yaml tags; the config package decodes it strictly over the
+// chosen profile's values (profiles.go).
 type Config struct {
+	// Profile names the layout whose conventions are the defaults: miles,
+	// neutral, or auto (empty): miles when the repository has its layout,
+	// neutral otherwise (Resolve).
+	Profile Profile `yaml:"profile,omitempty"`
 	// Roots are scanned in this order for FileGlob (recursively).
 	Roots []string `yaml:"roots"`
 	// FileGlob is matched against base names only.
@@ -40,6 +44,11 @@ type Config struct {
 	// ("3.11" .. "3.14"; "" means the newest, PythonNewest). Grammar newer
 	// than it is a syntax error, and error messages follow its parser.
 	Python string `yaml:"python"`
+
+	// overlay re-applies the configuration file's registry section over
+	// another profile's values, for an auto profile that Resolve settles
+	// as neutral (SetOverlay).
+	overlay func(*Config) error
 }
 
 // PythonNewest is the newest Python version whose grammar cicheck follows,
@@ -127,9 +136,11 @@ type Policy struct {
 	TimeoutFactor   float64             `yaml:"timeout-factor"`
 }
 
-// DefaultConfig returns the radixark/miles profile.
-func DefaultConfig() Config {
+// Miles returns the miles profile: radixark/miles' tests/ci conventions
+// (its registry modules, test roots, markers, label policy and CI stages).
+func Miles() Config {
 	return Config{
+		Profile:  ProfileMiles,
 		Roots:    []string{"tests/fast", "tests/fast-gpu", "tests/e2e", "tests/ci"},
 		FileGlob: "test_*.py",
 		Markers: map[string]Marker{

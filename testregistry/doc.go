@@ -1,8 +1,16 @@
 // Package testregistry scans Python test files for CI registrations, validates
 // them against KNOWN_LABELS and the configured suites, and resolves which tests
 // a CI run selects, without running Python. It follows
-// ../shared/specs/test-registry.md, whose default profile is radixark/miles'
-// tests/ci (see DefaultConfig).
+// ../shared/specs/test-registry.md, written for radixark/miles' tests/ci.
+//
+// # Profiles
+//
+// That repository's conventions are the miles profile (Miles), not
+// everybody's default: the neutral profile (Neutral) assumes no registry, and
+// the auto profile (DefaultConfig, the default) settles on miles for a
+// repository with the miles layout and on neutral otherwise (DetectProfile,
+// Config.Resolve). Scan and Present resolve the configuration they are
+// given against the repository.
 //
 // # Scanning
 //

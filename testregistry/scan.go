@@ -81,6 +81,10 @@ func Check(fsys fs.FS, cfg Config) ([]finding.Finding, error) {
 // Present reports whether fsys looks like it holds a test registry: the
 // labels file or the suites file exists.
 func Present(fsys fs.FS, cfg Config) bool {
+	cfg, err := cfg.Resolve(fsys)
+	if err != nil {
+		return true // a configuration error is the registry's to report
+	}
 	for _, p := range []string{cfg.Labels.File, cfg.Suites.File} {
 		if p == "" {
 			continue
@@ -151,7 +155,19 @@ func validBackend(b string) bool { return b == "cpu" || b == "cuda" || b == "roc
 // and access-policy files. The error is reserved for an invalid
 // configuration or an unreadable file; problems in the repository are
 // findings.
-func Scan(fsys fs.FS, cfg Config) (*Registry, error) {
+func Scan(fsys fs.FS, cfg Config) (*Registry, error) { return ScanWith(fsys, cfg, nil) }
+
+// ScanWith is Scan over workflows the caller has already loaded (nil:
+// LoadWorkflows reads the configured directory), so a run that has parsed
+// them does not parse them again.
+func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
+	cfg, err := cfg.Resolve(fsys)
+	if err != nil {
+		return nil, err
+	}
+	if wfs == nil {
+		wfs = LoadWorkflows(fsys, cfg.Workflows)
+	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -221,7 +237,7 @@ func Scan(fsys fs.FS, cfg Config) (*Registry, error) {
 	}
 	fnd = append(fnd, r.crossChecks(labels, used)...)
 	fnd = append(fnd, checkAccessPolicy(fsys, cfg, labels)...)
-	fnd = append(fnd, r.checkWorkflows(fsys, spos)...)
+	fnd = append(fnd, r.checkWorkflows(wfs, spos)...)
 	orphans, err := findOrphans(fsys, cfg)
 	if err != nil {
 		return nil, err
@@ -529,7 +545,9 @@ func (r *Registry) crossChecks(labels *labelSet, used map[string]bool) []finding
 			out = append(out, f)
 		}
 	}
-	if r.Suites == nil {
+	// With no suites module configured (the neutral profile) there is
+	// nothing unavailable to report.
+	if r.Suites == nil && cfg.Suites.File != "" {
 		out = append(out, newFinding(RuleSuitesUnknown, cfg.Suites.File, 1, 1,
 			fmt.Sprintf("cannot load %s statically and registry.suites.map is empty; suite checks are skipped", cfg.Suites.Symbol)))
 	}

@@ -118,8 +118,23 @@ func readCond(s *actionlint.String, cache exprCache) *Cond {
 type exprCache map[string]parsedExpr
 
 type parsedExpr struct {
-	e   actionlint.ExprNode
-	err string
+	e    actionlint.ExprNode
+	err  string
+	tmpl *expr.Template
+}
+
+// template parses src as a template (text with `${{ }}` pieces), once.
+func (c exprCache) template(src string) *expr.Template {
+	if c == nil {
+		return expr.ParseTemplate(src)
+	}
+	k := "\x00template:" + src
+	if p, ok := c[k]; ok {
+		return p.tmpl
+	}
+	t := expr.ParseTemplate(src)
+	c[k] = parsedExpr{tmpl: t}
+	return t
 }
 
 func (c exprCache) parse(src string) (actionlint.ExprNode, string) {
@@ -130,7 +145,7 @@ func (c exprCache) parse(src string) (actionlint.ExprNode, string) {
 		return p.e, p.err
 	}
 	e, err := ParseExpr(src)
-	c[src] = parsedExpr{e, err}
+	c[src] = parsedExpr{e: e, err: err}
 	return e, err
 }
 

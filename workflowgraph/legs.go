@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/rhysd/actionlint"
+
+	"github.com/cicheck/cicheck/expr"
 )
 
 // Leg is one combination of a job's matrix: its keys (lower-cased) and
@@ -56,31 +58,87 @@ func Legs(j *Job) (legs []Leg, ok bool) {
 	if j == nil || j.AST == nil || j.AST.Strategy == nil || j.AST.Strategy.Matrix == nil {
 		return nil, true
 	}
-	m := j.AST.Strategy.Matrix
+	combos, ok := expandMatrix(j.AST.Strategy.Matrix, func(v actionlint.RawYAMLValue) (cell, bool) {
+		s, ok := scalar(v)
+		return cell{key: s}, ok
+	}, nil, 0)
+	if !ok {
+		return nil, false
+	}
+	for _, c := range combos {
+		l := Leg{Keys: c.keys, Values: make([]string, len(c.keys))}
+		for i, k := range c.keys {
+			l.Values[i] = c.vals[k].key // present: the combination has k
+		}
+		legs = append(legs, l)
+	}
+	return legs, true
+}
+
+// cell is one matrix value: key is how include and exclude compare it
+// (the text of a scalar); val its value for expressions; raw, for a value
+// written as an expression that is not known, the text as written.
+type cell struct {
+	key     string
+	val     expr.Value
+	raw     string
+	unknown bool
+}
+
+// combo is one expanded combination: keys in the matrix's row order,
+// include-only keys after them, sorted.
+type combo struct {
+	keys []string
+	vals map[string]*cell
+}
+
+// expandMatrix is the expansion Legs documents, over cells that conv makes
+// of the YAML values. rowExpr reads a row written as one expression (nil:
+// such a row is not static). limit, when positive, bounds the combinations
+// of the product. ok is false when the matrix is not static, a value does
+// not convert, the product exceeds limit, or an include or exclude entry
+// would have to compare an unknown value.
+func expandMatrix(m *actionlint.Matrix, conv func(actionlint.RawYAMLValue) (cell, bool), rowExpr func(*actionlint.String) ([]cell, bool), limit int) ([]combo, bool) {
 	if m.Expression != nil {
 		return nil, false
 	}
 	type row struct {
 		key  string
-		vals []string
+		vals []*cell
 		pos  *actionlint.Pos
 	}
 	var rows []row
+	size := 1
 	for key, r := range m.Rows {
-		if r == nil || r.Expression != nil {
+		if r == nil {
 			return nil, false
 		}
-		var vals []string
-		for _, v := range r.Values {
-			s, ok := scalar(v)
+		var vals []*cell
+		if r.Expression != nil {
+			if rowExpr == nil {
+				return nil, false
+			}
+			cs, ok := rowExpr(r.Expression)
 			if !ok {
 				return nil, false
 			}
-			vals = append(vals, s)
+			for i := range cs {
+				vals = append(vals, &cs[i])
+			}
+		}
+		for _, v := range r.Values {
+			c, ok := conv(v)
+			if !ok {
+				return nil, false
+			}
+			vals = append(vals, &c)
 		}
 		var pos *actionlint.Pos
 		if r.Name != nil {
 			pos = r.Name.Pos
+		}
+		if size *= len(vals); limit > 0 && size > limit {
+			return nil, false
 		}
 		rows = append(rows, row{strings.ToLower(key), vals, pos})
 	}
@@ -94,16 +152,16 @@ func Legs(j *Job) (legs []Leg, ok bool) {
 		}
 		return pa.Col < pb.Col
 	})
-	type combo struct {
-		vals     map[string]string
+	type work struct {
+		vals     map[string]*cell
 		original map[string]bool
 	}
-	combos := []combo{{vals: map[string]string{}, original: map[string]bool{}}}
+	combos := []work{{vals: map[string]*cell{}, original: map[string]bool{}}}
 	for _, r := range rows {
-		var next []combo
+		var next []work
 		for _, c := range combos {
 			for _, v := range r.vals {
-				n := combo{vals: map[string]string{}, original: map[string]bool{}}
+				n := work{vals: make(map[string]*cell, len(c.vals)+1), original: make(map[string]bool, len(c.vals)+1)}
 				for k, x := range c.vals {
 					n.vals[k], n.original[k] = x, true
 				}
@@ -116,28 +174,28 @@ func Legs(j *Job) (legs []Leg, ok bool) {
 	if len(rows) == 0 {
 		combos = nil
 	}
-	entries := func(cs *actionlint.MatrixCombinations) ([]map[string]string, bool) {
+	entries := func(cs *actionlint.MatrixCombinations) ([]map[string]*cell, bool) {
 		if cs == nil {
 			return nil, true
 		}
 		if cs.Expression != nil {
 			return nil, false
 		}
-		var out []map[string]string
+		var out []map[string]*cell
 		for _, c := range cs.Combinations {
 			if c == nil || c.Expression != nil {
 				return nil, false
 			}
-			e := map[string]string{}
+			e := map[string]*cell{}
 			for k, a := range c.Assigns {
 				if a == nil {
 					continue
 				}
-				s, ok := scalar(a.Value)
+				v, ok := conv(a.Value)
 				if !ok {
 					return nil, false
 				}
-				e[strings.ToLower(k)] = s
+				e[strings.ToLower(k)] = &v
 			}
 			out = append(out, e)
 		}
@@ -148,11 +206,25 @@ func Legs(j *Job) (legs []Leg, ok bool) {
 	if !ok1 || !ok2 {
 		return nil, false
 	}
-	combos = slices.DeleteFunc(combos, func(c combo) bool {
+	// differs compares an entry's value with a combination's; an unknown
+	// value on either side cannot be compared (ok false).
+	differs := func(c work, k string, v *cell) (bool, bool) {
+		x := c.vals[k]
+		if v.unknown || x != nil && x.unknown {
+			return false, false
+		}
+		// A combination without k compares as the empty string, as it
+		// always has.
+		return (x == nil && v.key != "") || (x != nil && x.key != v.key), true
+	}
+	comparable := true
+	combos = slices.DeleteFunc(combos, func(c work) bool {
 		for _, ex := range excludes {
 			all := len(ex) > 0
 			for k, v := range ex {
-				if c.vals[k] != v {
+				d, ok := differs(c, k, v)
+				comparable = comparable && ok
+				if d {
 					all = false
 				}
 			}
@@ -171,7 +243,12 @@ func Legs(j *Job) (legs []Leg, ok bool) {
 			c := &combos[i]
 			fits := true
 			for k, v := range inc {
-				if c.original[k] && c.vals[k] != v {
+				if !c.original[k] {
+					continue
+				}
+				d, ok := differs(*c, k, v)
+				comparable = comparable && ok
+				if d {
 					fits = false
 				}
 			}
@@ -184,22 +261,26 @@ func Legs(j *Job) (legs []Leg, ok bool) {
 			added = true
 		}
 		if !added {
-			n := combo{vals: map[string]string{}, original: map[string]bool{}}
+			n := work{vals: map[string]*cell{}, original: map[string]bool{}}
 			for k, v := range inc {
 				n.vals[k] = v
 			}
 			combos = append(combos, n)
 		}
 	}
+	if !comparable || limit > 0 && len(combos) > limit {
+		return nil, false
+	}
 	rowKeys := make([]string, len(rows))
 	for i, r := range rows {
 		rowKeys[i] = r.key
 	}
+	out := make([]combo, 0, len(combos))
 	for _, c := range combos {
-		var l Leg
+		var keys []string
 		for _, k := range rowKeys {
-			if v, ok := c.vals[k]; ok {
-				l.Keys, l.Values = append(l.Keys, k), append(l.Values, v)
+			if _, ok := c.vals[k]; ok {
+				keys = append(keys, k)
 			}
 		}
 		var extra []string
@@ -209,12 +290,9 @@ func Legs(j *Job) (legs []Leg, ok bool) {
 			}
 		}
 		sort.Strings(extra)
-		for _, k := range extra {
-			l.Keys, l.Values = append(l.Keys, k), append(l.Values, c.vals[k])
-		}
-		legs = append(legs, l)
+		out = append(out, combo{keys: append(keys, extra...), vals: c.vals})
 	}
-	return legs, true
+	return out, true
 }
 
 // scalar renders a scalar matrix value; an expression, list or map is not

@@ -2,10 +2,15 @@ package workflowgraph
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/rhysd/actionlint"
+
+	"github.com/cicheck/cicheck/expr"
 )
 
 // Runner is a job's resolved `runs-on`.
@@ -35,19 +40,41 @@ func (r Runner) All() []string {
 	return append(append([]string(nil), r.Labels...), r.Group)
 }
 
-// alt is one possible value of an expression: a list of labels (a JSON
-// array gives several labels at once; a plain string gives one).
-type alt []string
-
-// maxAlts bounds the product of templated pieces.
+// maxAlts bounds the ways a job is evaluated: its matrix legs (GitHub runs
+// at most 256 per matrix) times the choices of its caller's inputs.
+// Beyond it a matrix is read key by key and inputs are unknown.
 const maxAlts = 256
 
+// resolveCtx is what a job's runs-on and `with:` values are evaluated in.
 type resolveCtx struct {
 	matrix   *actionlint.Matrix
-	inputs   map[string][]sval // with: values from the caller, resolved (nil: not called)
-	defaults map[string]string // workflow_call input defaults
-	depth    int
+	inputs   map[string][]expr.Value // with: values from the caller, each the values it may take (nil: not static); nil map: not called
+	defaults map[string]string       // workflow_call input defaults
 	exprs    exprCache
+	alts     []alternative // the job's alternatives, made on first use
+	inAlts   []alternative // one per choice of inputs, without the matrix
+}
+
+// alternative is one way a job runs: one leg of its matrix under one
+// choice of its caller's inputs. Every expression of the job is evaluated
+// once per alternative by package expr, and the values are collected.
+type alternative struct {
+	env *expr.Env
+	// matrix, when set, is this leg's matrix context: the legs of a job
+	// share one Env (an Env and its map per leg would dominate the cost)
+	// and use puts it in place. Alternatives are evaluated one at a time.
+	matrix *expr.Value
+	// raw holds, by matrix key, a value written as an expression that is
+	// not known, as written: `${{ matrix.gpu }}` over it shows that text.
+	raw map[string]string
+}
+
+// use readies the alternative's Env for one evaluation.
+func (a alternative) use() *expr.Env {
+	if a.matrix != nil {
+		a.env.Contexts["matrix"] = *a.matrix
+	}
+	return a.env
 }
 
 func resolveRunner(ro *actionlint.Runner, rc *resolveCtx) Runner {
@@ -59,551 +86,390 @@ func resolveRunner(ro *actionlint.Runner, rc *resolveCtx) Runner {
 		if s == nil {
 			return
 		}
-		if alts, ok := resolveString(s.Value, rc); ok {
-			for _, a := range alts {
-				r.Labels = append(r.Labels, a...)
-			}
-		} else if labels, sym, ok := partialMatrixRow(s.Value, rc); ok {
-			r.Labels = append(r.Labels, labels...)
-			r.Symbolic = append(r.Symbolic, sym...)
-		} else {
-			r.Symbolic = append(r.Symbolic, s.Value)
-		}
+		labels, sym := resolveLabels(s.Value, rc)
+		r.Labels = append(r.Labels, labels...)
+		r.Symbolic = append(r.Symbolic, sym...)
 	}
 	add(ro.LabelsExpr)
 	for _, l := range ro.Labels {
 		add(l)
 	}
 	if ro.Group != nil {
-		if alts, ok := resolveString(ro.Group.Value, rc); ok && len(alts) == 1 && len(alts[0]) == 1 {
-			r.Group = alts[0][0]
+		g := ro.Group.Value
+		if !strings.Contains(g, "${{") {
+			r.Group = g
+		} else if labels, sym := resolveLabels(g, rc); len(sym) == 0 && len(dedupe(labels)) == 1 {
+			r.Group = labels[0]
 		} else {
-			r.Group = ro.Group.Value
-			if strings.Contains(ro.Group.Value, "${{") {
-				r.Group = ""
-				r.Symbolic = append(r.Symbolic, "group: "+ro.Group.Value)
-			}
+			r.Symbolic = append(r.Symbolic, "group: "+g)
 		}
 	}
 	r.Labels, r.Symbolic = dedupe(r.Labels), dedupe(r.Symbolic)
 	return r
 }
 
-// resolveString resolves a string that may contain `${{ }}` pieces into
-// its possible values. ok is false when any piece is not static.
-func resolveString(s string, rc *resolveCtx) ([]alt, bool) {
+// resolveLabels evaluates one runs-on string in every alternative of the
+// job and collects the labels. What is not known in some alternative stays
+// symbolic: the string as written, or, for `${{ matrix.x }}` over a value
+// written as an expression, that value as written. With no label known the
+// whole string is symbolic.
+func resolveLabels(s string, rc *resolveCtx) (labels, symbolic []string) {
 	if !strings.Contains(s, "${{") {
-		return []alt{{s}}, true
+		return []string{s}, nil
 	}
-	trimmed := strings.TrimSpace(s)
-	if strings.HasPrefix(trimmed, "${{") && strings.HasSuffix(trimmed, "}}") && strings.Count(trimmed, "${{") == 1 {
-		e, err := rc.exprs.parse(trimmed[3 : len(trimmed)-2])
-		if err != "" {
-			return nil, false
+	key := matrixKey(s, rc.exprs)
+	whole := false
+	for _, a := range rc.alternativesFor(s) {
+		ls, ok := labelsOf(evalString(s, a.use(), rc.exprs))
+		switch {
+		case ok:
+			labels = append(labels, ls...)
+		case key != "" && a.raw[key] != "":
+			symbolic = append(symbolic, a.raw[key])
+		default:
+			whole = true
 		}
-		vals, ok := evalStatic(e, rc)
-		if !ok {
-			return nil, false
-		}
-		var out []alt
-		for _, v := range vals {
-			if !v.isBool {
-				out = append(out, v.labels())
-			}
-		}
-		return out, len(out) > 0
 	}
-	// A template: every piece becomes text; take the product.
-	results := []string{""}
-	rest := s
-	for {
-		i := strings.Index(rest, "${{")
-		if i < 0 {
-			break
-		}
-		j := strings.Index(rest[i:], "}}")
-		if j < 0 {
-			return nil, false
-		}
-		lit := rest[:i]
-		e, err := rc.exprs.parse(rest[i+3 : i+j])
-		if err != "" {
-			return nil, false
-		}
-		vals, ok := evalStatic(e, rc)
-		if !ok {
-			return nil, false
-		}
-		var next []string
-		for _, r := range results {
-			for _, v := range vals {
-				next = append(next, r+lit+v.text())
-				if len(next) > maxAlts {
-					return nil, false
-				}
-			}
-		}
-		results = next
-		rest = rest[i+j+2:]
+	if len(labels) == 0 {
+		return nil, []string{s}
 	}
-	var out []alt
-	for _, r := range results {
-		out = append(out, alt{r + rest})
+	if whole {
+		symbolic = append(symbolic, s)
 	}
-	return out, true
+	return labels, symbolic
 }
 
-// sval is a static value: a string, or an array of strings.
-type sval struct {
-	str    string
-	arr    []string
-	isArr  bool
-	isBool bool // a boolean: a condition, never a label
-}
-
-var (
-	svTrue  = sval{str: "true", isBool: true}
-	svFalse = sval{str: "false", isBool: true}
-	// svEither is a condition cicheck cannot decide statically: both
-	// branches of `cond && 'a' || 'b'` stay possible.
-	svEither = []sval{svTrue, svFalse}
-)
-
-func (v sval) labels() alt {
-	if v.isArr {
-		return alt(v.arr)
+// matrixKey is x when s is exactly `${{ matrix.x }}`.
+func matrixKey(s string, cache exprCache) string {
+	t := strings.TrimSpace(s)
+	if !isSingleExpr(t) {
+		return ""
 	}
-	return alt{v.str}
-}
-
-func (v sval) text() string {
-	if v.isArr {
-		b, _ := json.Marshal(v.arr)
-		return string(b)
+	e, err := cache.parse(t[3 : len(t)-2])
+	if err != "" {
+		return ""
 	}
-	return v.str
-}
-
-func (v sval) truthy() bool {
-	if v.isBool {
-		return v.str == "true"
-	}
-	return v.isArr || v.str != ""
-}
-
-// evalStatic evaluates the small subset of expressions that appear in
-// runs-on: literals, matrix.X(.Y), inputs.X, fromJSON, toJSON, format, ||.
-// Every value is a set of possibilities (a matrix row has several).
-func evalStatic(e actionlint.ExprNode, rc *resolveCtx) ([]sval, bool) {
-	if rc.depth > 16 {
-		return nil, false
-	}
-	rc.depth++
-	defer func() { rc.depth-- }()
-	switch n := e.(type) {
-	case *actionlint.StringNode:
-		return []sval{{str: n.Value}}, true
-	case *actionlint.IntNode:
-		return []sval{{str: n.Token().Value}}, true
-	case *actionlint.BoolNode:
-		if n.Value {
-			return []sval{svTrue}, true
-		}
-		return []sval{svFalse}, true
-	case *actionlint.NotOpNode:
-		in, ok := evalStatic(n.Operand, rc)
-		if !ok {
-			return svEither, true
-		}
-		var out []sval
-		for _, v := range in {
-			if v.truthy() {
-				out = append(out, svFalse)
-			} else {
-				out = append(out, svTrue)
-			}
-		}
-		return dedupeVals(out), true
-	case *actionlint.CompareOpNode:
-		return evalCompare(n, rc), true
-	case *actionlint.ObjectDerefNode:
-		return evalDeref(n, rc)
-	case *actionlint.IndexAccessNode:
-		if s, ok := n.Index.(*actionlint.StringNode); ok {
-			return evalDeref(&actionlint.ObjectDerefNode{Receiver: n.Operand, Property: s.Value}, rc)
-		}
-		return nil, false
-	case *actionlint.LogicalOpNode:
-		l, ok := evalStatic(n.Left, rc)
-		if !ok {
-			if n.Kind != actionlint.LogicalOpNodeKindAnd {
-				return nil, false
-			}
-			// An undecidable condition guarding a value: `cond && 'x'`.
-			l = svEither
-		}
-		if n.Kind == actionlint.LogicalOpNodeKindAnd {
-			var out []sval
-			needRight := false
-			for _, v := range l {
-				if v.truthy() {
-					needRight = true
-				} else {
-					out = append(out, v)
-				}
-			}
-			if needRight {
-				r, ok := evalStatic(n.Right, rc)
-				if !ok {
-					return nil, false
-				}
-				out = append(out, r...)
-			}
-			return dedupeVals(out), true
-		}
-		var out []sval
-		needRight := false
-		for _, v := range l {
-			if v.truthy() {
-				out = append(out, v)
-			} else {
-				needRight = true
-			}
-		}
-		if needRight {
-			r, ok := evalStatic(n.Right, rc)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, r...)
-		}
-		return dedupeVals(out), true
-	case *actionlint.FuncCallNode:
-		return evalCall(n, rc)
-	}
-	return nil, false
-}
-
-// evalCompare decides ==/!= between single static strings
-// (case-insensitively, as GitHub does); anything else may go either way.
-func evalCompare(n *actionlint.CompareOpNode, rc *resolveCtx) []sval {
-	l, lok := evalStatic(n.Left, rc)
-	r, rok := evalStatic(n.Right, rc)
-	if !lok || !rok || len(l) != 1 || len(r) != 1 || l[0].isArr || r[0].isArr {
-		return svEither
-	}
-	eq := strings.EqualFold(l[0].str, r[0].str)
-	switch n.Kind {
-	case actionlint.CompareOpNodeKindEq:
-		if eq {
-			return []sval{svTrue}
-		}
-		return []sval{svFalse}
-	case actionlint.CompareOpNodeKindNotEq:
-		if eq {
-			return []sval{svFalse}
-		}
-		return []sval{svTrue}
-	}
-	return svEither
-}
-
-func evalCall(n *actionlint.FuncCallNode, rc *resolveCtx) ([]sval, bool) {
-	switch strings.ToLower(n.Callee) {
-	case "contains", "startswith", "endswith":
-		return svEither, true
-	case "fromjson":
-		if len(n.Args) != 1 {
-			return nil, false
-		}
-		in, ok := evalStatic(n.Args[0], rc)
-		if !ok {
-			return nil, false
-		}
-		var out []sval
-		for _, v := range in {
-			if v.isArr {
-				return nil, false
-			}
-			var x any
-			if json.Unmarshal([]byte(v.str), &x) != nil {
-				return nil, false
-			}
-			switch t := x.(type) {
-			case string:
-				out = append(out, sval{str: t})
-			case []any:
-				var arr []string
-				for _, el := range t {
-					s, ok := el.(string)
-					if !ok {
-						return nil, false
-					}
-					arr = append(arr, s)
-				}
-				out = append(out, sval{arr: arr, isArr: true})
-			default:
-				return nil, false
-			}
-		}
-		return out, true
-	case "tojson":
-		if len(n.Args) != 1 {
-			return nil, false
-		}
-		in, ok := evalStatic(n.Args[0], rc)
-		if !ok {
-			return nil, false
-		}
-		var out []sval
-		for _, v := range in {
-			if v.isArr {
-				out = append(out, sval{str: v.text()})
-			} else {
-				b, _ := json.Marshal(v.str)
-				out = append(out, sval{str: string(b)})
-			}
-		}
-		return out, true
-	case "format":
-		if len(n.Args) == 0 {
-			return nil, false
-		}
-		fs, ok := evalStatic(n.Args[0], rc)
-		if !ok || len(fs) != 1 || fs[0].isArr {
-			return nil, false
-		}
-		results := []string{fs[0].str}
-		for i, a := range n.Args[1:] {
-			vals, ok := evalStatic(a, rc)
-			if !ok {
-				return nil, false
-			}
-			ph := "{" + itoa(i) + "}"
-			var next []string
-			for _, r := range results {
-				for _, v := range vals {
-					next = append(next, strings.ReplaceAll(r, ph, v.text()))
-					if len(next) > maxAlts {
-						return nil, false
-					}
-				}
-			}
-			results = next
-		}
-		var out []sval
-		for _, r := range results {
-			out = append(out, sval{str: r})
-		}
-		return out, true
-	}
-	return nil, false
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
-}
-
-// evalDeref resolves matrix.X[.Y...] and inputs.X.
-func evalDeref(n *actionlint.ObjectDerefNode, rc *resolveCtx) ([]sval, bool) {
-	// Collect the property chain down to the root variable.
-	var props []string
-	var cur actionlint.ExprNode = n
-	for {
-		switch c := cur.(type) {
-		case *actionlint.ObjectDerefNode:
-			props = append([]string{strings.ToLower(c.Property)}, props...)
-			cur = c.Receiver
-			continue
-		case *actionlint.IndexAccessNode:
-			s, ok := c.Index.(*actionlint.StringNode)
-			if !ok {
-				return nil, false
-			}
-			props = append([]string{strings.ToLower(s.Value)}, props...)
-			cur = c.Operand
-			continue
-		case *actionlint.VariableNode:
-			switch strings.ToLower(c.Name) {
-			case "matrix":
-				return matrixValues(rc.matrix, props, rc)
-			case "inputs":
-				if len(props) != 1 {
-					return nil, false
-				}
-				if v, ok := rc.inputs[props[0]]; ok {
-					return v, v != nil
-				}
-				if v, ok := rc.defaults[props[0]]; ok && !strings.Contains(v, "${{") {
-					return []sval{{str: v}}, true
-				}
-			}
-		}
-		return nil, false
-	}
-}
-
-// resolveValue resolves a `with:` value in the caller's context. A value
-// that is not static resolves to nil (still recorded, so the callee does not
-// fall back to the input's default).
-func resolveValue(v string, rc *resolveCtx) []sval {
-	if !strings.Contains(v, "${{") {
-		return []sval{{str: v}}
-	}
-	t := strings.TrimSpace(v)
-	if strings.HasPrefix(t, "${{") && strings.HasSuffix(t, "}}") && strings.Count(t, "${{") == 1 {
-		e, err := rc.exprs.parse(t[3 : len(t)-2])
-		if err != "" {
-			return nil
-		}
-		vals, ok := evalStatic(e, rc)
-		if !ok {
-			return nil
-		}
-		return vals
-	}
-	alts, ok := resolveString(v, rc)
+	d, ok := e.(*actionlint.ObjectDerefNode)
 	if !ok {
-		return nil
+		return ""
 	}
-	var out []sval
-	for _, a := range alts {
-		out = append(out, sval{str: strings.Join(a, "")})
+	if v, ok := d.Receiver.(*actionlint.VariableNode); !ok || !strings.EqualFold(v.Name, "matrix") {
+		return ""
+	}
+	return strings.ToLower(d.Property)
+}
+
+// isSingleExpr reports a trimmed string that is one `${{ }}` and nothing
+// else: its value is the expression's (a list stays a list), not text.
+func isSingleExpr(t string) bool {
+	return strings.HasPrefix(t, "${{") && strings.HasSuffix(t, "}}") && strings.Count(t, "${{") == 1
+}
+
+// evalString evaluates a value that may hold `${{ }}`: a single expression
+// to its value, anything else as a template to its text.
+func evalString(s string, env *expr.Env, cache exprCache) expr.Value {
+	if !strings.Contains(s, "${{") {
+		return expr.String(s)
+	}
+	if t := strings.TrimSpace(s); isSingleExpr(t) {
+		e, err := cache.parse(t[3 : len(t)-2])
+		if err != "" {
+			return expr.Unknown(err)
+		}
+		return expr.Eval(e, env)
+	}
+	return cache.template(s).Eval(env)
+}
+
+// labelsOf reads a runs-on value: a string or number is a label, a list of
+// them several. false, null and the falsy side of `cond && 'x'` are no
+// label (GitHub would refuse them; the other side is what matters). ok is
+// false when the value, or one of its alternatives, is not known.
+func labelsOf(v expr.Value) ([]string, bool) {
+	switch v.Kind {
+	case expr.KindString, expr.KindNumber:
+		return []string{v.Text()}, true
+	case expr.KindBool, expr.KindNull:
+		return nil, true
+	case expr.KindArray:
+		out := make([]string, 0, len(v.Elems))
+		for _, el := range v.Elems {
+			if el.Kind != expr.KindString && el.Kind != expr.KindNumber {
+				return nil, false
+			}
+			out = append(out, el.Text())
+		}
+		return out, true
+	case expr.KindUnknown:
+		if len(v.Alts) == 0 {
+			return nil, v.Truth == expr.No
+		}
+		if v.MayErr != "" {
+			return nil, false
+		}
+		var out []string
+		for _, a := range v.Alts {
+			ls, ok := labelsOf(a)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, ls...)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// resolveValue evaluates a `with:` value in every alternative of the
+// caller: the values it may take, nil when it is not known in one of them
+// (still recorded, so the callee does not fall back to the input's
+// default).
+func resolveValue(v string, rc *resolveCtx) []expr.Value {
+	if !strings.Contains(v, "${{") {
+		return []expr.Value{expr.String(v)}
+	}
+	var out []expr.Value
+	for _, a := range rc.alternativesFor(v) {
+		x := evalString(v, a.use(), rc.exprs)
+		switch {
+		case x.Known():
+			out = append(out, x)
+		case x.Kind == expr.KindUnknown && len(x.Alts) > 0 && x.MayErr == "":
+			for _, y := range x.Alts {
+				if !y.Known() {
+					return nil
+				}
+				out = append(out, y)
+			}
+		default:
+			return nil
+		}
+	}
+	return dedupeValues(out)
+}
+
+// alternativesFor is the alternatives s is evaluated in: the matrix's
+// legs only when s may read the matrix (legs that differ in nothing s
+// reads would repeat the same evaluation).
+func (rc *resolveCtx) alternativesFor(s string) []alternative {
+	if rc.matrix != nil && mentionsMatrix(s) {
+		return rc.alternatives()
+	}
+	if rc.inAlts == nil {
+		for _, in := range rc.inputChoices() {
+			rc.inAlts = append(rc.inAlts, alternative{env: &expr.Env{Contexts: map[string]expr.Value{"inputs": in}}})
+		}
+	}
+	return rc.inAlts
+}
+
+// mentionsMatrix reports the word matrix in s in any case, as context
+// names are case-insensitive: the only way an expression reads it.
+func mentionsMatrix(s string) bool {
+	for i := 0; i+6 <= len(s); i++ {
+		if strings.EqualFold(s[i:i+6], "matrix") {
+			return true
+		}
+	}
+	return false
+}
+
+// alternatives makes, once per job, the job's alternatives: each choice of
+// the caller's inputs that take several values, times the matrix's legs.
+func (rc *resolveCtx) alternatives() []alternative {
+	if rc.alts != nil {
+		return rc.alts
+	}
+	choices := rc.inputChoices()
+	for _, in := range choices {
+		// The legs share the bound with the input choices: at most maxAlts
+		// alternatives in all, beyond which each key is one of its values.
+		rc.alts = append(rc.alts, matrixAlternatives(rc.matrix, in, rc.exprs, max(1, maxAlts/len(choices)))...)
+	}
+	return rc.alts
+}
+
+// inputChoices is the inputs context in each choice of the inputs the
+// caller passes several values for (a with: value over the caller's matrix).
+// Defaults fill inputs the caller does not pass; any other input is
+// unknown. Past maxAlts choices those inputs are unknown too.
+func (rc *resolveCtx) inputChoices() []expr.Value {
+	fields := map[string]expr.Value{}
+	for k, v := range rc.defaults {
+		if !strings.Contains(v, "${{") {
+			fields[strings.ToLower(k)] = expr.String(v)
+		}
+	}
+	var multi []string
+	n := 1
+	for k, vs := range rc.inputs {
+		switch len(vs) {
+		case 0:
+			fields[k] = expr.Unknown("inputs." + k + " is not known statically")
+		case 1:
+			fields[k] = vs[0]
+		default:
+			multi = append(multi, k)
+			n *= len(vs)
+		}
+	}
+	if n > maxAlts {
+		for _, k := range multi {
+			fields[k] = expr.Unknown("inputs." + k + " takes too many values")
+		}
+		multi = nil
+	}
+	sort.Strings(multi)
+	choices := []map[string]expr.Value{fields}
+	for _, k := range multi {
+		var next []map[string]expr.Value
+		for _, c := range choices {
+			for _, v := range rc.inputs[k] {
+				m := maps.Clone(c)
+				m[k] = v
+				next = append(next, m)
+			}
+		}
+		choices = next
+	}
+	out := make([]expr.Value, len(choices))
+	for i, c := range choices {
+		out[i] = expr.OpenObject(c)
 	}
 	return out
 }
 
-// matrixValues returns every value the matrix property can take: the row's
-// values plus the include entries. A dynamic matrix is not static.
-func matrixValues(m *actionlint.Matrix, props []string, rc *resolveCtx) ([]sval, bool) {
-	if m == nil || len(props) == 0 {
-		return nil, false
+// matrixAlternatives is one alternative per leg of m under the inputs
+// context in. A matrix that cannot be expanded leg by leg (an unknown row,
+// an include or exclude that would compare an unknown value, more legs
+// than limit) is read as one alternative in which each key is one of
+// its values; a matrix that is one expression is not known.
+func matrixAlternatives(m *actionlint.Matrix, in expr.Value, cache exprCache, limit int) []alternative {
+	base := map[string]expr.Value{"inputs": in}
+	if m == nil || m.Expression != nil {
+		return []alternative{{env: &expr.Env{Contexts: base}}}
 	}
-	var raws []actionlint.RawYAMLValue
-	var fromExpr []sval
-	if m.Rows != nil {
-		if row, ok := m.Rows[props[0]]; ok {
-			if row.Expression != nil {
-				// A row computed from the caller's inputs, as reusable GPU
-				// workflows do: `gpu: ${{ fromJSON(inputs.gpus) }}`.
-				if len(props) != 1 {
-					return nil, false
+	// The matrix is not in scope inside its own definition.
+	inner := &expr.Env{Contexts: base}
+	conv := func(v actionlint.RawYAMLValue) (cell, bool) { return matrixCell(v, inner, cache), true }
+	rowExpr := func(s *actionlint.String) ([]cell, bool) {
+		v := evalString(s.Value, inner, cache)
+		if v.Kind != expr.KindArray {
+			return nil, false
+		}
+		out := make([]cell, len(v.Elems))
+		for i, el := range v.Elems {
+			out[i] = cell{key: canon(el), val: el}
+		}
+		return out, true
+	}
+	combos, ok := expandMatrix(m, conv, rowExpr, limit)
+	if !ok {
+		ctx := maps.Clone(base)
+		ctx["matrix"] = unionMatrix(m, conv, rowExpr)
+		return []alternative{{env: &expr.Env{Contexts: ctx}}}
+	}
+	out := make([]alternative, 0, len(combos))
+	legEnv := &expr.Env{Contexts: map[string]expr.Value{"inputs": in}}
+	for _, c := range combos {
+		fields := make(map[string]expr.Value, len(c.vals))
+		var raw map[string]string
+		for k, v := range c.vals {
+			fields[k] = v.val
+			if v.raw != "" {
+				if raw == nil {
+					raw = map[string]string{}
 				}
-				vals, ok := rowFromExpression(row.Expression.Value, rc)
-				if !ok {
-					return nil, false
-				}
-				fromExpr = vals
-			} else {
-				raws = append(raws, row.Values...)
+				raw[k] = v.raw
 			}
 		}
+		// The keys are lower-cased already (expandMatrix): the object is
+		// built as expr.Object would build it, without a second copy.
+		out = append(out, alternative{env: legEnv, matrix: &expr.Value{Kind: expr.KindObject, Fields: fields}, raw: raw})
 	}
-	// An exclude entry naming only this property removes that value from
-	// every combination; include entries are added after excludes, so
-	// they stay. Entries with more keys may leave the value elsewhere.
-	if ex := excludedValues(m, props); len(ex) > 0 {
-		raws = slices.DeleteFunc(raws, func(r actionlint.RawYAMLValue) bool {
-			s, ok := r.(*actionlint.RawYAMLString)
-			return ok && ex[s.Value]
-		})
-		fromExpr = slices.DeleteFunc(fromExpr, func(v sval) bool { return !v.isArr && !v.isBool && ex[v.str] })
+	if len(out) == 0 { // an empty matrix: no leg, nothing known
+		out = append(out, alternative{env: &expr.Env{Contexts: base}})
+	}
+	return out
+}
+
+// unionMatrix is the matrix context when legs cannot be told apart: each
+// key is one of the values its row and the include entries give it, less
+// those a single-key exclude entry removes; a key with a value that is not
+// known is unknown, and an include written as an expression leaves the
+// whole matrix unknown.
+func unionMatrix(m *actionlint.Matrix, conv func(actionlint.RawYAMLValue) (cell, bool), rowExpr func(*actionlint.String) ([]cell, bool)) expr.Value {
+	if m.Include != nil && m.Include.Expression != nil {
+		return expr.Unknown("matrix.include is an expression")
+	}
+	vals := map[string][]cell{}
+	unknown := map[string]bool{}
+	for key, r := range m.Rows {
+		k := strings.ToLower(key)
+		if r == nil {
+			continue
+		}
+		if r.Expression != nil {
+			cs, ok := rowExpr(r.Expression)
+			if !ok {
+				unknown[k] = true
+			}
+			vals[k] = append(vals[k], cs...)
+		}
+		for _, v := range r.Values {
+			c, _ := conv(v)
+			vals[k] = append(vals[k], c)
+		}
+	}
+	for k := range vals {
+		if ex := excludedValues(m, k); len(ex) > 0 {
+			vals[k] = slices.DeleteFunc(vals[k], func(c cell) bool { return !c.unknown && ex[c.key] })
+		}
 	}
 	if m.Include != nil {
-		if m.Include.Expression != nil {
-			return nil, false
-		}
 		for _, c := range m.Include.Combinations {
-			if c.Expression != nil {
-				return nil, false
+			if c == nil || c.Expression != nil {
+				return expr.Unknown("a matrix.include entry is an expression")
 			}
-			if a, ok := c.Assigns[props[0]]; ok && a.Value != nil {
-				raws = append(raws, a.Value)
+			for k, a := range c.Assigns {
+				if a != nil && a.Value != nil {
+					x, _ := conv(a.Value)
+					vals[strings.ToLower(k)] = append(vals[strings.ToLower(k)], x)
+				}
 			}
 		}
 	}
-	if len(raws) == 0 && len(fromExpr) == 0 {
-		return nil, false
-	}
-	out := fromExpr
-	for _, r := range raws {
-		v, ok := rawValue(r, props[1:])
-		if !ok {
-			return nil, false
+	fields := map[string]expr.Value{}
+	for k, cs := range vals {
+		alts := make([]expr.Value, 0, len(cs))
+		for _, c := range cs {
+			if c.unknown {
+				unknown[k] = true
+			}
+			alts = append(alts, c.val)
 		}
-		out = append(out, v)
+		alts = dedupeValues(alts)
+		switch {
+		case unknown[k] || len(alts) == 0:
+			fields[k] = expr.Unknown("matrix." + k + " is not known statically")
+		case len(alts) == 1:
+			fields[k] = alts[0]
+		default:
+			fields[k] = expr.OneOf("matrix."+k+" takes several values", alts...)
+		}
 	}
-	return dedupeVals(out), true
+	for k := range unknown {
+		if _, ok := fields[k]; !ok {
+			fields[k] = expr.Unknown("matrix." + k + " is not known statically")
+		}
+	}
+	return expr.Object(fields)
 }
 
-// partialMatrixRow resolves `${{ matrix.X }}` over a row that mixes static
-// values with expressions (`[h100, "${{ inputs.gpu }}"]`): the static values
-// become labels and each unresolvable element stays symbolic, so h100 is not
-// dropped along with it.
-func partialMatrixRow(s string, rc *resolveCtx) (labels, symbolic []string, ok bool) {
-	t := strings.TrimSpace(s)
-	if rc.matrix == nil || rc.matrix.Rows == nil || !strings.HasPrefix(t, "${{") || !strings.HasSuffix(t, "}}") || strings.Count(t, "${{") != 1 {
-		return nil, nil, false
-	}
-	e, err := rc.exprs.parse(t[3 : len(t)-2])
-	if err != "" {
-		return nil, nil, false
-	}
-	d, isDeref := e.(*actionlint.ObjectDerefNode)
-	if !isDeref {
-		return nil, nil, false
-	}
-	if v, isVar := d.Receiver.(*actionlint.VariableNode); !isVar || !strings.EqualFold(v.Name, "matrix") {
-		return nil, nil, false
-	}
-	prop := strings.ToLower(d.Property)
-	row, found := rc.matrix.Rows[prop]
-	if !found || row.Expression != nil {
-		return nil, nil, false
-	}
-	values := append([]actionlint.RawYAMLValue(nil), row.Values...)
-	if ex := excludedValues(rc.matrix, []string{prop}); len(ex) > 0 {
-		values = slices.DeleteFunc(values, func(r actionlint.RawYAMLValue) bool {
-			str, isStr := r.(*actionlint.RawYAMLString)
-			return isStr && ex[str.Value]
-		})
-	}
-	if inc := rc.matrix.Include; inc != nil {
-		if inc.Expression != nil {
-			return nil, nil, false
-		}
-		for _, c := range inc.Combinations {
-			if c.Expression != nil {
-				return nil, nil, false
-			}
-			if a, has := c.Assigns[prop]; has && a.Value != nil {
-				values = append(values, a.Value)
-			}
-		}
-	}
-	for _, v := range values {
-		str, isStr := v.(*actionlint.RawYAMLString)
-		if !isStr {
-			return nil, nil, false
-		}
-		if alts, resolved := resolveString(str.Value, rc); resolved {
-			for _, a := range alts {
-				labels = append(labels, a...)
-			}
-		} else {
-			symbolic = append(symbolic, str.Value)
-		}
-	}
-	return labels, symbolic, len(labels) > 0
-}
-
-// excludedValues is the set of values of a top-level matrix property that
+// excludedValues is the set of values of a top-level matrix key that
 // single-key exclude entries remove.
-func excludedValues(m *actionlint.Matrix, props []string) map[string]bool {
-	if m.Exclude == nil || m.Exclude.Expression != nil || len(props) != 1 {
+func excludedValues(m *actionlint.Matrix, key string) map[string]bool {
+	if m.Exclude == nil || m.Exclude.Expression != nil {
 		return nil
 	}
 	var ex map[string]bool
@@ -611,95 +477,118 @@ func excludedValues(m *actionlint.Matrix, props []string) map[string]bool {
 		if c == nil || c.Expression != nil || len(c.Assigns) != 1 {
 			continue
 		}
-		if a, ok := c.Assigns[props[0]]; ok && a != nil {
-			if s, ok := a.Value.(*actionlint.RawYAMLString); ok && !strings.Contains(s.Value, "${{") {
-				if ex == nil {
-					ex = map[string]bool{}
+		for k, a := range c.Assigns {
+			if strings.EqualFold(k, key) && a != nil {
+				if s, ok := a.Value.(*actionlint.RawYAMLString); ok && !strings.Contains(s.Value, "${{") {
+					if ex == nil {
+						ex = map[string]bool{}
+					}
+					ex[s.Value] = true
 				}
-				ex[s.Value] = true
 			}
 		}
 	}
 	return ex
 }
 
-// rowFromExpression evaluates a matrix row written as one expression; each
-// element of the resulting array is one value of the row.
-func rowFromExpression(src string, rc *resolveCtx) ([]sval, bool) {
-	t := strings.TrimSpace(src)
-	if !strings.HasPrefix(t, "${{") || !strings.HasSuffix(t, "}}") {
-		return nil, false
+// matrixCell converts a matrix value: strings, lists and mappings become
+// values; a string written as an expression is evaluated in env (the
+// inputs), and stays unknown, with its text, when it is not known.
+func matrixCell(v actionlint.RawYAMLValue, env *expr.Env, cache exprCache) cell {
+	val, raw := rawToValue(v, env, cache)
+	if raw != "" {
+		return cell{key: "\x00?" + raw, val: val, raw: raw, unknown: true}
 	}
-	e, err := rc.exprs.parse(t[3 : len(t)-2])
-	if err != "" {
-		return nil, false
-	}
-	// The matrix is not in scope inside its own definition.
-	inner := *rc
-	inner.matrix = nil
-	vals, ok := evalStatic(e, &inner)
-	if !ok {
-		return nil, false
-	}
-	var out []sval
-	for _, v := range vals {
-		if !v.isArr {
-			return nil, false
-		}
-		for _, el := range v.arr {
-			out = append(out, sval{str: el})
-		}
-	}
-	return out, len(out) > 0
+	return cell{key: canon(val), val: val}
 }
 
-func rawValue(r actionlint.RawYAMLValue, props []string) (sval, bool) {
-	for _, p := range props {
-		o, ok := r.(*actionlint.RawYAMLObject)
-		if !ok {
-			return sval{}, false
-		}
-		r, ok = o.Props[p]
-		if !ok {
-			return sval{}, false
-		}
-	}
-	switch t := r.(type) {
+// rawToValue converts a YAML value; raw is the first string in it written
+// as an expression that is not known.
+func rawToValue(v actionlint.RawYAMLValue, env *expr.Env, cache exprCache) (expr.Value, string) {
+	switch t := v.(type) {
 	case *actionlint.RawYAMLString:
-		if strings.Contains(t.Value, "${{") {
-			return sval{}, false
+		if !strings.Contains(t.Value, "${{") {
+			return expr.String(t.Value), ""
 		}
-		return sval{str: t.Value}, true
+		x := evalString(t.Value, env, cache)
+		if !x.Known() {
+			return expr.Unknown(t.Value + " is not known statically"), t.Value
+		}
+		return x, ""
 	case *actionlint.RawYAMLArray:
-		var arr []string
+		elems := make([]expr.Value, 0, len(t.Elems))
+		raw := ""
 		for _, el := range t.Elems {
-			s, ok := el.(*actionlint.RawYAMLString)
-			if !ok {
-				return sval{}, false
+			x, r := rawToValue(el, env, cache)
+			if raw == "" {
+				raw = r
 			}
-			arr = append(arr, s.Value)
+			elems = append(elems, x)
 		}
-		return sval{arr: arr, isArr: true}, true
+		return expr.Array(elems...), raw
+	case *actionlint.RawYAMLObject:
+		fields := make(map[string]expr.Value, len(t.Props))
+		raw := ""
+		for _, k := range slices.Sorted(maps.Keys(t.Props)) {
+			x, r := rawToValue(t.Props[k], env, cache)
+			if raw == "" {
+				raw = r
+			}
+			fields[k] = x
+		}
+		return expr.Object(fields), raw
 	}
-	return sval{}, false
+	return expr.Null(), ""
 }
 
-func dedupeVals(vs []sval) []sval {
-	seen := map[string]bool{}
-	var out []sval
-	for _, v := range vs {
-		k := v.text()
-		if v.isArr {
-			k = "[]" + k
-		} else if v.isBool {
-			k = "bool:" + k
+// canon is a value's identity for include/exclude comparison and
+// de-duplication: a string is itself (as Legs compares), anything else its
+// kind and JSON-like text.
+func canon(v expr.Value) string {
+	switch v.Kind {
+	case expr.KindString:
+		return v.Str
+	case expr.KindArray:
+		parts := make([]string, len(v.Elems))
+		for i, el := range v.Elems {
+			parts[i] = strconv.Quote(canon(el))
 		}
-		if !seen[k] {
+		return "\x00[" + strings.Join(parts, ",") + "]"
+	case expr.KindObject:
+		keys := slices.Sorted(maps.Keys(v.Fields))
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = strconv.Quote(k) + ":" + strconv.Quote(canon(v.Fields[k]))
+		}
+		return "\x00{" + strings.Join(parts, ",") + "}"
+	}
+	return "\x00" + v.Kind.String() + ":" + v.String()
+}
+
+func dedupeValues(vs []expr.Value) []expr.Value {
+	seen := map[string]bool{}
+	var out []expr.Value
+	for _, v := range vs {
+		if k := canon(v); !seen[k] {
 			seen[k] = true
 			out = append(out, v)
 		}
 	}
 	return out
+}
+
+// valueText is a `with:` value as the callee's inputs show it: a list as
+// compact JSON, anything else as GitHub converts it to text.
+func valueText(v expr.Value) string {
+	if v.Kind == expr.KindArray {
+		texts := make([]string, len(v.Elems))
+		for i, el := range v.Elems {
+			texts[i] = el.Text()
+		}
+		b, _ := json.Marshal(texts)
+		return string(b)
+	}
+	return v.Text()
 }
 
 // expandJSONLabels reads an input value as a label or a JSON array of labels.

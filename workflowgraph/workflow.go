@@ -22,6 +22,7 @@ import (
 
 	"github.com/rhysd/actionlint"
 
+	"github.com/cicheck/cicheck/expr"
 	"github.com/cicheck/cicheck/finding"
 )
 
@@ -363,7 +364,7 @@ type builder struct {
 	exprs  exprCache
 }
 
-func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs map[string]string, inputVals map[string][]sval, depth int, stack []string) *Workflow {
+func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs map[string]string, inputVals map[string][]expr.Value, depth int, stack []string) *Workflow {
 	w := &Workflow{Path: p, Source: src, AST: ast, Inputs: inputs, FS: b.fsys, byID: map[string]*Job{}}
 	if ast == nil {
 		return w
@@ -482,13 +483,13 @@ func (b *builder) attachCallee(j *Job, rc *resolveCtx, depth int, stack []string
 	}
 	// The inputs are resolved only for a callee that is built with them.
 	with := map[string]string{}
-	withVals := map[string][]sval{}
+	withVals := map[string][]expr.Value{}
 	for k, v := range j.With {
 		with[k] = v
 		vals := resolveValue(v, rc)
 		withVals[k] = vals
 		if len(vals) == 1 {
-			with[k] = vals[0].text()
+			with[k] = valueText(vals[0])
 		}
 	}
 	j.Callee = b.build(cp, src, ast, with, withVals, depth+1, append(slices.Clone(stack), cp))
@@ -533,8 +534,8 @@ func readCallee(fsys fs.FS, p string) (*actionlint.Workflow, []byte, string) {
 
 // runnerInputs resolves the caller's runner-like `with:` inputs, the only
 // ones that matter when the callee's own jobs cannot be built.
-func runnerInputs(j *Job, rc *resolveCtx) map[string][]sval {
-	vals := map[string][]sval{}
+func runnerInputs(j *Job, rc *resolveCtx) map[string][]expr.Value {
+	vals := map[string][]expr.Value{}
 	for k, v := range j.With {
 		if runnerLike(k) {
 			vals[k] = resolveValue(v, rc)
@@ -545,7 +546,7 @@ func runnerInputs(j *Job, rc *resolveCtx) map[string][]sval {
 
 // inferRemoteRunner marks a caller of a remote reusable workflow with the
 // labels passed in inputs named like a runner.
-func (b *builder) inferRemoteRunner(j *Job, withVals map[string][]sval) {
+func (b *builder) inferRemoteRunner(j *Job, withVals map[string][]expr.Value) {
 	names := make([]string, 0, len(j.With))
 	for k := range j.With {
 		names = append(names, k)
@@ -563,10 +564,12 @@ func (b *builder) inferRemoteRunner(j *Job, withVals map[string][]sval) {
 			continue
 		}
 		for _, v := range vals {
-			if v.isArr {
-				labels = append(labels, v.arr...)
+			if v.Kind == expr.KindArray {
+				for _, el := range v.Elems {
+					labels = append(labels, el.Text())
+				}
 			} else {
-				labels = append(labels, expandJSONLabels(v.str)...)
+				labels = append(labels, expandJSONLabels(v.Text())...)
 			}
 		}
 		from = append(from, k)

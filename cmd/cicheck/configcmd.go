@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/internal/cli"
@@ -23,6 +24,11 @@ func runConfig(e *env, args []string) error {
 		return cli.Exit(exitUsage)
 	}
 	cfg, src, err := lint.LoadConfig(e.WD, *cfgPath)
+	if err == nil {
+		// The registry profile the repository's layout settles on is part
+		// of the effective configuration.
+		cfg.Registry, err = cfg.Registry.Resolve(os.DirFS(lint.RepoRoot(e.WD)))
+	}
 	if err != nil {
 		return err
 	}
