@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -24,6 +25,7 @@ import (
 	"github.com/cicheck/cicheck/fix"
 	"github.com/cicheck/cicheck/testregistry"
 	"github.com/cicheck/cicheck/workflowgraph"
+	"github.com/rhysd/actionlint"
 )
 
 // Options configure a Linter.
@@ -147,6 +149,10 @@ type Result struct {
 	InputErrors []string // unusable files: reported, and the exit code is 2
 	// Fixes holds, with Options.Fix, each file that has fixable findings.
 	Fixes []FileFix
+	// parsed are the linted workflows as the registry's workflow checks
+	// read them; parsedComplete says every target is among them.
+	parsed         []testregistry.WorkflowFile
+	parsedComplete bool
 }
 
 // FileFix is one file's fixed text.
@@ -183,6 +189,8 @@ func lintTargets(wd string, targets []Target, cfg *config.Config, shellcheck str
 		inputErr string
 		fix      *fix.Result
 		fatal    error
+		ast      *actionlint.Workflow
+		unread   bool
 	}
 	slots := make([]slot, len(todo))
 	callees := workflowgraph.NewCallees()
@@ -210,6 +218,16 @@ func lintTargets(wd string, targets []Target, cfg *config.Config, shellcheck str
 			s.fatal = recovered(todo[i].Display, func() {
 				var w *workflowgraph.Workflow
 				s.src, s.findings, w, s.inputErr = lintOne(l, todo[i], cfg, sc, callees)
+				switch {
+				case w != nil:
+					s.ast = w.AST
+				case s.src == nil || workflowgraph.CheckSource(todo[i].Rel, s.src) != nil:
+					s.unread = true // the registry does not read it either
+				default:
+					// A file GitHub refuses still has whatever tree
+					// actionlint makes of it, as the registry reads it.
+					s.ast, _ = actionlint.Parse(s.src)
+				}
 				if fixing && w != nil {
 					s.fix = fixFile(l, todo[i], cfg, sc, s.src, w, s.findings)
 				}
@@ -226,13 +244,18 @@ func lintTargets(wd string, targets []Target, cfg *config.Config, shellcheck str
 	}
 	work()
 	wg.Wait()
+	res.parsedComplete = len(todo) == len(targets)
 	for i, s := range slots {
 		if s.fatal != nil {
 			return nil, s.fatal
 		}
 		if s.inputErr != "" {
 			res.InputErrors = append(res.InputErrors, s.inputErr)
+			res.parsedComplete = false
 			continue
+		}
+		if !s.unread {
+			res.parsed = append(res.parsed, testregistry.WorkflowFile{Path: filepath.ToSlash(todo[i].Rel), Source: s.src, AST: s.ast})
 		}
 		res.Sources[todo[i].Display] = s.src
 		res.Findings = append(res.Findings, s.findings...)
@@ -411,10 +434,17 @@ func lintRegistry(wd string, cfg *config.Config, res *Result, logf func(string, 
 		logf("no test registry (%s absent): registry checks skipped", cfg.Registry.Labels.File)
 		return nil
 	}
-	fs, err := testregistry.Check(fsys, reg)
+	// The registry reads the workflows lint has just parsed, when they are
+	// the whole directory it reads: one parse per file and run.
+	var wfs []testregistry.WorkflowFile
+	if res.parsedComplete && reg.Workflows == ".github/workflows" {
+		wfs = slices.SortedFunc(slices.Values(res.parsed), func(a, b testregistry.WorkflowFile) int { return strings.Compare(a.Path, b.Path) })
+	}
+	r, err := testregistry.ScanWith(fsys, reg, wfs)
 	if err != nil {
 		return err
 	}
+	fs := r.Findings
 	fs = ApplyRuleConfig(cfg, fs)
 	for i := range fs {
 		src, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(fs[i].File)))
