@@ -584,6 +584,23 @@ func (p *parser) params(closer string, annotations bool) error {
 	return p.expectOp(closer)
 }
 
+// plainParams reports the common list, plain parameters and then ones with
+// a default, which no rule of checkParams rejects: checking it first skips
+// building those rules for nearly every def and lambda.
+func plainParams(items []paramItem) bool {
+	seenDefault := false
+	for _, it := range items {
+		switch {
+		case it.kind == 'D' && !it.noVal:
+			seenDefault = true
+		case it.kind == 'P' && !seenDefault:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // newer is the error for grammar the target Python version does not
 // have yet; it names the construct and the version that introduced it.
 func (p *parser) newer(t token, what string, minor int, pep string) *SyntaxError {
@@ -626,6 +643,9 @@ func noHint(err error) error {
 }
 
 func (p *parser) checkParams(items []paramItem, annotations bool) *SyntaxError {
+	if plainParams(items) {
+		return nil
+	}
 	n := len(items)
 	kind := func(i int) byte {
 		if i < n {
