@@ -3,6 +3,7 @@ package testregistry
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Statement-level syntax check. ast.parse rejects a whole file on any syntax
@@ -110,7 +111,7 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 		}
 		if endsExpr(a) && startsExpr(b) && b.text != "-" && b.text != "+" &&
 			!(toks[start].kind == tkName && !isKeyword(toks[start].text) && start+1 < len(toks) && toks[start+1].kind == tkString) &&
-			!isSoftKeyword(toks[start].text, minor) {
+			!(toks[start].kind == tkName && softKeywordToken(toks[start].text, minor)) {
 			// The right side is parsed (its strings built) before the
 			// rule checks that it is inside brackets.
 			if end := parses(k, false); end >= 0 && depthAt(k) > 0 {
@@ -254,6 +255,26 @@ func endsExpr(t token) bool {
 // isSoftKeyword reports Python's soft keywords (type from 3.12 on).
 func isSoftKeyword(s string, minor int) bool {
 	return s == "match" || s == "case" || s == "_" || s == "type" && (minor == 0 || minor >= 12)
+}
+
+// softKeywordToken is the grammar's SOFT_KEYWORD token test, which until
+// 3.13 compares only the name's length of each soft keyword (strncmp in
+// _PyPegen_soft_keyword_token), so that "c", "ma" or "ty" count too: "[c d]"
+// gets no missing-comma hint under 3.11. CPython fixed it in 2025
+// (gh-130077); 3.14 compares whole names.
+func softKeywordToken(s string, minor int) bool {
+	if minor == 0 || minor >= 14 {
+		return isSoftKeyword(s, minor)
+	}
+	for _, kw := range []string{"match", "case", "_", "type"} {
+		if kw == "type" && minor < 12 {
+			continue
+		}
+		if s != "" && strings.HasPrefix(kw, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *parser) statement() error {

@@ -60,6 +60,7 @@ type SyntaxError struct {
 	tok, final bool
 	sticky     bool // no later tokenizer error replaces it
 	action     bool // raised while a string literal is built (CPython's action)
+	after      int  // for action: the index of the token the parser had fetched
 }
 
 const nulBytes = "source code string cannot contain null bytes"
@@ -239,28 +240,7 @@ func (lx *lexer) endLine() error {
 		lx.first = 0
 		return nil
 	}
-	// The parser fails at the first token of a line that cannot follow a
-	// decorator, or that is not a case block in a match block, before it
-	// looks at the rest of the line.
-	// So does an elif, else, except or finally without its statement.
-	var se *SyntaxError
-	blocked := false
-	if lx.decorated && !startsDef(line) || depth > 0 && depth <= len(lx.blocks) && lx.blocks[depth-1] == "match" && line[0].text != "case" {
-		se = &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"}
-		if lx.decorated && depth < lx.decoDepth {
-			se.Msg, se.sticky = "unexpected unindent", true // the parser meets a DEDENT
-		}
-	} else {
-		switch clause(line) {
-		case "elif", "else", "except", "finally":
-			se, blocked = lx.blocks.next(depth, line, ""), true
-		default:
-			se = lx.blocks.tryError(depth, line)
-		}
-		if se == nil {
-			se = checkLine(&lx.check, line)
-		}
-	}
+	se, blocked := lx.checkStmt(line, depth)
 	lx.decorated, lx.decoDepth = line[0].kind == tkOp && line[0].text == "@", depth
 	if se == nil && !blocked {
 		se = lx.blocks.next(depth, line, lx.check.softKw)
@@ -285,6 +265,36 @@ func (lx *lexer) endLine() error {
 	lx.toks = lx.toks[:0]
 	lx.first = len(lx.toks)
 	return nil
+}
+
+// checkStmt checks the syntax of one logical line (or the start of one,
+// for quietErr) at depth; blocked: its clause was checked against the
+// statement it continues.
+func (lx *lexer) checkStmt(line []token, depth int) (se *SyntaxError, blocked bool) {
+	// The parser fails at the first token of a line that cannot follow a
+	// decorator, or that is not a case block in a match block, before it
+	// looks at the rest of the line.
+	// So does an elif, else, except or finally without its statement.
+	if lx.decorated && !startsDef(line) || depth > 0 && depth <= len(lx.blocks) && lx.blocks[depth-1] == "match" && line[0].text != "case" {
+		se = &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"}
+		if lx.decorated && depth < lx.decoDepth {
+			se.Msg, se.sticky = "unexpected unindent", true // the parser meets a DEDENT
+		}
+	} else {
+		switch clause(line) {
+		case "elif", "else", "except", "finally":
+			se, blocked = lx.blocks.next(depth, line, ""), true
+		default:
+			se = lx.blocks.tryError(depth, line)
+		}
+		if se == nil {
+			return checkLine(&lx.check, line), blocked
+		}
+	}
+	if se != nil {
+		lx.check.failTok = token{line: se.Line, col: se.Col}
+	}
+	return se, blocked
 }
 
 func (lx *lexer) newline() {
@@ -467,7 +477,11 @@ func (lx *lexer) quietErr(line, col int, format string, a ...any) *SyntaxError {
 		partial := lx.toks[lx.first:len(lx.toks):len(lx.toks)]
 		// The parser reads one token past where it fails (its lookahead),
 		// so the failure must come before the line's last token.
-		if se := checkLine(&lx.check, partial); se != nil && !atLineEnd(se, partial) {
+		se, _ := lx.checkStmt(partial, len(lx.indents)-1)
+		if se != nil && se.action && se.after < len(partial) {
+			return se // the strings' action ran before the bad token was read
+		}
+		if se != nil && !atLineEnd(se, partial) {
 			f, last := lx.check.failTok, partial[len(partial)-1]
 			if f.line < last.line || f.line == last.line && f.col < last.col {
 				return se
