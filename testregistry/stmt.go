@@ -85,7 +85,21 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 			action = se
 		}
 		if err != nil {
-			return -1
+			// A PEG parse keeps the longest prefix that parses: an
+			// operand followed by a broken trailer or operator is still
+			// an expression ("f(1if" reads as "f").
+			if se == nil || se.action {
+				return -1
+			}
+			pre := parser{toks: toks, check: true, minor: minor}
+			at := from
+			if star && at < len(toks) && toks[at].isOp("*") {
+				at++
+			}
+			if !pre.exprStartsAt(at) {
+				return -1
+			}
+			return at + 1
 		}
 		return from + sub.i
 	}
@@ -116,7 +130,9 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 			// rule checks that it is inside brackets.
 			if end := parses(k, false); end >= 0 && depthAt(k) > 0 {
 				reached(end)
-				return &SyntaxError{Line: a.line, Col: a.col, Msg: "invalid syntax. Perhaps you forgot a comma?"}
+				// Reported from the start of the left expression
+				// (RAISE_SYNTAX_ERROR_KNOWN_RANGE(a, b)).
+				return &SyntaxError{Line: toks[start].line, Col: toks[start].col, Msg: "invalid syntax. Perhaps you forgot a comma?"}
 			}
 		}
 		return action
@@ -185,11 +201,22 @@ func exprStart(toks []token, i int) int {
 			j-- // implicit concatenation
 		case q.kind == tkOp && q.text != "(" && q.text != "[" && q.text != "{" && q.text != "," && q.text != "=" &&
 			q.text != ":" && q.text != ";" && q.text != ":=" && !isAugOp(q.text):
+			if j < 2 || !endsExpr(toks[j-2]) {
+				j-- // a unary operator: what precedes it decides
+				continue
+			}
 			j -= 2 // an operator and its left operand
 			if j < 0 {
 				return 0
 			}
 		case q.kind == tkName && (q.text == "not" || q.text == "and" || q.text == "or" || q.text == "in" || q.text == "is"):
+			if q.text == "not" && (j < 2 || !endsExpr(toks[j-2])) {
+				j--
+				continue
+			}
+			if q.text == "in" && j >= 3 && toks[j-2].text == "not" {
+				j-- // "not in": the loop steps over "not" next
+			}
 			j -= 2
 			if j < 0 {
 				return 0
