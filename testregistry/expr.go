@@ -379,7 +379,10 @@ func (p *parser) expression() (*node, error) {
 			if p.isOp(":") { // CPython's rule stops short of a ':'
 				return nil, p.fail(p.peek(), "invalid syntax")
 			}
-			return nil, p.fail(p.peek(), "expected 'else' after 'if' expression")
+			// Reported over the whole "a if b" (a known range), but
+			// read up to the token after it.
+			la := p.peek()
+			return nil, &SyntaxError{Line: t.line, Col: t.col, Msg: "expected 'else' after 'if' expression", read: &la}
 		}
 		p.next()
 		if _, err := p.expression(); err != nil {

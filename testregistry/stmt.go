@@ -32,8 +32,11 @@ func checkLine(p *parser, toks []token) *SyntaxError {
 		}
 		p.furthest = max(p.furthest, se.Line) // a rule may have read further (invalidNamed)
 		p.failTok = token{line: se.Line, col: se.Col}
+		if se.read != nil {
+			p.failTok = *se.read
+		}
 		for _, t := range toks {
-			if t.line > se.Line || t.line == se.Line && t.col >= se.Col {
+			if t.line > p.failTok.line || t.line == p.failTok.line && t.col >= p.failTok.col {
 				p.furthest = max(p.furthest, t.line)
 				break
 			}

@@ -61,6 +61,9 @@ type SyntaxError struct {
 	sticky     bool // no later tokenizer error replaces it
 	action     bool // raised while a string literal is built (CPython's action)
 	after      int  // for action: the index of the token the parser had fetched
+	// read: the last token the parser read, when the error is reported
+	// at an earlier one (a rule's known range).
+	read *token
 }
 
 const nulBytes = "source code string cannot contain null bytes"
@@ -501,7 +504,11 @@ func atLineEnd(se *SyntaxError, line []token) bool {
 		return true
 	}
 	last := line[len(line)-1]
-	return se.Line == last.line && se.Col == last.col+len(last.text)
+	at := token{line: se.Line, col: se.Col}
+	if se.read != nil {
+		at = *se.read
+	}
+	return at.line == last.line && at.col == last.col+len(last.text)
 }
 
 // indentErr is the parser's error for a block header without its block.
