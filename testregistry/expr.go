@@ -322,8 +322,8 @@ func (p *parser) invalidNamed(n *node) *SyntaxError {
 		if !errors.As(err, &se) {
 			return nil
 		}
-		if se.action {
-			return se
+		if se.action || se.Msg != "invalid syntax" {
+			return se // an invalid_* rule inside the value ("{a: b, c}")
 		}
 		if h := p.hint(p.toks, se); h != se {
 			return h
@@ -1137,7 +1137,9 @@ func (p *parser) dict() (*node, error) {
 		if first, err = p.starExpression(); err != nil {
 			return nil, err
 		}
-		isDict = p.isOp(":")
+		// A starred item is never a dict key: "{*a: b}" is a set
+		// display that fails at the ':'.
+		isDict = p.isOp(":") && first.class != "Starred"
 	}
 	if !isDict {
 		if p.isKw("for") || p.isKw("async") {
