@@ -356,7 +356,8 @@ func (lx *lexer) run() error {
 			lx.pos++
 			switch {
 			case lx.pos >= len(lx.src):
-				return lx.quietErr(line, col, "unexpected EOF while parsing")
+				// CPython points after the backslash, at what it read.
+				return lx.quietErr(line, col+1, "unexpected EOF while parsing")
 			case lx.src[lx.pos] == '\n':
 				lx.pos++
 				lx.newline()
@@ -367,7 +368,7 @@ func (lx *lexer) run() error {
 				}
 				lx.newline()
 			default:
-				return lx.quietErr(line, col, "unexpected character after line continuation character")
+				return lx.quietErr(line, col+1, "unexpected character after line continuation character")
 			}
 			if lx.pos >= len(lx.src) {
 				return lx.quietErr(line, col, "unexpected EOF while parsing")
@@ -487,6 +488,13 @@ func (lx *lexer) quietErr(line, col int, format string, a ...any) *SyntaxError {
 		if se != nil && !atLineEnd(se, partial) {
 			f, last := lx.check.failTok, partial[len(partial)-1]
 			if f.line < last.line || f.line == last.line && f.col < last.col {
+				return se
+			}
+			// Failing at the last token, the parser has read no
+			// further unless a rule parses an expression from it
+			// (whose trailers it peeks at): never in an import, never
+			// from a token no expression starts with ("x =\=").
+			if f.line == last.line && f.col == last.col && (!startsExpr(last) || partial[0].text == "import" || partial[0].text == "from") {
 				return se
 			}
 		}
