@@ -1335,12 +1335,15 @@ func (p *parser) fromImport() error {
 		if !p.isOp(",") {
 			break
 		}
-		comma := p.next()
+		p.next()
 		if paren && p.isOp(")") {
 			break
 		}
-		if !paren && p.stmtEnd() {
-			return p.fail(comma, "trailing comma not allowed without surrounding parentheses")
+		// invalid_import_from_targets wants the NEWLINE right after
+		// the comma ("b,; c" is plain invalid syntax at the ';'), and
+		// reports at it.
+		if !paren && p.atEnd() {
+			return p.fail(p.peek(), "trailing comma not allowed without surrounding parentheses")
 		}
 	}
 	if paren {
