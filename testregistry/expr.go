@@ -732,12 +732,22 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 // message; so does an argument no expression starts ("f(a=1, -)").
 func (p *parser) positionalAfterKw(err error, at int, unpacking bool) error {
 	var se *SyntaxError
-	if !errors.As(err, &se) || se.Msg != "invalid syntax" || se.action || !p.exprStartsAt(at) {
+	if !errors.As(err, &se) || se.Msg != "invalid syntax" || se.action {
 		return err
 	}
 	probe := *se
 	if h := p.hint(p.toks, &probe); h.Msg != "invalid syntax" {
 		return err
+	}
+	if !p.exprStartsAt(at) {
+		// After a keyword argument the first pass tries only keyword
+		// and starred forms, so it never read past the argument's
+		// first token.
+		save := p.i
+		p.i = at
+		t := p.peek() // the NEWLINE when the line ends there
+		p.i = save
+		return p.fail(t, "invalid syntax")
 	}
 	msg := "positional argument follows keyword argument"
 	if unpacking {
