@@ -63,6 +63,12 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "assert x =\\= y\n", "1:10 invalid syntax"},
 		{11, "a b\\z\n", "1:5 unexpected character after line continuation character"}, // near miss: the comma rule peeks on
 		{11, "x = 1 \\", "1:8 unexpected EOF while parsing"},
+		// invalid_legacy_expression parses star_expressions after any
+		// lone name, where the comma rule can then match.
+		{11, "f(x = u \"a\" e=3)", "1:9 invalid syntax. Perhaps you forgot a comma?"},
+		{11, "[match x y]", "1:8 invalid syntax. Perhaps you forgot a comma?"},
+		{11, "f(x = u \"a\", e)", "1:9 invalid syntax"}, // near miss: nothing juxtaposed after the string
+		{11, "x = u \"a\" e", "1:7 invalid syntax"},     // near miss: not inside brackets
 		// The import trailing comma wants a NEWLINE after it.
 		{11, "from a import b,; c", "1:17 invalid syntax"},
 		{11, "from a import b,", "1:17 trailing comma not allowed without surrounding parentheses"},

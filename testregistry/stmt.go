@@ -167,6 +167,34 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 	if hint := comma(k); hint != nil {
 		return hint
 	}
+	// invalid_legacy_expression ("NAME !'(' star_expressions") is tried
+	// at every name an expression starts with, print or not: the
+	// star_expressions it parses after a lone name can meet the
+	// missing-comma rule further on ("f(x = u 'a' e=3)").
+	if k > 0 && k < len(toks) && toks[k-1].kind == tkName && !isKeyword(toks[k-1].text) && exprStart(toks, k-1) == k-1 &&
+		!toks[k].isOp("(") && (k == 1 || expressionSlot(toks[k-2])) {
+		sub := parser{toks: toks[k:], check: true, minor: minor}
+		_, err := sub.starExpressions()
+		k2 := -1
+		var se2 *SyntaxError
+		switch {
+		case err == nil:
+			k2 = k + sub.i // it stops where the next operand starts
+		case errors.As(err, &se2) && se2.Msg == "invalid syntax" && !se2.action:
+			k2 = len(toks)
+			for i := k; i < len(toks); i++ {
+				if t := toks[i]; t.line > se2.Line || t.line == se2.Line && t.col >= se2.Col {
+					k2 = i
+					break
+				}
+			}
+		}
+		if k2 > k {
+			if hint := comma(k2); hint != nil && !hint.action {
+				return hint
+			}
+		}
+	}
 	if action != nil {
 		return action
 	}
