@@ -69,6 +69,15 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "[match x y]", "1:8 invalid syntax. Perhaps you forgot a comma?"},
 		{11, "f(x = u \"a\", e)", "1:9 invalid syntax"}, // near miss: nothing juxtaposed after the string
 		{11, "x = u \"a\" e", "1:7 invalid syntax"},     // near miss: not inside brackets
+		// An unclosed bracket replaces the comma hint when the rule read
+		// past the bracket's line: to the condition's ':' below.
+		{11, "ret{urn {\"m\": 1}\n\n\nif x == \"y\":\n    f()\n", "1:4 '{' was never closed"},
+		{11, "ret{urn {\"m\": 1} if x: y\n", "1:5 invalid syntax. Perhaps you forgot a comma?"}, // near miss: read to line 1's ':'
+		{11, "ret{urn x\ny\n", "1:4 '{' was never closed"},
+		{11, "ret{urn x,\ny\n", "1:5 invalid syntax. Perhaps you forgot a comma?"}, // near miss: the ',' stops it on line 1
+		// An import holds no expression for the second pass to parse.
+		{11, "from a import b, c{_d\n\nf(x)\n", "1:19 invalid syntax"},
+		{11, "from a import (b c)\n", "1:18 invalid syntax"},
 		// The import trailing comma wants a NEWLINE after it.
 		{11, "from a import b,; c", "1:17 invalid syntax"},
 		{11, "from a import b,", "1:17 trailing comma not allowed without surrounding parentheses"},

@@ -55,6 +55,9 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 	if se.Msg != "invalid syntax" || se.noHint {
 		return se
 	}
+	if len(toks) > 0 && (toks[0].text == "import" || toks[0].text == "from") && toks[0].kind == tkName {
+		return se // an import holds no expression for these rules to parse
+	}
 	k := len(toks)
 	for i, t := range toks {
 		if t.line > se.Line || t.line == se.Line && t.col >= se.Col {
@@ -102,7 +105,19 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 			if !pre.exprStartsAt(at) {
 				return -1
 			}
-			return at + 1
+			// It read up to where the whole parse failed.
+			fail := token{line: se.Line, col: se.Col}
+			if se.read != nil {
+				fail = *se.read
+			}
+			end := len(toks)
+			for i := at + 1; i < len(toks); i++ {
+				if t := toks[i]; t.line > fail.line || t.line == fail.line && t.col >= fail.col {
+					end = i
+					break
+				}
+			}
+			return end
 		}
 		return from + sub.i
 	}
