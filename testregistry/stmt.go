@@ -97,6 +97,20 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 			if se == nil || se.action {
 				return -1
 			}
+			// It read up to where the whole parse failed: past the
+			// end of an unclosed bracket's line, the end of the file.
+			fail := token{line: se.Line, col: se.Col}
+			if se.read != nil {
+				fail = *se.read
+			}
+			end := len(toks)
+			for i := from; i < len(toks); i++ {
+				if t := toks[i]; t.line > fail.line || t.line == fail.line && t.col >= fail.col {
+					end = i
+					break
+				}
+			}
+			reached(end)
 			pre := parser{toks: toks, check: true, minor: minor}
 			at := from
 			if star && at < len(toks) && toks[at].isOp("*") {
@@ -105,19 +119,7 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 			if !pre.exprStartsAt(at) {
 				return -1
 			}
-			// It read up to where the whole parse failed.
-			fail := token{line: se.Line, col: se.Col}
-			if se.read != nil {
-				fail = *se.read
-			}
-			end := len(toks)
-			for i := at + 1; i < len(toks); i++ {
-				if t := toks[i]; t.line > fail.line || t.line == fail.line && t.col >= fail.col {
-					end = i
-					break
-				}
-			}
-			return end
+			return max(end, at+1)
 		}
 		return from + sub.i
 	}

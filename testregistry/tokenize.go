@@ -426,12 +426,6 @@ func (lx *lexer) eof() error {
 			line := lx.toks[lx.first:n:n]
 			if se := checkLine(&lx.check, line); se != nil && !atLineEnd(se, line) {
 				lx.parseErr, furthest = se, lx.check.furthest
-				// A generic error before the unclosed bracket: CPython's
-				// second pass reads on into it, to the end of the file.
-				if f := lx.check.failTok; se.Msg == "invalid syntax" && line[0].text != "from" && line[0].text != "import" &&
-					(f.line < b.line || f.line == b.line && f.col <= b.col) {
-					furthest = line[len(line)-1].line + 1
-				}
 			}
 		}
 		// An unclosed bracket wins over a parser error that read past
