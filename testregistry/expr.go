@@ -328,9 +328,13 @@ func (p *parser) invalidNamed(n *node) *SyntaxError {
 		if h := p.hint(p.toks, se); h != se {
 			return h
 		}
-		return nil
-	}
-	if p.isOp("=") || p.isOp(":=") {
+		// A PEG parse keeps the operand a broken trailer or operator
+		// follows ("x = a..b" is "x = a" before the '.'), and that
+		// token is never the '=' or ':=' the rule's lookahead refuses.
+		if !p.exprStartsAt(save + 1) {
+			return nil
+		}
+	} else if p.isOp("=") || p.isOp(":=") {
 		return nil
 	}
 	// The rule's lookahead read the token after the value.

@@ -52,6 +52,8 @@ func TestSecondPassErrors(t *testing.T) {
 		// An invalid_* rule inside the value after a misplaced '='.
 		{11, "[1, d = {a: b, c}]", "1:16 ':' expected after dictionary key"},
 		{11, "[1, d = {a: b}]", "1:5 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}, // near miss
+		{11, "[1, x = a..b]", "1:5 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"},   // a PEG prefix of the value
+		{11, "[1, x = -]", "1:7 invalid syntax"},                                                    // near miss: no operand
 		// A 3.11 f-string's action runs once the token after the strings
 		// is read: before a bad continuation later on the line.
 		{11, "msg = f'a{f\"{fR'''{\\n}'''}\"}'\n", "1:19 f-string: unterminated string"},
