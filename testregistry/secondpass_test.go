@@ -85,6 +85,10 @@ func TestSecondPassErrors(t *testing.T) {
 		// An import holds no expression for the second pass to parse.
 		{11, "from a import b, c{_d\n\nf(x)\n", "1:19 invalid syntax"},
 		{11, "from a import (b c)\n", "1:18 invalid syntax"},
+		// The else branch of a conditional after print was memoised
+		// without invalid rules: no comma hint after it.
+		{11, "[print 1 if x else 2 b]", "1:2 Missing parentheses in call to 'print'. Did you mean print(...)?"},
+		{11, "f(a=1, print 1 b=2)", "1:14 invalid syntax. Perhaps you forgot a comma?"}, // near miss: no conditional
 		// The import trailing comma wants a NEWLINE after it.
 		{11, "from a import b,; c", "1:17 invalid syntax"},
 		{11, "from a import b,", "1:17 trailing comma not allowed without surrounding parentheses"},

@@ -169,8 +169,11 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 				continue
 			}
 			// A missing comma inside what follows is found while the
-			// legacy rule parses it, so it wins.
-			if se := comma(end); se != nil {
+			// legacy rule parses it, so it wins; unless it follows the
+			// else branch of a conditional, whose expression
+			// invalid_expression memoised without invalid rules before
+			// ("print 1 if x else 2 b").
+			if se := comma(end); se != nil && !topLevelElse(toks[i+1:end]) {
 				if se.action {
 					return se
 				}
@@ -216,6 +219,20 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 		return action
 	}
 	return se
+}
+
+// topLevelElse reports an "else" outside brackets in toks.
+func topLevelElse(toks []token) bool {
+	depth := 0
+	for _, t := range toks {
+		switch {
+		case t.kind == tkOp:
+			depth += bracketDelta(t.text)
+		case depth == 0 && t.kind == tkName && t.text == "else":
+			return true
+		}
+	}
+	return false
 }
 
 // exprStart walks back from toks[i], the last token of an expression, to
