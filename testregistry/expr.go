@@ -1052,6 +1052,14 @@ func (p *parser) group() (*node, error) {
 		n.paren = true
 		return n, nil
 	}
+	if p.isOp("**") {
+		// invalid_group: "'(' '**' expression ')'" has its own message.
+		star := p.next()
+		if _, err := p.expression(); err == nil && p.isOp(")") {
+			return nil, p.fail(star, "cannot use double starred expression here")
+		}
+		return nil, p.fail(star, "invalid syntax")
+	}
 	first, err := p.starExpression()
 	if err != nil {
 		return nil, err
@@ -1071,7 +1079,7 @@ func (p *parser) group() (*node, error) {
 	if p.isOp(")") {
 		p.next()
 		if first.class == "Starred" {
-			return nil, p.fail(open, "cannot use starred expression here")
+			return nil, &SyntaxError{Line: first.line, Col: first.col, Msg: "cannot use starred expression here"}
 		}
 		first.paren = true
 		return first, nil

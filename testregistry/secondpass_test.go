@@ -89,6 +89,15 @@ func TestSecondPassErrors(t *testing.T) {
 		// without invalid rules: no comma hint after it.
 		{11, "[print 1 if x else 2 b]", "1:2 Missing parentheses in call to 'print'. Did you mean print(...)?"},
 		{11, "f(a=1, print 1 b=2)", "1:14 invalid syntax. Perhaps you forgot a comma?"}, // near miss: no conditional
+		// invalid_group's messages, at the star.
+		{11, "x = (**a)", "1:6 cannot use double starred expression here"},
+		{11, "x = (*a)", "1:6 cannot use starred expression here"},
+		{11, "x = (**a, b)", "1:6 invalid syntax"}, // near miss: not the group rule
+		// A trailer that fails inside is dropped, and its bracket is the
+		// comma rule's right operand.
+		{11, "x = [x (yield)]", "1:6 invalid syntax. Perhaps you forgot a comma?"},
+		{11, "x = [x (1 2)]", "1:9 invalid syntax. Perhaps you forgot a comma?"}, // the inner juxtaposition first
+		{11, "x = x (yield)", "1:8 invalid syntax"},                              // near miss: not inside brackets
 		// The import trailing comma wants a NEWLINE after it.
 		{11, "from a import b,; c", "1:17 invalid syntax"},
 		{11, "from a import b,", "1:17 trailing comma not allowed without surrounding parentheses"},

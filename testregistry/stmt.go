@@ -187,6 +187,22 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 	if hint := comma(k); hint != nil {
 		return hint
 	}
+	// A call or subscript trailer that fails inside is dropped by the
+	// PEG parse, which then sees its bracket as the next operand: the
+	// comma rule between "x" and "(yield)" in "x (yield)".
+	for depth, o := 0, k-1; o > 0; o-- {
+		if t := toks[o]; t.kind == tkOp {
+			depth += bracketDelta(t.text)
+		}
+		if depth > 0 {
+			if (toks[o].isOp("(") || toks[o].isOp("[")) && endsExpr(toks[o-1]) {
+				if hint := comma(o); hint != nil {
+					return hint
+				}
+			}
+			break
+		}
+	}
 	// invalid_legacy_expression ("NAME !'(' star_expressions") is tried
 	// at every name an expression starts with, print or not: the
 	// star_expressions it parses after a lone name can meet the
