@@ -331,7 +331,7 @@ func (p *parser) invalidNamed(n *node) *SyntaxError {
 		// A PEG parse keeps the operand a broken trailer or operator
 		// follows ("x = a..b" is "x = a" before the '.'), and that
 		// token is never the '=' or ':=' the rule's lookahead refuses.
-		if !p.exprStartsAt(save + 1) {
+		if !p.startsAt(save+1, true) {
 			return nil
 		}
 	} else if p.isOp("=") || p.isOp(":=") {
@@ -788,10 +788,14 @@ func (p *parser) legacyReach(t token) token {
 // toks[i] for at least a prefix: the operators after an operand are
 // optional, so an atom after any unary operators is enough; a bracketed
 // atom or a lambda must parse whole.
-func (p *parser) exprStartsAt(i int) bool {
+func (p *parser) exprStartsAt(i int) bool { return p.startsAt(i, false) }
+
+// startsAt is exprStartsAt, or for bitOr the same test of a bitwise_or,
+// which neither "not" nor "lambda" starts.
+func (p *parser) startsAt(i int, bitOr bool) bool {
 	for i < len(p.toks) {
 		t := p.toks[i]
-		if t.kind == tkOp && (t.text == "-" || t.text == "+" || t.text == "~") || t.kind == tkName && (t.text == "not" || t.text == "await") {
+		if t.kind == tkOp && (t.text == "-" || t.text == "+" || t.text == "~") || t.kind == tkName && (t.text == "not" && !bitOr || t.text == "await") {
 			i++
 			continue
 		}
@@ -806,7 +810,7 @@ func (p *parser) exprStartsAt(i int) bool {
 		return true
 	case tkName:
 		switch {
-		case t.text == "lambda":
+		case t.text == "lambda" && !bitOr:
 			sub := parser{toks: p.toks[i:], check: true, minor: p.minor, memo: p.memo}
 			_, err := sub.expression()
 			return err == nil

@@ -53,6 +53,7 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "[1, d = {a: b, c}]", "1:16 ':' expected after dictionary key"},
 		{11, "[1, d = {a: b}]", "1:5 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}, // near miss
 		{11, "[1, x = a..b]", "1:5 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"},   // a PEG prefix of the value
+		{11, "[1, x = lambda: 0 1]", "1:7 invalid syntax"},                                          // near miss: no bitwise_or starts with lambda
 		{11, "[1, x = -]", "1:7 invalid syntax"},                                                    // near miss: no operand
 		// A 3.11 f-string's action runs once the token after the strings
 		// is read: before a bad continuation later on the line.
