@@ -2,6 +2,8 @@ package testregistry
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"testing/fstest"
 
@@ -93,6 +95,31 @@ func BenchmarkScan2000(b *testing.B) {
 					b.Fatalf("unexpected finding: %v", f)
 				}
 			}
+		}
+	}
+}
+
+// BenchmarkScanDir2000 is BenchmarkScan2000 on a real directory through
+// DirFS, as the CLI reads it: system calls and read buffers included.
+func BenchmarkScanDir2000(b *testing.B) {
+	dir := b.TempDir()
+	for name, f := range benchRepo(2000) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	fsys := DirFS(dir)
+	cfg := DefaultConfig()
+	cfg.OrphanSearch = nil
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Scan(fsys, cfg); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

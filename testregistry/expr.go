@@ -231,8 +231,8 @@ func (p *parser) namedExpression() (*node, error) {
 
 // argsEnd is the token after the arguments that follow the current one,
 // as far as they parse: the last token CPython's invalid_arguments rule
-// read, where it reports.
-func (p *parser) argsEnd() token {
+// read, where it reports; or an error of its own in one of them.
+func (p *parser) argsEnd() (token, *SyntaxError) {
 	save := p.i
 	defer func() { p.i = save }()
 	for p.isOp(",") {
@@ -246,10 +246,16 @@ func (p *parser) argsEnd() token {
 			p.i += 2
 		}
 		if _, err := p.expression(); err != nil {
+			// An error of its own in a later argument ("expected
+			// 'else'") is raised while the second pass parses it.
+			var se *SyntaxError
+			if errors.As(err, &se) && se.Msg != "invalid syntax" {
+				return p.peek(), se
+			}
 			break
 		}
 	}
-	return p.peek()
+	return p.peek(), nil
 }
 
 // inAssignedValue reports a position outside brackets after an
@@ -316,15 +322,19 @@ func (p *parser) invalidNamed(n *node) *SyntaxError {
 		if !errors.As(err, &se) {
 			return nil
 		}
-		if se.action {
-			return se
+		if se.action || se.Msg != "invalid syntax" {
+			return se // an invalid_* rule inside the value ("{a: b, c}")
 		}
 		if h := p.hint(p.toks, se); h != se {
 			return h
 		}
-		return nil
-	}
-	if p.isOp("=") || p.isOp(":=") {
+		// A PEG parse keeps the operand a broken trailer or operator
+		// follows ("x = a..b" is "x = a" before the '.'), and that
+		// token is never the '=' or ':=' the rule's lookahead refuses.
+		if !p.startsAt(save+1, true) {
+			return nil
+		}
+	} else if p.isOp("=") || p.isOp(":=") {
 		return nil
 	}
 	// The rule's lookahead read the token after the value.
@@ -373,7 +383,10 @@ func (p *parser) expression() (*node, error) {
 			if p.isOp(":") { // CPython's rule stops short of a ':'
 				return nil, p.fail(p.peek(), "invalid syntax")
 			}
-			return nil, p.fail(p.peek(), "expected 'else' after 'if' expression")
+			// Reported over the whole "a if b" (a known range), but
+			// read up to the token after it.
+			la := p.peek()
+			return nil, &SyntaxError{Line: t.line, Col: t.col, Msg: "expected 'else' after 'if' expression", read: &la}
 		}
 		p.next()
 		if _, err := p.expression(); err != nil {
@@ -649,8 +662,12 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 			}
 			sawKw = true
 		default:
+			argStart := p.i
 			v, err := p.namedExpression()
 			if err != nil {
+				if sawKw || sawDoubleStar {
+					return nil, p.positionalAfterKw(err, argStart, sawDoubleStar)
+				}
 				return nil, err
 			}
 			if p.isOp("=") {
@@ -675,13 +692,24 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 			// found first (while the argument is parsed). CPython reports
 			// it at the last token it read.
 			if (sawDoubleStar || sawKw) && p.i > 0 && endsExpr(p.toks[p.i-1]) && !p.atEnd() && startsExpr(p.peek()) {
-				return nil, p.fail(p.peek(), "invalid syntax")
+				return nil, p.positionalAfterKw(p.fail(p.peek(), "invalid syntax"), argStart, sawDoubleStar)
 			}
-			if sawDoubleStar {
-				return nil, p.fail(p.argsEnd(), "positional argument follows keyword argument unpacking")
-			}
-			if sawKw {
-				return nil, p.fail(p.argsEnd(), "positional argument follows keyword argument")
+			if sawDoubleStar || sawKw {
+				// A missing comma in a later argument is found while
+				// the second pass parses them ("f(a=1, b, 1 2)").
+				end, later := p.argsEnd()
+				if later != nil {
+					return nil, later
+				}
+				se := p.fail(end, "invalid syntax")
+				if h := p.hint(p.toks, se); h.Msg != "invalid syntax" {
+					return nil, se
+				}
+				se.Msg, se.noHint = "positional argument follows keyword argument", true
+				if sawDoubleStar {
+					se.Msg += " unpacking"
+				}
+				return nil, se
 			}
 			if !p.check {
 				c.elts = append(c.elts, v)
@@ -697,6 +725,110 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// positionalAfterKw is CPython's error for a positional argument after a
+// keyword one that does not parse (err, from the first pass): the last
+// alternative of invalid_arguments, "args ',' args", matches as soon as an
+// expression starts at toks[at], and it reports at the token the first
+// pass failed on. A rule its second pass meets first keeps err: the
+// missing comma or legacy print of hint, a string's action, a specific
+// message; so does an argument no expression starts ("f(a=1, -)").
+func (p *parser) positionalAfterKw(err error, at int, unpacking bool) error {
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Msg != "invalid syntax" || se.action {
+		return err
+	}
+	probe := *se
+	if h := p.hint(p.toks, &probe); h.Msg != "invalid syntax" {
+		return err
+	}
+	if !p.exprStartsAt(at) {
+		// After a keyword argument the first pass tries only keyword
+		// and starred forms, so it never read past the argument's
+		// first token.
+		save := p.i
+		p.i = at
+		t := p.peek() // the NEWLINE when the line ends there
+		p.i = save
+		return p.fail(t, "invalid syntax")
+	}
+	msg := "positional argument follows keyword argument"
+	if unpacking {
+		msg += " unpacking"
+	}
+	at2 := p.legacyReach(token{line: se.Line, col: se.Col})
+	return &SyntaxError{Line: at2.line, Col: at2.col, Msg: msg, noHint: true}
+}
+
+// legacyReach is where CPython reports an error raised after its second
+// pass met the first pass's failure at t: when t follows a name (not a
+// call), invalid_legacy_expression ("print x") has parsed star_expressions
+// from t and fetched the token after them, which is then the last token
+// read.
+func (p *parser) legacyReach(t token) token {
+	k := len(p.toks)
+	for i, x := range p.toks {
+		if x.line > t.line || x.line == t.line && x.col >= t.col {
+			k = i
+			break
+		}
+	}
+	if k == 0 || k >= len(p.toks) || p.toks[k-1].kind != tkName || isKeyword(p.toks[k-1].text) || p.toks[k].isOp("(") {
+		return t
+	}
+	sub := parser{toks: p.toks[k:], check: true, minor: p.minor, memo: p.memo}
+	if _, err := sub.starExpressions(); err != nil {
+		return t
+	}
+	return sub.peek()
+}
+
+// exprStartsAt reports whether a PEG parse of an expression succeeds at
+// toks[i] for at least a prefix: the operators after an operand are
+// optional, so an atom after any unary operators is enough; a bracketed
+// atom or a lambda must parse whole.
+func (p *parser) exprStartsAt(i int) bool { return p.startsAt(i, false) }
+
+// startsAt is exprStartsAt, or for bitOr the same test of a bitwise_or,
+// which neither "not" nor "lambda" starts.
+func (p *parser) startsAt(i int, bitOr bool) bool {
+	for i < len(p.toks) {
+		t := p.toks[i]
+		if t.kind == tkOp && (t.text == "-" || t.text == "+" || t.text == "~") || t.kind == tkName && (t.text == "not" && !bitOr || t.text == "await") {
+			i++
+			continue
+		}
+		break
+	}
+	if i >= len(p.toks) {
+		return false
+	}
+	t := p.toks[i]
+	switch t.kind {
+	case tkNumber, tkString:
+		return true
+	case tkName:
+		switch {
+		case t.text == "lambda" && !bitOr:
+			sub := parser{toks: p.toks[i:], check: true, minor: p.minor, memo: p.memo}
+			_, err := sub.expression()
+			return err == nil
+		case t.text == "True" || t.text == "False" || t.text == "None":
+			return true
+		}
+		return !isKeyword(t.text)
+	case tkOp:
+		switch t.text {
+		case "...":
+			return true
+		case "(", "[", "{":
+			sub := parser{toks: p.toks[i:], check: true, minor: p.minor, memo: p.memo}
+			_, err := sub.atom()
+			return err == nil
+		}
+	}
+	return false
 }
 
 // comprehension parses one or more "for targets in iter [if cond]" clauses.
@@ -825,7 +957,7 @@ func (p *parser) strings() (*node, error) {
 		case isBytes:
 			if msg = bytesLiteralError(body, raw); strings.HasPrefix(msg, "bytes") {
 				se := p.fail(t, msg)
-				se.action = true
+				p.actionAt(se)
 				return nil, se
 			}
 		case !raw && !strings.ContainsAny(prefix, "ft"):
@@ -836,7 +968,7 @@ func (p *parser) strings() (*node, error) {
 				p.next()
 			}
 			se := p.fail(p.peek(), msg)
-			se.action = true
+			p.actionAt(se)
 			return nil, se
 		}
 		if isBytes {
@@ -849,7 +981,7 @@ func (p *parser) strings() (*node, error) {
 				p.next()
 			}
 			se := p.fail(p.peek(), "cannot mix bytes and nonbytes literals")
-			se.action = true
+			p.actionAt(se)
 			return nil, se
 		}
 		if p.minor == 11 && strings.Contains(prefix, "f") {
@@ -860,7 +992,7 @@ func (p *parser) strings() (*node, error) {
 			after := p.peek()
 			p.i = save
 			if se := p.fstringError311(t, body, raw, after); se != nil {
-				se.action = true
+				p.actionAt(se)
 				return nil, se
 			}
 		}
@@ -884,6 +1016,19 @@ func (p *parser) strings() (*node, error) {
 		n.ctype, n.str = "str", sb.String()
 	}
 	return n, nil
+}
+
+// actionAt marks se as raised in the action of the strings rule, which
+// runs once the parser has fetched the token after the last adjacent
+// string: se.after is that token's index, so that a tokenizer error
+// further on the line loses to it (quietErr).
+func (p *parser) actionAt(se *SyntaxError) {
+	se.action = true
+	j := p.i
+	for j < len(p.toks) && p.toks[j].kind == tkString {
+		j++
+	}
+	se.after = j
 }
 
 func (p *parser) group() (*node, error) {
@@ -911,6 +1056,14 @@ func (p *parser) group() (*node, error) {
 		n.paren = true
 		return n, nil
 	}
+	if p.isOp("**") {
+		// invalid_group: "'(' '**' expression ')'" has its own message.
+		star := p.next()
+		if _, err := p.expression(); err == nil && p.isOp(")") {
+			return nil, p.fail(star, "cannot use double starred expression here")
+		}
+		return nil, p.fail(star, "invalid syntax")
+	}
 	first, err := p.starExpression()
 	if err != nil {
 		return nil, err
@@ -930,7 +1083,7 @@ func (p *parser) group() (*node, error) {
 	if p.isOp(")") {
 		p.next()
 		if first.class == "Starred" {
-			return nil, p.fail(open, "cannot use starred expression here")
+			return nil, &SyntaxError{Line: first.line, Col: first.col, Msg: "cannot use starred expression here"}
 		}
 		first.paren = true
 		return first, nil
@@ -1010,7 +1163,9 @@ func (p *parser) dict() (*node, error) {
 		if first, err = p.starExpression(); err != nil {
 			return nil, err
 		}
-		isDict = p.isOp(":")
+		// A starred item is never a dict key: "{*a: b}" is a set
+		// display that fails at the ':'.
+		isDict = p.isOp(":") && first.class != "Starred"
 	}
 	if !isDict {
 		if p.isKw("for") || p.isKw("async") {

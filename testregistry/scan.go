@@ -208,17 +208,18 @@ func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf []byte
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(files) {
 					return
 				}
-				src, err := fs.ReadFile(fsys, files[i])
+				src, err := readString(fsys, files[i], &buf)
 				if err != nil {
 					errs[i] = err
 					continue
 				}
-				results[i] = sc.scanFile(files[i], string(src))
+				results[i] = sc.scanFile(files[i], src)
 			}
 		}()
 	}
@@ -376,7 +377,13 @@ func topStatements(lines []logicalLine) [][]token {
 // findCalls returns the module-level bare-name marker calls of src, or the
 // first syntax error.
 func findCalls(src string, minor int, markers map[string]Marker) ([]call, error) {
-	lines, err := lexLinesFor(src, minor, false, func(line []token) bool {
+	return findCallsIn(src, minor, markers, nil)
+}
+
+// findCallsIn is findCalls with the tokens and nodes in a (nil: fresh
+// memory); they are valid until a is reused.
+func findCallsIn(src string, minor int, markers map[string]Marker, a *arena) ([]call, error) {
+	lines, err := lexArena(src, minor, false, func(line []token) bool {
 		for _, t := range line {
 			if t.kind == tkName {
 				if _, ok := markers[t.text]; ok {
@@ -385,12 +392,16 @@ func findCalls(src string, minor int, markers map[string]Marker) ([]call, error)
 			}
 		}
 		return false
-	})
+	}, nil, a)
 	if err != nil {
 		return nil, err
 	}
 	var calls []call
 	p := &parser{minor: minor}
+	if a != nil {
+		p.slab = a.slab[:0]
+		defer func() { a.slab = p.slab }()
+	}
 	for _, st := range topStatements(lines) {
 		if !mayBeCall(st, markers) {
 			continue
@@ -433,7 +444,11 @@ func mayBeCall(st []token, markers map[string]Marker) bool {
 func (s *scanner) scanFile(file, src string) fileResult {
 	var res fileResult
 	minor := targetMinor(s.cfg.Python)
-	calls, err := findCalls(src, minor, s.cfg.Markers)
+	// Nothing of the calls' tokens and nodes outlives this function: the
+	// results hold strings only.
+	a := arenaPool.Get().(*arena)
+	defer arenaPool.Put(a)
+	calls, err := findCallsIn(src, minor, s.cfg.Markers, a)
 	if err != nil {
 		var se *SyntaxError
 		if errors.As(err, &se) {

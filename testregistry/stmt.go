@@ -3,6 +3,7 @@ package testregistry
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Statement-level syntax check. ast.parse rejects a whole file on any syntax
@@ -31,8 +32,11 @@ func checkLine(p *parser, toks []token) *SyntaxError {
 		}
 		p.furthest = max(p.furthest, se.Line) // a rule may have read further (invalidNamed)
 		p.failTok = token{line: se.Line, col: se.Col}
+		if se.read != nil {
+			p.failTok = *se.read
+		}
 		for _, t := range toks {
-			if t.line > se.Line || t.line == se.Line && t.col >= se.Col {
+			if t.line > p.failTok.line || t.line == p.failTok.line && t.col >= p.failTok.col {
 				p.furthest = max(p.furthest, t.line)
 				break
 			}
@@ -50,6 +54,9 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 	minor := p.minor
 	if se.Msg != "invalid syntax" || se.noHint {
 		return se
+	}
+	if len(toks) > 0 && (toks[0].text == "import" || toks[0].text == "from") && toks[0].kind == tkName {
+		return se // an import holds no expression for these rules to parse
 	}
 	k := len(toks)
 	for i, t := range toks {
@@ -84,7 +91,35 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 			action = se
 		}
 		if err != nil {
-			return -1
+			// A PEG parse keeps the longest prefix that parses: an
+			// operand followed by a broken trailer or operator is still
+			// an expression ("f(1if" reads as "f").
+			if se == nil || se.action {
+				return -1
+			}
+			// It read up to where the whole parse failed: past the
+			// end of an unclosed bracket's line, the end of the file.
+			fail := token{line: se.Line, col: se.Col}
+			if se.read != nil {
+				fail = *se.read
+			}
+			end := len(toks)
+			for i := from; i < len(toks); i++ {
+				if t := toks[i]; t.line > fail.line || t.line == fail.line && t.col >= fail.col {
+					end = i
+					break
+				}
+			}
+			reached(end)
+			pre := parser{toks: toks, check: true, minor: minor}
+			at := from
+			if star && at < len(toks) && toks[at].isOp("*") {
+				at++
+			}
+			if !pre.exprStartsAt(at) {
+				return -1
+			}
+			return max(end, at+1)
 		}
 		return from + sub.i
 	}
@@ -110,12 +145,14 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 		}
 		if endsExpr(a) && startsExpr(b) && b.text != "-" && b.text != "+" &&
 			!(toks[start].kind == tkName && !isKeyword(toks[start].text) && start+1 < len(toks) && toks[start+1].kind == tkString) &&
-			!isSoftKeyword(toks[start].text, minor) {
+			!(toks[start].kind == tkName && softKeywordToken(toks[start].text, minor)) {
 			// The right side is parsed (its strings built) before the
 			// rule checks that it is inside brackets.
 			if end := parses(k, false); end >= 0 && depthAt(k) > 0 {
 				reached(end)
-				return &SyntaxError{Line: a.line, Col: a.col, Msg: "invalid syntax. Perhaps you forgot a comma?"}
+				// Reported from the start of the left expression
+				// (RAISE_SYNTAX_ERROR_KNOWN_RANGE(a, b)).
+				return &SyntaxError{Line: toks[start].line, Col: toks[start].col, Msg: "invalid syntax. Perhaps you forgot a comma?"}
 			}
 		}
 		return action
@@ -132,8 +169,11 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 				continue
 			}
 			// A missing comma inside what follows is found while the
-			// legacy rule parses it, so it wins.
-			if se := comma(end); se != nil {
+			// legacy rule parses it, so it wins; unless it follows the
+			// else branch of a conditional, whose expression
+			// invalid_expression memoised without invalid rules before
+			// ("print 1 if x else 2 b").
+			if se := comma(end); se != nil && !topLevelElse(toks[i+1:end]) {
 				if se.action {
 					return se
 				}
@@ -147,10 +187,68 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 	if hint := comma(k); hint != nil {
 		return hint
 	}
+	// A call or subscript trailer that fails inside is dropped by the
+	// PEG parse, which then sees its bracket as the next operand: the
+	// comma rule between "x" and "(yield)" in "x (yield)".
+	for depth, o := 0, k-1; o > 0; o-- {
+		if t := toks[o]; t.kind == tkOp {
+			depth += bracketDelta(t.text)
+		}
+		if depth > 0 {
+			if (toks[o].isOp("(") || toks[o].isOp("[")) && endsExpr(toks[o-1]) {
+				if hint := comma(o); hint != nil {
+					return hint
+				}
+			}
+			break
+		}
+	}
+	// invalid_legacy_expression ("NAME !'(' star_expressions") is tried
+	// at every name an expression starts with, print or not: the
+	// star_expressions it parses after a lone name can meet the
+	// missing-comma rule further on ("f(x = u 'a' e=3)").
+	if k > 0 && k < len(toks) && toks[k-1].kind == tkName && !isKeyword(toks[k-1].text) && exprStart(toks, k-1) == k-1 &&
+		!toks[k].isOp("(") && (k == 1 || expressionSlot(toks[k-2])) {
+		sub := parser{toks: toks[k:], check: true, minor: minor}
+		_, err := sub.starExpressions()
+		k2 := -1
+		var se2 *SyntaxError
+		switch {
+		case err == nil:
+			k2 = k + sub.i // it stops where the next operand starts
+		case errors.As(err, &se2) && se2.Msg == "invalid syntax" && !se2.action:
+			k2 = len(toks)
+			for i := k; i < len(toks); i++ {
+				if t := toks[i]; t.line > se2.Line || t.line == se2.Line && t.col >= se2.Col {
+					k2 = i
+					break
+				}
+			}
+		}
+		if k2 > k {
+			if hint := comma(k2); hint != nil && !hint.action {
+				return hint
+			}
+		}
+	}
 	if action != nil {
 		return action
 	}
 	return se
+}
+
+// topLevelElse reports an "else" outside brackets in toks.
+func topLevelElse(toks []token) bool {
+	depth := 0
+	for _, t := range toks {
+		switch {
+		case t.kind == tkOp:
+			depth += bracketDelta(t.text)
+		case depth == 0 && t.kind == tkName && t.text == "else":
+			return true
+		}
+	}
+	return false
 }
 
 // exprStart walks back from toks[i], the last token of an expression, to
@@ -184,11 +282,22 @@ func exprStart(toks []token, i int) int {
 			j-- // implicit concatenation
 		case q.kind == tkOp && q.text != "(" && q.text != "[" && q.text != "{" && q.text != "," && q.text != "=" &&
 			q.text != ":" && q.text != ";" && q.text != ":=" && !isAugOp(q.text):
+			if j < 2 || !endsExpr(toks[j-2]) {
+				j-- // a unary operator: what precedes it decides
+				continue
+			}
 			j -= 2 // an operator and its left operand
 			if j < 0 {
 				return 0
 			}
 		case q.kind == tkName && (q.text == "not" || q.text == "and" || q.text == "or" || q.text == "in" || q.text == "is"):
+			if q.text == "not" && (j < 2 || !endsExpr(toks[j-2])) {
+				j--
+				continue
+			}
+			if q.text == "in" && j >= 3 && toks[j-2].text == "not" {
+				j-- // "not in": the loop steps over "not" next
+			}
 			j -= 2
 			if j < 0 {
 				return 0
@@ -254,6 +363,26 @@ func endsExpr(t token) bool {
 // isSoftKeyword reports Python's soft keywords (type from 3.12 on).
 func isSoftKeyword(s string, minor int) bool {
 	return s == "match" || s == "case" || s == "_" || s == "type" && (minor == 0 || minor >= 12)
+}
+
+// softKeywordToken is the grammar's SOFT_KEYWORD token test, which until
+// 3.13 compares only the name's length of each soft keyword (strncmp in
+// _PyPegen_soft_keyword_token), so that "c", "ma" or "ty" count too: "[c d]"
+// gets no missing-comma hint under 3.11. CPython fixed it in 2025
+// (gh-130077); 3.14 compares whole names.
+func softKeywordToken(s string, minor int) bool {
+	if minor == 0 || minor >= 14 {
+		return isSoftKeyword(s, minor)
+	}
+	for _, kw := range []string{"match", "case", "_", "type"} {
+		if kw == "type" && minor < 12 {
+			continue
+		}
+		if s != "" && strings.HasPrefix(kw, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *parser) statement() error {
@@ -584,6 +713,23 @@ func (p *parser) params(closer string, annotations bool) error {
 	return p.expectOp(closer)
 }
 
+// plainParams reports the common list, plain parameters and then ones with
+// a default, which no rule of checkParams rejects: checking it first skips
+// building those rules for nearly every def and lambda.
+func plainParams(items []paramItem) bool {
+	seenDefault := false
+	for _, it := range items {
+		switch {
+		case it.kind == 'D' && !it.noVal:
+			seenDefault = true
+		case it.kind == 'P' && !seenDefault:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // newer is the error for grammar the target Python version does not
 // have yet; it names the construct and the version that introduced it.
 func (p *parser) newer(t token, what string, minor int, pep string) *SyntaxError {
@@ -626,6 +772,9 @@ func noHint(err error) error {
 }
 
 func (p *parser) checkParams(items []paramItem, annotations bool) *SyntaxError {
+	if plainParams(items) {
+		return nil
+	}
 	n := len(items)
 	kind := func(i int) byte {
 		if i < n {
@@ -1264,12 +1413,15 @@ func (p *parser) fromImport() error {
 		if !p.isOp(",") {
 			break
 		}
-		comma := p.next()
+		p.next()
 		if paren && p.isOp(")") {
 			break
 		}
-		if !paren && p.stmtEnd() {
-			return p.fail(comma, "trailing comma not allowed without surrounding parentheses")
+		// invalid_import_from_targets wants the NEWLINE right after
+		// the comma ("b,; c" is plain invalid syntax at the ';'), and
+		// reports at it.
+		if !paren && p.atEnd() {
+			return p.fail(p.peek(), "trailing comma not allowed without surrounding parentheses")
 		}
 	}
 	if paren {

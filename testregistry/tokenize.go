@@ -60,6 +60,10 @@ type SyntaxError struct {
 	tok, final bool
 	sticky     bool // no later tokenizer error replaces it
 	action     bool // raised while a string literal is built (CPython's action)
+	after      int  // for action: the index of the token the parser had fetched
+	// read: the last token the parser read, when the error is reported
+	// at an earlier one (a rule's known range).
+	read *token
 }
 
 const nulBytes = "source code string cannot contain null bytes"
@@ -156,6 +160,22 @@ type exprMemo map[string]*SyntaxError
 // lexWith is lexLinesFor sharing memo with the lexer of an enclosing
 // f-string field (nil: a new file).
 func lexWith(src string, minor int, keepAll bool, want func([]token) bool, memo exprMemo) ([]logicalLine, error) {
+	return lexArena(src, minor, keepAll, want, memo, nil)
+}
+
+// arena is memory a caller reuses from file to file for what outlives the
+// lexer but not the scan of one file: the kept lines' tokens and the nodes
+// of the registration calls. Growing both from nothing for every file was
+// a third of a scan's allocations.
+type arena struct {
+	keep []token
+	slab []node
+}
+
+var arenaPool = sync.Pool{New: func() any { return &arena{keep: make([]token, 0, 256), slab: make([]node, 0, 64)} }}
+
+// lexArena is lexWith keeping the lines' tokens in a (nil: fresh memory).
+func lexArena(src string, minor int, keepAll bool, want func([]token) bool, memo exprMemo, a *arena) ([]logicalLine, error) {
 	if memo == nil {
 		memo = exprMemo{}
 	}
@@ -173,7 +193,13 @@ func lexWith(src string, minor int, keepAll bool, want func([]token) bool, memo 
 	sc := scratchPool.Get().(*scratch)
 	lx := &lexer{src: src, minor: minor, line: 1, atBOL: true, indents: append(sc.indents[:0], indentLevel{0, 0}), keepAll: keepAll, want: want,
 		toks: sc.toks[:0], brackets: sc.brackets[:0], check: parser{check: true, minor: minor, slab: sc.slab[:0], memo: memo}, memo: memo}
+	if a != nil {
+		lx.keep = a.keep[:0]
+	}
 	err := lx.run()
+	if a != nil {
+		a.keep = lx.keep
+	}
 	if lx.parseErr != nil && lx.parseErr.sticky {
 		// CPython reports an unexpected INDENT or DEDENT without
 		// tokenizing the rest of the file for a better error.
@@ -217,28 +243,7 @@ func (lx *lexer) endLine() error {
 		lx.first = 0
 		return nil
 	}
-	// The parser fails at the first token of a line that cannot follow a
-	// decorator, or that is not a case block in a match block, before it
-	// looks at the rest of the line.
-	// So does an elif, else, except or finally without its statement.
-	var se *SyntaxError
-	blocked := false
-	if lx.decorated && !startsDef(line) || depth > 0 && depth <= len(lx.blocks) && lx.blocks[depth-1] == "match" && line[0].text != "case" {
-		se = &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"}
-		if lx.decorated && depth < lx.decoDepth {
-			se.Msg, se.sticky = "unexpected unindent", true // the parser meets a DEDENT
-		}
-	} else {
-		switch clause(line) {
-		case "elif", "else", "except", "finally":
-			se, blocked = lx.blocks.next(depth, line, ""), true
-		default:
-			se = lx.blocks.tryError(depth, line)
-		}
-		if se == nil {
-			se = checkLine(&lx.check, line)
-		}
-	}
+	se, blocked := lx.checkStmt(line, depth)
 	lx.decorated, lx.decoDepth = line[0].kind == tkOp && line[0].text == "@", depth
 	if se == nil && !blocked {
 		se = lx.blocks.next(depth, line, lx.check.softKw)
@@ -263,6 +268,36 @@ func (lx *lexer) endLine() error {
 	lx.toks = lx.toks[:0]
 	lx.first = len(lx.toks)
 	return nil
+}
+
+// checkStmt checks the syntax of one logical line (or the start of one,
+// for quietErr) at depth; blocked: its clause was checked against the
+// statement it continues.
+func (lx *lexer) checkStmt(line []token, depth int) (se *SyntaxError, blocked bool) {
+	// The parser fails at the first token of a line that cannot follow a
+	// decorator, or that is not a case block in a match block, before it
+	// looks at the rest of the line.
+	// So does an elif, else, except or finally without its statement.
+	if lx.decorated && !startsDef(line) || depth > 0 && depth <= len(lx.blocks) && lx.blocks[depth-1] == "match" && line[0].text != "case" {
+		se = &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"}
+		if lx.decorated && depth < lx.decoDepth {
+			se.Msg, se.sticky = "unexpected unindent", true // the parser meets a DEDENT
+		}
+	} else {
+		switch clause(line) {
+		case "elif", "else", "except", "finally":
+			se, blocked = lx.blocks.next(depth, line, ""), true
+		default:
+			se = lx.blocks.tryError(depth, line)
+		}
+		if se == nil {
+			return checkLine(&lx.check, line), blocked
+		}
+	}
+	if se != nil {
+		lx.check.failTok = token{line: se.Line, col: se.Col}
+	}
+	return se, blocked
 }
 
 func (lx *lexer) newline() {
@@ -321,7 +356,8 @@ func (lx *lexer) run() error {
 			lx.pos++
 			switch {
 			case lx.pos >= len(lx.src):
-				return lx.quietErr(line, col, "unexpected EOF while parsing")
+				// CPython points after the backslash, at what it read.
+				return lx.quietErr(line, col+1, "unexpected EOF while parsing")
 			case lx.src[lx.pos] == '\n':
 				lx.pos++
 				lx.newline()
@@ -332,7 +368,7 @@ func (lx *lexer) run() error {
 				}
 				lx.newline()
 			default:
-				return lx.quietErr(line, col, "unexpected character after line continuation character")
+				return lx.quietErr(line, col+1, "unexpected character after line continuation character")
 			}
 			if lx.pos >= len(lx.src) {
 				return lx.quietErr(line, col, "unexpected EOF while parsing")
@@ -390,12 +426,6 @@ func (lx *lexer) eof() error {
 			line := lx.toks[lx.first:n:n]
 			if se := checkLine(&lx.check, line); se != nil && !atLineEnd(se, line) {
 				lx.parseErr, furthest = se, lx.check.furthest
-				// A generic error before the unclosed bracket: CPython's
-				// second pass reads on into it, to the end of the file.
-				if f := lx.check.failTok; se.Msg == "invalid syntax" && line[0].text != "from" && line[0].text != "import" &&
-					(f.line < b.line || f.line == b.line && f.col <= b.col) {
-					furthest = line[len(line)-1].line + 1
-				}
 			}
 		}
 		// An unclosed bracket wins over a parser error that read past
@@ -445,9 +475,20 @@ func (lx *lexer) quietErr(line, col int, format string, a ...any) *SyntaxError {
 		partial := lx.toks[lx.first:len(lx.toks):len(lx.toks)]
 		// The parser reads one token past where it fails (its lookahead),
 		// so the failure must come before the line's last token.
-		if se := checkLine(&lx.check, partial); se != nil && !atLineEnd(se, partial) {
+		se, _ := lx.checkStmt(partial, len(lx.indents)-1)
+		if se != nil && se.action && se.after < len(partial) {
+			return se // the strings' action ran before the bad token was read
+		}
+		if se != nil && !atLineEnd(se, partial) {
 			f, last := lx.check.failTok, partial[len(partial)-1]
 			if f.line < last.line || f.line == last.line && f.col < last.col {
+				return se
+			}
+			// Failing at the last token, the parser has read no
+			// further unless a rule parses an expression from it
+			// (whose trailers it peeks at): never in an import, never
+			// from a token no expression starts with ("x =\=").
+			if f.line == last.line && f.col == last.col && (!startsExpr(last) || partial[0].text == "import" || partial[0].text == "from") {
 				return se
 			}
 		}
@@ -465,7 +506,11 @@ func atLineEnd(se *SyntaxError, line []token) bool {
 		return true
 	}
 	last := line[len(line)-1]
-	return se.Line == last.line && se.Col == last.col+len(last.text)
+	at := token{line: se.Line, col: se.Col}
+	if se.read != nil {
+		at = *se.read
+	}
+	return at.line == last.line && at.col == last.col+len(last.text)
 }
 
 // indentErr is the parser's error for a block header without its block.
@@ -1045,7 +1090,11 @@ const pep701 = "pep701"
 // lx.pos and returns the body's bounds.
 func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
 	q := lx.src[lx.pos]
-	triple := strings.HasPrefix(lx.src[lx.pos:], strings.Repeat(string(q), 3))
+	qqq := `"""`
+	if q == '\'' {
+		qqq = "'''"
+	}
+	triple := strings.HasPrefix(lx.src[lx.pos:], qqq)
 	n := 1
 	if triple {
 		n = 3
@@ -1073,7 +1122,7 @@ func (lx *lexer) strBody(prefix string, line, col int) (int, int, error) {
 		}
 		c := lx.src[lx.pos]
 		switch {
-		case c == q && (!triple || strings.HasPrefix(lx.src[lx.pos:], strings.Repeat(string(q), 3))):
+		case c == q && (!triple || strings.HasPrefix(lx.src[lx.pos:], qqq)):
 			end := lx.pos
 			if err := literal(end); err != nil {
 				return 0, 0, err
