@@ -206,22 +206,43 @@ func buildSchema(pkg, dir string, files map[string]*ast.File, fset *token.FileSe
 	return bin, nil
 }
 
-// runSchema runs the test binary with mutant id switched on (0: none).
-func runSchema(parent context.Context, bin, pkgDir string, id int, timeout time.Duration) (string, time.Duration) {
+// runSchema runs the test binary with mutant id switched on (0: none),
+// batch after batch, until one fails. Each batch may run for factor times
+// its baseline plus slack (at most what is left of limit): past that the
+// mutant is taken to loop, TIMEOUT.
+func runSchema(parent context.Context, bin, pkgDir string, id int, batches []batch, limit time.Duration, factor float64, slack time.Duration) (string, time.Duration) {
+	start := time.Now()
+	for _, b := range batches {
+		t := time.Duration(factor*float64(b.dur)) + slack
+		if left := limit - time.Since(start); t > left {
+			t = left
+		}
+		if t <= 0 {
+			return "TIMEOUT", time.Since(start)
+		}
+		st := runBatch(parent, bin, pkgDir, id, b.runPattern(), t)
+		if st != "SURVIVED" {
+			return st, time.Since(start)
+		}
+	}
+	return "SURVIVED", time.Since(start)
+}
+
+func runBatch(parent context.Context, bin, pkgDir string, id int, pattern string, timeout time.Duration) string {
 	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
-	start := time.Now()
-	cmd := exec.CommandContext(ctx, bin, "-test.failfast", "-test.timeout", (timeout + 10*time.Second).String())
+	// The binary's own -test.timeout is later than ours, so a loop is
+	// reported as TIMEOUT here rather than as the binary's panic.
+	cmd := exec.CommandContext(ctx, bin, "-test.failfast", "-test.count=1", "-test.run", pattern, "-test.timeout", (timeout + 10*time.Second).String())
 	cmd.Dir = pkgDir
 	cmd.Env = append(os.Environ(), schemaEnv+"="+strconv.Itoa(id))
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
-	d := time.Since(start)
 	switch {
 	case ctx.Err() != nil:
-		return "TIMEOUT", d
+		return "TIMEOUT"
 	case err == nil:
-		return "SURVIVED", d
+		return "SURVIVED"
 	}
-	return "KILLED", d
+	return "KILLED"
 }
