@@ -314,13 +314,14 @@ func main() {
 	factor := flag.Float64("factor", 10, "schema mode: a batch of tests may take factor times its unmutated duration plus -slack before the mutant is a TIMEOUT")
 	slack := flag.Duration("slack", 10*time.Second, "see -factor")
 	jobs := flag.Int("j", 1, "mutants run at once")
+	keep := flag.String("keep", "", "schema mode: copy the test binary to this directory as pkg.test, with ids.txt (\"id key\" per line), and exit without running: probe a mutant by hand with "+schemaEnv+"=id ./pkg.test -test.run X")
 	flag.Parse()
 	if *pkg == "" {
 		fmt.Fprintln(os.Stderr, "mutate: -pkg is required")
 		os.Exit(2)
 	}
 	o := opts{mode: *mode, timeout: *timeout, sample: *sample, seed: *seed, only: *only, files: *files, ops: *ops, outPath: *outPath,
-		dry: *dry, sel: *sel, factor: *factor, slack: *slack, jobs: max(*jobs, 1)}
+		dry: *dry, sel: *sel, factor: *factor, slack: *slack, jobs: max(*jobs, 1), keep: *keep}
 	if err := mutate(*pkg, o); err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
 		os.Exit(1)
@@ -337,6 +338,7 @@ type opts struct {
 	factor                    float64
 	slack                     time.Duration
 	jobs                      int
+	keep                      string
 }
 
 func mutate(pkg string, o opts) error {
@@ -469,6 +471,10 @@ func mutate(pkg string, o opts) error {
 		if bin, err = buildSchema(pkg, dir, files, fset, ptrs, timeout); err != nil {
 			return err
 		}
+		if o.keep != "" {
+			// Probing by hand needs only the binary.
+			return keepSchema(o.keep, bin, runnable)
+		}
 		if o.sel {
 			if tests, err = perTestCoverage(pkg, abs, dir, timeout); err != nil {
 				return err
@@ -526,6 +532,7 @@ func mutate(pkg string, o opts) error {
 			}
 		}()
 	}
+	ran := 0
 	for i, m := range runnable {
 		var r result
 		select {
@@ -537,6 +544,7 @@ func mutate(pkg string, o opts) error {
 			break
 		}
 		counts[strings.Fields(r.status)[0]]++
+		ran++
 		emit(fmt.Sprintf("%s %s (%d/%d, %s)", r.status, m.key(), i+1, len(runnable), r.dur.Round(100*time.Millisecond)))
 	}
 	k, t, s := counts["KILLED"], counts["TIMEOUT"], counts["SURVIVED"]
@@ -545,6 +553,6 @@ func mutate(pkg string, o opts) error {
 		score = 100 * float64(k+t) / float64(k+t+s)
 	}
 	emit(fmt.Sprintf("SCORE %s: %d/%d killed (%s%%; %d by timeout), %d survived, %d not viable, %d errors; %d mutants not covered by the package's tests; %d of %d covered mutants run",
-		pkg, k+t, k+t+s, strconv.FormatFloat(score, 'f', 1, 64), t, s, counts["NOTVIABLE"], counts["ERROR"], notCovered, len(runnable), coveredTotal))
+		pkg, k+t, k+t+s, strconv.FormatFloat(score, 'f', 1, 64), t, s, counts["NOTVIABLE"], counts["ERROR"], notCovered, ran, coveredTotal))
 	return nil
 }

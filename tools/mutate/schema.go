@@ -246,3 +246,22 @@ func runBatch(parent context.Context, bin, pkgDir string, id int, pattern string
 	}
 	return "KILLED"
 }
+
+// keepSchema copies the schema binary to dir with the mutant ids.
+func keepSchema(dir, bin string, ms []mutant) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pkg.test"), b, 0o755); err != nil {
+		return err
+	}
+	var ids bytes.Buffer
+	for _, m := range ms {
+		fmt.Fprintf(&ids, "%d %s\n", m.id, m.key())
+	}
+	return os.WriteFile(filepath.Join(dir, "ids.txt"), ids.Bytes(), 0o644)
+}
