@@ -397,7 +397,7 @@ func mutate(pkg string, o opts) error {
 		if err != nil {
 			return err
 		}
-		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
 			return err
 		}

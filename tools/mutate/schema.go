@@ -173,12 +173,19 @@ func buildSchema(pkg, dir string, files map[string]*ast.File, fset *token.FileSe
 				}
 			}
 		}
+		// Comments are dropped (the printer misplaces them around the
+		// position-less nodes of a rewrite); //go:embed directives are put
+		// back before their var below, or the embedded variable is empty.
+		embeds := embedDirectives(f)
 		f.Comments = nil
 		apply(reflect.ValueOf(f), at)
 		var b bytes.Buffer
 		b.Write(head.Bytes())
 		if err := printer.Fprint(&b, fset, f); err != nil {
 			return "", err
+		}
+		for decl, dir := range embeds {
+			b = *bytes.NewBuffer(bytes.Replace(b.Bytes(), []byte("\n"+decl), []byte("\n"+dir+"\n"+decl), 1))
 		}
 		out := filepath.Join(dir, "schema_"+filepath.Base(name))
 		if err := os.WriteFile(out, b.Bytes(), 0o600); err != nil {
@@ -259,9 +266,39 @@ func keepSchema(dir, bin string, ms []mutant) error {
 	if err := os.WriteFile(filepath.Join(dir, "pkg.test"), b, 0o755); err != nil {
 		return err
 	}
+	// The rewritten sources too, to read what a mutant id switches.
+	srcs, _ := filepath.Glob(filepath.Join(filepath.Dir(bin), "schema_*.go"))
+	for _, src := range srcs {
+		if b, err := os.ReadFile(src); err == nil {
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(src)), b, 0o644); err != nil {
+				return err
+			}
+		}
+	}
 	var ids bytes.Buffer
 	for _, m := range ms {
 		fmt.Fprintf(&ids, "%d %s\n", m.id, m.key())
 	}
 	return os.WriteFile(filepath.Join(dir, "ids.txt"), ids.Bytes(), 0o644)
+}
+
+// embedDirectives maps "var NAME" to the //go:embed lines above it.
+func embedDirectives(f *ast.File) map[string]string {
+	out := map[string]string{}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR || g.Doc == nil || len(g.Specs) != 1 {
+			continue
+		}
+		var dirs []string
+		for _, c := range g.Doc.List {
+			if strings.HasPrefix(c.Text, "//go:embed ") {
+				dirs = append(dirs, c.Text)
+			}
+		}
+		if vs, ok := g.Specs[0].(*ast.ValueSpec); ok && len(dirs) > 0 && len(vs.Names) == 1 {
+			out["var "+vs.Names[0].Name+" "] = strings.Join(dirs, "\n")
+		}
+	}
+	return out
 }
