@@ -20,6 +20,9 @@ func TestPicomatchMoreRows(t *testing.T) {
 		{"*{1..3}", `^(?:(?!\.{1,2}(?:\/|$))(?=.)[^/]*?[1-3])$`, "x2", true},
 		{"!)é", `^(?!^(?:\)é)$).*$`, ")é", false},
 		{"./_é", `^(?:^(?:_\é)$)$`, "_é", true},
+		// an escaped slash is a slash, and the star after it still keeps
+		// off dot segments
+		{`\/*`, `^(?:\/(?!\.{1,2}(?:\/|$))(?=.)[^/]*?\/?)$`, "/a", true},
 	} {
 		m, err := CompilePicomatch(c.pattern)
 		if err != nil {
