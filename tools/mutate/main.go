@@ -25,6 +25,10 @@
 //
 //	go run ./tools/mutate -pkg ./checks [-timeout 2m] [-sample N -seed S]
 //	                      [-only survivors.txt] [-files regexp] [-out results.txt]
+//	                      [-j 2] [-select=false] [-factor 10 -slack 10s] [-keep DIR]
+//
+// In the default schema mode a mutant runs only the tests that execute its
+// line, fastest first (select.go).
 //
 // The score is (killed+timeout) / (killed+timeout+survived) over the covered,
 // viable mutants run. tools/mutate/run.sh runs it over several packages.
