@@ -23,6 +23,15 @@ func TestPicomatchMoreRows(t *testing.T) {
 		// an escaped slash is a slash, and the star after it still keeps
 		// off dot segments
 		{`\/*`, `^(?:\/(?!\.{1,2}(?:\/|$))(?=.)[^/]*?\/?)$`, "/a", true},
+		// with no group to refer to, \1 and \12 are octal escapes; \18 is
+		// \1 then 8
+		{`a\1`, `^(?:^(?:a\1)$)$`, "a\x01", true},
+		{`a\1`, `^(?:^(?:a\1)$)$`, "a1", false},
+		{`a\12`, `^(?:^(?:a\12)$)$`, "a\n", true},
+		{`a\18`, `^(?:^(?:a\18)$)$`, "a\x018", true},
+		// word boundaries and word characters at the ends of A-Z
+		{`!!!(a)\b`, `^(?:(?=.)(?:(?!(?:a))[^/]*?)\b)$`, "AA", true},
+		{`!\b*/\w`, `^(?!^(?:\b[^/]*?\/\w)$).*$`, "A/_", false},
 	} {
 		m, err := CompilePicomatch(c.pattern)
 		if err != nil {
