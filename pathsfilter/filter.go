@@ -190,7 +190,9 @@ func filtersFromRoot(top *yaml.Node, noMerge map[*yaml.Node]bool, o Origin) (*Fi
 			named = append(named, f)
 		}
 	case yaml.SequenceNode:
-		// A root sequence yields filters named "0", "1", ... (spec §2 quirk).
+		// A root sequence yields filters named "0", "1", ... (spec §2 quirk);
+		// a !!pairs root is the array of its [key, value] pairs.
+		root = p.asPairs(root)
 		for i, n := range root.Content {
 			f := &Filter{Name: strconv.Itoa(i), Pos: p.pos(n)}
 			rules, err := p.filterItem(n)

@@ -25,6 +25,10 @@
 //
 //	go run ./tools/mutate -pkg ./checks [-timeout 2m] [-sample N -seed S]
 //	                      [-only survivors.txt] [-files regexp] [-out results.txt]
+//	                      [-j 2] [-select=false] [-factor 10 -slack 10s] [-keep DIR]
+//
+// In the default schema mode a mutant runs only the tests that execute its
+// line, fastest first (select.go).
 //
 // The score is (killed+timeout) / (killed+timeout+survived) over the covered,
 // viable mutants run. tools/mutate/run.sh runs it over several packages.
@@ -310,18 +314,39 @@ func main() {
 	dry := flag.Bool("dry", false, "list the covered mutants without running them")
 	ops := flag.String("ops", "", "comma-separated operators to apply (default: all)")
 	mode := flag.String("mode", "schema", "schema: one build, mutants switched at run time; overlay: one build per mutant")
+	sel := flag.Bool("select", true, "schema mode: run only the tests that execute a mutant's line, fastest first (false: the whole suite)")
+	factor := flag.Float64("factor", 10, "schema mode: a batch of tests may take factor times its unmutated duration plus -slack before the mutant is a TIMEOUT")
+	slack := flag.Duration("slack", 10*time.Second, "see -factor")
+	jobs := flag.Int("j", 1, "mutants run at once")
+	keep := flag.String("keep", "", "schema mode: copy the test binary to this directory as pkg.test, with ids.txt (\"id key\" per line), and exit without running: probe a mutant by hand with "+schemaEnv+"=id ./pkg.test -test.run X")
 	flag.Parse()
 	if *pkg == "" {
 		fmt.Fprintln(os.Stderr, "mutate: -pkg is required")
 		os.Exit(2)
 	}
-	if err := mutate(*pkg, *mode, *timeout, *sample, *seed, *only, *files, *ops, *outPath, *dry); err != nil {
+	o := opts{mode: *mode, timeout: *timeout, sample: *sample, seed: *seed, only: *only, files: *files, ops: *ops, outPath: *outPath,
+		dry: *dry, sel: *sel, factor: *factor, slack: *slack, jobs: max(*jobs, 1), keep: *keep}
+	if err := mutate(*pkg, o); err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
 		os.Exit(1)
 	}
 }
 
-func mutate(pkg, mode string, timeout time.Duration, sample int, seed int64, only, files, ops, outPath string, dry bool) error {
+type opts struct {
+	mode                      string
+	timeout                   time.Duration
+	sample                    int
+	seed                      int64
+	only, files, ops, outPath string
+	dry, sel                  bool
+	factor                    float64
+	slack                     time.Duration
+	jobs                      int
+	keep                      string
+}
+
+func mutate(pkg string, o opts) error {
+	mode, timeout, sample, seed, only, files, ops, outPath, dry := o.mode, o.timeout, o.sample, o.seed, o.only, o.files, o.ops, o.outPath, o.dry
 	abs, err := filepath.Abs(pkg)
 	if err != nil {
 		return err
@@ -376,7 +401,7 @@ func mutate(pkg, mode string, timeout time.Duration, sample int, seed int64, onl
 		if err != nil {
 			return err
 		}
-		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
 			return err
 		}
@@ -439,6 +464,7 @@ func mutate(pkg, mode string, timeout time.Duration, sample int, seed int64, onl
 	}
 	counts := map[string]int{}
 	var bin string
+	var tests []*testCov
 	if mode == "schema" && !dry && len(runnable) > 0 {
 		files := map[string]*ast.File{}
 		ptrs := make([]*mutant, len(runnable))
@@ -449,35 +475,80 @@ func mutate(pkg, mode string, timeout time.Duration, sample int, seed int64, onl
 		if bin, err = buildSchema(pkg, dir, files, fset, ptrs, timeout); err != nil {
 			return err
 		}
-		if st, _ := runSchema(context.Background(), bin, abs, 0, timeout); st != "SURVIVED" {
-			return fmt.Errorf("the schema with no mutant switched on fails its tests (%s)", st)
+		if o.keep != "" {
+			// Probing by hand needs only the binary.
+			return keepSchema(o.keep, bin, runnable)
+		}
+		if o.sel {
+			if tests, err = perTestCoverage(pkg, abs, dir, timeout); err != nil {
+				return err
+			}
+		} else {
+			tests = []*testCov{{name: "."}}
+		}
+		if err := baseline(bin, abs, tests, 4*timeout); err != nil {
+			return err
+		}
+		if o.sel {
+			fmt.Fprintf(os.Stderr, "mutate: %d tests, %s with no mutant on\n", len(tests), total(tests).Round(10*time.Millisecond))
 		}
 	} else if mode != "schema" && mode != "overlay" {
 		return fmt.Errorf("unknown -mode %q", mode)
 	}
 	stop, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
-	for i, m := range runnable {
-		if stop.Err() != nil {
-			emit("INTERRUPTED: the score below counts only the mutants run")
-			break
-		}
-		if dry {
+	if dry {
+		for _, m := range runnable {
 			emit("RUNNABLE " + m.key())
-			continue
 		}
+		runnable = nil
+	}
+	// Workers take mutants in order; results are printed in that order.
+	results := make([]chan result, len(runnable))
+	for i := range results {
+		results[i] = make(chan result, 1)
+	}
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for i := range runnable {
+			select {
+			case next <- i:
+			case <-stop.Done():
+				return
+			}
+		}
+	}()
+	for w := 0; w < o.jobs; w++ {
+		go func() {
+			for i := range next {
+				m := runnable[i]
+				r := result{m: m}
+				switch {
+				case bin != "" && o.sel:
+					r.status, r.dur = runSchema(stop, bin, abs, m.id, plan(tests, m.rel, m.line, m.col), timeout, o.factor, o.slack)
+				case bin != "":
+					r.status, r.dur = runSchema(stop, bin, abs, m.id, []batch{{names: []string{"."}, dur: 0}}, timeout, 1, timeout)
+				default:
+					r = run(stop, pkg, dir, m, srcs[m.file], timeout)
+				}
+				results[i] <- r
+			}
+		}()
+	}
+	ran := 0
+	for i, m := range runnable {
 		var r result
-		if bin != "" {
-			r.m = m
-			r.status, r.dur = runSchema(stop, bin, abs, m.id, timeout)
-		} else {
-			r = run(stop, pkg, dir, m, srcs[m.file], timeout)
+		select {
+		case r = <-results[i]:
+		case <-stop.Done():
 		}
 		if stop.Err() != nil {
 			emit("INTERRUPTED: the score below counts only the mutants run")
 			break
 		}
 		counts[strings.Fields(r.status)[0]]++
+		ran++
 		emit(fmt.Sprintf("%s %s (%d/%d, %s)", r.status, m.key(), i+1, len(runnable), r.dur.Round(100*time.Millisecond)))
 	}
 	k, t, s := counts["KILLED"], counts["TIMEOUT"], counts["SURVIVED"]
@@ -486,6 +557,6 @@ func mutate(pkg, mode string, timeout time.Duration, sample int, seed int64, onl
 		score = 100 * float64(k+t) / float64(k+t+s)
 	}
 	emit(fmt.Sprintf("SCORE %s: %d/%d killed (%s%%; %d by timeout), %d survived, %d not viable, %d errors; %d mutants not covered by the package's tests; %d of %d covered mutants run",
-		pkg, k+t, k+t+s, strconv.FormatFloat(score, 'f', 1, 64), t, s, counts["NOTVIABLE"], counts["ERROR"], notCovered, len(runnable), coveredTotal))
+		pkg, k+t, k+t+s, strconv.FormatFloat(score, 'f', 1, 64), t, s, counts["NOTVIABLE"], counts["ERROR"], notCovered, ran, coveredTotal))
 	return nil
 }

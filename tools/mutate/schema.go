@@ -173,12 +173,19 @@ func buildSchema(pkg, dir string, files map[string]*ast.File, fset *token.FileSe
 				}
 			}
 		}
+		// Comments are dropped (the printer misplaces them around the
+		// position-less nodes of a rewrite); //go:embed directives are put
+		// back before their var below, or the embedded variable is empty.
+		embeds := embedDirectives(f)
 		f.Comments = nil
 		apply(reflect.ValueOf(f), at)
 		var b bytes.Buffer
 		b.Write(head.Bytes())
 		if err := printer.Fprint(&b, fset, f); err != nil {
 			return "", err
+		}
+		for decl, dir := range embeds {
+			b = *bytes.NewBuffer(bytes.Replace(b.Bytes(), []byte("\n"+decl), []byte("\n"+dir+"\n"+decl), 1))
 		}
 		out := filepath.Join(dir, "schema_"+filepath.Base(name))
 		if err := os.WriteFile(out, b.Bytes(), 0o600); err != nil {
@@ -206,22 +213,92 @@ func buildSchema(pkg, dir string, files map[string]*ast.File, fset *token.FileSe
 	return bin, nil
 }
 
-// runSchema runs the test binary with mutant id switched on (0: none).
-func runSchema(parent context.Context, bin, pkgDir string, id int, timeout time.Duration) (string, time.Duration) {
+// runSchema runs the test binary with mutant id switched on (0: none),
+// batch after batch, until one fails. Each batch may run for factor times
+// its baseline plus slack (at most what is left of limit): past that the
+// mutant is taken to loop, TIMEOUT.
+func runSchema(parent context.Context, bin, pkgDir string, id int, batches []batch, limit time.Duration, factor float64, slack time.Duration) (string, time.Duration) {
+	start := time.Now()
+	for _, b := range batches {
+		t := time.Duration(factor*float64(b.dur)) + slack
+		if left := limit - time.Since(start); t > left {
+			t = left
+		}
+		if t <= 0 {
+			return "TIMEOUT", time.Since(start)
+		}
+		st := runBatch(parent, bin, pkgDir, id, b.runPattern(), t)
+		if st != "SURVIVED" {
+			return st, time.Since(start)
+		}
+	}
+	return "SURVIVED", time.Since(start)
+}
+
+func runBatch(parent context.Context, bin, pkgDir string, id int, pattern string, timeout time.Duration) string {
 	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
-	start := time.Now()
-	cmd := exec.CommandContext(ctx, bin, "-test.failfast", "-test.timeout", (timeout + 10*time.Second).String())
+	// The binary's own -test.timeout is later than ours, so a loop is
+	// reported as TIMEOUT here rather than as the binary's panic.
+	cmd := exec.CommandContext(ctx, bin, "-test.failfast", "-test.count=1", "-test.run", pattern, "-test.timeout", (timeout + 10*time.Second).String())
 	cmd.Dir = pkgDir
 	cmd.Env = append(os.Environ(), schemaEnv+"="+strconv.Itoa(id))
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
-	d := time.Since(start)
 	switch {
 	case ctx.Err() != nil:
-		return "TIMEOUT", d
+		return "TIMEOUT"
 	case err == nil:
-		return "SURVIVED", d
+		return "SURVIVED"
 	}
-	return "KILLED", d
+	return "KILLED"
+}
+
+// keepSchema copies the schema binary to dir with the mutant ids.
+func keepSchema(dir, bin string, ms []mutant) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pkg.test"), b, 0o755); err != nil {
+		return err
+	}
+	// The rewritten sources too, to read what a mutant id switches.
+	srcs, _ := filepath.Glob(filepath.Join(filepath.Dir(bin), "schema_*.go"))
+	for _, src := range srcs {
+		if b, err := os.ReadFile(src); err == nil {
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(src)), b, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	var ids bytes.Buffer
+	for _, m := range ms {
+		fmt.Fprintf(&ids, "%d %s\n", m.id, m.key())
+	}
+	return os.WriteFile(filepath.Join(dir, "ids.txt"), ids.Bytes(), 0o644)
+}
+
+// embedDirectives maps "var NAME" to the //go:embed lines above it.
+func embedDirectives(f *ast.File) map[string]string {
+	out := map[string]string{}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR || g.Doc == nil || len(g.Specs) != 1 {
+			continue
+		}
+		var dirs []string
+		for _, c := range g.Doc.List {
+			if strings.HasPrefix(c.Text, "//go:embed ") {
+				dirs = append(dirs, c.Text)
+			}
+		}
+		if vs, ok := g.Specs[0].(*ast.ValueSpec); ok && len(dirs) > 0 && len(vs.Names) == 1 {
+			out["var "+vs.Names[0].Name+" "] = strings.Join(dirs, "\n")
+		}
+	}
+	return out
 }

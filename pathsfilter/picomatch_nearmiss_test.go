@@ -1,0 +1,48 @@
+package pathsfilter
+
+import "testing"
+
+// TestPicomatchMoreRows: patterns where a one-token change in the port
+// (a brace range next to a stray `}`, a `+` after a class or a group, the
+// `(?=.)` before a star, `./` before a non-ASCII name) changes the regex
+// or the answer. Regex sources and results are picomatch 2.3.1's
+// (makeRe(p, {dot: true}).source and picomatch(p, {dot: true})(path)).
+func TestPicomatchMoreRows(t *testing.T) {
+	for _, c := range []struct {
+		pattern, re, path string
+		want              bool
+	}{
+		{"!!}_{1..3}", `^(?:}_[1-3])$`, "}_2", true},
+		{`!!{1..3}/#/}@\.`, `^(?:[1-3]\/#\/}@.)$`, "2/#/}@x", true},
+		{"!![+", `^(?:\[+)$`, "[+", false},
+		{"./[^b]+", `^(?:[^b/]+)$`, "a", true},
+		{"@(a|b)+", `^(?:(a|b)+)$`, "b+", false},
+		{"*{1..3}", `^(?:(?!\.{1,2}(?:\/|$))(?=.)[^/]*?[1-3])$`, "x2", true},
+		{"!)é", `^(?!^(?:\)é)$).*$`, ")é", false},
+		{"./_é", `^(?:^(?:_\é)$)$`, "_é", true},
+		// an escaped slash is a slash, and the star after it still keeps
+		// off dot segments
+		{`\/*`, `^(?:\/(?!\.{1,2}(?:\/|$))(?=.)[^/]*?\/?)$`, "/a", true},
+		// with no group to refer to, \1 and \12 are octal escapes; \18 is
+		// \1 then 8
+		{`a\1`, `^(?:^(?:a\1)$)$`, "a\x01", true},
+		{`a\1`, `^(?:^(?:a\1)$)$`, "a1", false},
+		{`a\12`, `^(?:^(?:a\12)$)$`, "a\n", true},
+		{`a\18`, `^(?:^(?:a\18)$)$`, "a\x018", true},
+		// word boundaries and word characters at the ends of A-Z
+		{`!!!(a)\b`, `^(?:(?=.)(?:(?!(?:a))[^/]*?)\b)$`, "AA", true},
+		{`!\b*/\w`, `^(?!^(?:\b[^/]*?\/\w)$).*$`, "A/_", false},
+	} {
+		m, err := CompilePicomatch(c.pattern)
+		if err != nil {
+			t.Errorf("%q: %v", c.pattern, err)
+			continue
+		}
+		if m.Regexp() != c.re {
+			t.Errorf("%q: regex %s, want %s", c.pattern, m.Regexp(), c.re)
+		}
+		if got := m.Match(c.path); got != c.want {
+			t.Errorf("%q matches %q: %v, want %v", c.pattern, c.path, got, c.want)
+		}
+	}
+}
