@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -27,6 +28,11 @@ func testApp() *App {
 		_, err := e.Stdout.Write([]byte(out + "\n"))
 		return err
 	}})
+	a.Register(&Command{Name: "warn", Summary: "warn on stderr", Run: func(e *Env, args []string) error {
+		fmt.Fprintln(e.Stderr, "warning")
+		fmt.Fprintln(e.Stdout, strings.Join(args, " "))
+		return nil
+	}})
 	a.Register(&Command{Name: "fail", Summary: "fail", Run: func(e *Env, args []string) error {
 		switch args[0] {
 		case "usage":
@@ -47,7 +53,15 @@ func testApp() *App {
 		return nil
 	}})
 	a.Register(&Command{Name: "reg", Summary: "verbs", Usage: "usage: prog reg check|select",
-		Subs: []*Command{{Name: "check", Run: func(e *Env, args []string) error { _, err := e.Stdout.Write([]byte("checked\n")); return err }}, {Name: "select"}}})
+		Subs: []*Command{{Name: "check", Run: func(e *Env, args []string) error {
+			fl := e.Flags("prog reg check", "usage: prog reg check [--strict]")
+			fl.Bool("strict", false, "fail on warnings")
+			if err := Parse(fl, args); err != nil {
+				return err
+			}
+			_, err := e.Stdout.Write([]byte("checked\n"))
+			return err
+		}}, {Name: "select"}}})
 	return a
 }
 
@@ -73,6 +87,10 @@ func TestRun(t *testing.T) {
 		{args: []string{"help", "echo"}, code: 0, stdout: "--loud"},
 		// Near miss: -h after -- is an argument.
 		{args: []string{"echo", "--", "-h"}, code: 0, stdout: "-h\n", exactO: true},
+		// A diagnostic stays on stderr unless help was asked for.
+		{args: []string{"warn", "--", "-h"}, code: 0, stdout: "-- -h\n", stderr: "warning\n", exactO: true, exactErr: true},
+		{args: []string{"warn", "x"}, code: 0, stdout: "x\n", stderr: "warning\n", exactO: true, exactErr: true},
+		{args: []string{"warn", "-h"}, code: 0, stdout: "warning\n-h\n", exactO: true, exactErr: true},
 		{args: []string{"fail", "usage"}, code: 2, stderr: "prog: bad usage\n", exactErr: true},
 		{args: []string{"fail", "plain"}, code: 2, stderr: "prog: plain error\n", exactErr: true},
 		{args: []string{"fail", "findings"}, code: 1, stderr: "prog: rejected\n", exactErr: true},
@@ -142,7 +160,7 @@ func TestCompletion(t *testing.T) {
 	if err := testApp().Completion(e, "bash"); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`compgen -W "echo fail reg"`, `words="--loud"`, `words="check select"`, "complete -F _prog prog"} {
+	for _, want := range []string{`compgen -W "echo fail reg warn"`, `words="--loud"`, `words="check select"`, "complete -F _prog prog"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("bash completion lacks %q:\n%s", want, out.String())
 		}
@@ -165,15 +183,28 @@ func TestOverlay(t *testing.T) {
 	o := NewOverlay(fl, conf{Name: "default", Max: 5})
 	o.String("name", func(c *conf) *string { return &c.Name }, "")
 	o.Int("max", func(c *conf) *int { return &c.Max }, "")
-	if err := fl.Parse([]string{"--max", "5"}); err != nil {
+	if err := fl.Parse([]string{"--max", "5", "--name", "flag"}); err != nil {
 		t.Fatal(err)
 	}
 	// The file says name=file, max=9; the user set --max (to its default
-	// value, which still overrides); --name was not given.
+	// value, which still overrides) and --name.
 	got := conf{Name: "file", Max: 9}
 	o.Apply(&got)
-	if want := (conf{Name: "file", Max: 5}); got != want {
+	if want := (conf{Name: "flag", Max: 5}); got != want {
 		t.Errorf("got %+v, want %+v", got, want)
+	}
+	// Near miss: a flag not given leaves the loaded value.
+	fl2 := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	o2 := NewOverlay(fl2, conf{Name: "default", Max: 5})
+	o2.String("name", func(c *conf) *string { return &c.Name }, "")
+	o2.Int("max", func(c *conf) *int { return &c.Max }, "")
+	if err := fl2.Parse(nil); err != nil {
+		t.Fatal(err)
+	}
+	got = conf{Name: "file", Max: 9}
+	o2.Apply(&got)
+	if want := (conf{Name: "file", Max: 9}); got != want {
+		t.Errorf("nothing set: got %+v, want %+v", got, want)
 	}
 }
 
@@ -192,5 +223,80 @@ func TestExitCodeMethod(t *testing.T) {
 	}
 	if code := a.Report(&Env{Stderr: &b}, errors.New("plain")); code != ExitUsage {
 		t.Errorf("plain: %d", code)
+	}
+}
+
+// TestBashCompletionRuns sources the generated script in bash and asks it
+// to complete: commands, verbs, a verb's flags, a command's flags, files
+// otherwise. (zsh runs the same functions through bashcompinit.)
+func TestBashCompletionRuns(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	for _, shell := range []string{"bash", "zsh"} {
+		var out bytes.Buffer
+		e := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
+		if err := testApp().Completion(e, shell); err != nil {
+			t.Fatal(err)
+		}
+		script := out.String()
+		if shell == "zsh" {
+			if !strings.HasPrefix(script, "# zsh completion for prog") || !strings.Contains(script, "bashcompinit") {
+				t.Errorf("zsh script head:\n%s", script[:min(len(script), 200)])
+			}
+			continue
+		}
+		for _, c := range []struct{ words, want string }{
+			{"prog e", "echo"},
+			{"prog ", "echo fail reg warn"},
+			{"prog reg ", "check select"},
+			{"prog reg s", "select"},
+			{"prog reg check --s", "--strict"},
+			{"prog echo --l", "--loud"},
+			{"prog echo x", ""}, // no flag, no file named x*: nothing
+		} {
+			words := strings.Fields(c.words)
+			cword := len(words) - 1
+			if strings.HasSuffix(c.words, " ") {
+				words = append(words, "")
+				cword++
+			}
+			quoted := make([]string, len(words))
+			for i, w := range words {
+				quoted[i] = "'" + w + "'"
+			}
+			sh := script + "\ncd \"$(mktemp -d)\"; COMP_WORDS=(" + strings.Join(quoted, " ") + "); COMP_CWORD=" + fmt.Sprint(cword) + "; _prog; echo \"${COMPREPLY[*]}\""
+			got, err := exec.Command(bash, "-c", sh).CombinedOutput()
+			if err != nil || strings.TrimSpace(string(got)) != c.want {
+				t.Errorf("%q: got %q (%v), want %q", c.words, strings.TrimSpace(string(got)), err, c.want)
+			}
+		}
+		if !strings.Contains(script, "complete -F _prog prog\n") {
+			t.Error("the function is not registered for prog")
+		}
+	}
+}
+
+// TestFishCompletion: the fish script, reviewed line by line.
+func TestFishCompletion(t *testing.T) {
+	var out bytes.Buffer
+	e := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
+	if err := testApp().Completion(e, "fish"); err != nil {
+		t.Fatal(err)
+	}
+	want := `# fish completion for prog: prog completion fish | source
+complete -c prog -f
+complete -c prog -n __fish_use_subcommand -a echo -d "print args"
+complete -c prog -n '__fish_seen_subcommand_from echo' -l loud
+complete -c prog -n __fish_use_subcommand -a fail -d "fail"
+complete -c prog -n __fish_use_subcommand -a reg -d "verbs"
+complete -c prog -n '__fish_seen_subcommand_from reg' -a check
+complete -c prog -n '__fish_seen_subcommand_from reg' -a select
+complete -c prog -n '__fish_seen_subcommand_from reg; and __fish_seen_subcommand_from check' -l strict
+complete -c prog -n __fish_use_subcommand -a warn -d "warn on stderr"
+`
+	if out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
 }
