@@ -56,7 +56,7 @@ func jobStrings(j *actionlint.Job, visit func(s *actionlint.String, bareIf bool)
 		}
 		env(c.Env)
 		strs(c.Ports)
-		strs(c.Volumes)
+		strs(c.Volumes) // empty in actionlint 1.7.12, which parses volumes: into Ports
 		str(c.Options)
 	}
 	str(j.ID)
