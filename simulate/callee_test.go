@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -82,5 +83,65 @@ jobs:
 	// Not naming a called job keeps the caller a black box, as before.
 	if g := find(Run(w, Scenario{Event: "push"}), "gpu"); g.Called != nil || g.Result != Success {
 		t.Errorf("unnamed: %s %+v", g.Result, g.Called)
+	}
+}
+
+// TestCalledWorkflowDetails: the caller's reason names the first called
+// job whose result is unknown; a called workflow's output that reads
+// cancelled() sees a run that was not cancelled; an output that is not
+// exactly one ${{ }} expression stays unknown.
+func TestCalledWorkflowDetails(t *testing.T) {
+	fsys := fstest.MapFS{
+		".github/workflows/ci.yml": {Data: []byte(`on: push
+jobs:
+  call:
+    uses: ./.github/workflows/called.yml
+  on-live:
+    needs: call
+    if: always() && needs.call.outputs.state == 'live'
+    runs-on: x
+    steps: [{run: echo}]
+  on-mixed:
+    needs: call
+    if: always() && needs.call.outputs.mixed == 'v-x'
+    runs-on: x
+    steps: [{run: echo}]
+`)},
+		".github/workflows/called.yml": {Data: []byte(`on:
+  workflow_call:
+    outputs:
+      state: {value: "${{ cancelled() && 'stopped' || 'live' }}"}
+      mixed: {value: "v-${{ jobs.a.outputs.v }}"}
+jobs:
+  a:
+    if: vars.RUN == 'y'
+    runs-on: x
+    outputs: {v: x}
+    steps: [{run: echo}]
+  b:
+    if: vars.RUN == 'y'
+    runs-on: x
+    steps: [{run: echo}]
+`)},
+	}
+	w := load(t, fsys, ".github/workflows/ci.yml")
+	vs := Run(w, Scenario{Event: "push", Outcomes: map[string]Result{"call/b": Success}})
+	for _, v := range vs {
+		if v.ID == "call" && (v.Result != Unknown || !strings.HasSuffix(v.Reason, "called job a's result is not known")) {
+			t.Errorf("call: %s (%s), want unknown naming a, the first", v.Result, v.Reason)
+		}
+	}
+	vs = Run(w, Scenario{Event: "push", Set: map[string]string{"vars.RUN": "y"}, Outcomes: map[string]Result{"call/b": Success}})
+	for _, v := range vs {
+		switch v.ID {
+		case "on-live":
+			if v.Verdict != VerdictRun {
+				t.Errorf("on-live: %s (%s), want run", v.Verdict, v.Reason)
+			}
+		case "on-mixed":
+			if v.Verdict != VerdictUnknown {
+				t.Errorf("on-mixed: %s (%s), want unknown (not one expression)", v.Verdict, v.Reason)
+			}
+		}
 	}
 }

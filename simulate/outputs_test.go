@@ -93,6 +93,16 @@ jobs:
     if: needs.legs.outputs.same == 'fixed'
     runs-on: x
     steps: [{run: echo}]
+  each-none:
+    needs: legs
+    if: needs.legs.outputs.each == '3'
+    runs-on: x
+    steps: [{run: echo}]
+  each-number:
+    needs: legs
+    if: needs.legs.outputs.each > 0
+    runs-on: x
+    steps: [{run: echo}]
 `)}}, "w.yml")
 	sc := Scenario{Event: "push", Outputs: map[string]map[string]string{"pre": {"v": "7"}}}
 	want := map[string]Decision{
@@ -105,6 +115,8 @@ jobs:
 		"each-which":   VerdictUnknown, // which leg finished last is timing
 		"one":          VerdictRun,     // leg 1's empty value is not set
 		"same":         VerdictRun,
+		"each-none":    VerdictSkip, // neither leg's value
+		"each-number":  VerdictRun,  // '1' and '2' both compare as numbers
 	}
 	check := func(name string, sc Scenario, want map[string]Decision) {
 		t.Helper()
