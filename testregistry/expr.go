@@ -67,6 +67,10 @@ type parser struct {
 	// which CPython compares with an unclosed bracket's line.
 	furthest int
 	failTok  token // where the failed check stopped, before any hint
+	// nl is the NEWLINE after line, the whole logical line being
+	// checked (zero when unknown: the end of the last token stands in).
+	nl   token
+	line []token
 }
 
 // maxExprDepth bounds the parser's recursion (CPython gives up on about
@@ -87,6 +91,9 @@ func (p *parser) leave() { p.depth-- }
 func (p *parser) peek() token {
 	if p.i < len(p.toks) {
 		return p.toks[p.i]
+	}
+	if p.nl.line > 0 && len(p.toks) > 0 && len(p.toks) == len(p.line) && &p.toks[0] == &p.line[0] {
+		return p.nl
 	}
 	if len(p.toks) > 0 {
 		// The NEWLINE after the last token, which may span lines.

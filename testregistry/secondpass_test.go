@@ -99,6 +99,13 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "x = [x (yield)]", "1:6 invalid syntax. Perhaps you forgot a comma?"},
 		{11, "x = [x (1 2)]", "1:9 invalid syntax. Perhaps you forgot a comma?"}, // the inner juxtaposition first
 		{11, "x = x (yield)", "1:8 invalid syntax"},                              // near miss: not inside brackets
+		// An error at the end of a statement points at its NEWLINE
+		// token: at a comment before it, on the next line after a
+		// continuation.
+		{11, "x = 1 + \\\n# c\n", "2:1 invalid syntax"},
+		{11, "x = 1 +  # c\n", "1:10 invalid syntax"},
+		{11, "x = 1 +   \n", "1:11 invalid syntax"},
+		{11, "x = 1 +", "1:8 invalid syntax"}, // near miss: no NEWLINE at the end of the file
 		// The import trailing comma wants a NEWLINE after it.
 		{11, "from a import b,; c", "1:17 invalid syntax"},
 		{11, "from a import b,", "1:17 trailing comma not allowed without surrounding parentheses"},

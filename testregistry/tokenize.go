@@ -111,6 +111,7 @@ type lexer struct {
 	decorated bool // the previous logical line was a decorator
 	decoDepth int  // ... at this indentation depth
 	check     parser
+	comment   token   // where the last comment started
 	keep      []token // arena of the kept lines' tokens
 	blocks    blockState
 	want      func([]token) bool
@@ -334,18 +335,29 @@ func (lx *lexer) run() error {
 				lx.pos++
 			}
 		case c == '#':
+			lx.comment = token{line: lx.line, col: lx.col()}
 			if i := strings.IndexAny(lx.src[lx.pos:], "\r\n"); i >= 0 {
 				lx.pos += i
 			} else {
 				lx.pos = len(lx.src)
 			}
 		case c == '\r' || c == '\n':
+			// CPython's NEWLINE token starts at a comment before it,
+			// else at the line break: where errors at the end of a
+			// statement point, on a later line after a continuation.
+			nl := token{kind: tkNewline, line: lx.line, col: lx.col()}
+			if lx.comment.line == lx.line {
+				nl.col = lx.comment.col
+			}
 			lx.pos++
 			if c == '\r' && lx.pos < len(lx.src) && lx.src[lx.pos] == '\n' {
 				lx.pos++
 			}
 			if len(lx.brackets) == 0 {
-				if err := lx.endLine(); err != nil {
+				lx.check.nl = nl
+				err := lx.endLine()
+				lx.check.nl = token{}
+				if err != nil {
 					return err
 				}
 				lx.atBOL = true
