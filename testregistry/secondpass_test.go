@@ -106,6 +106,10 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "x = 1 +  # c\n", "1:10 invalid syntax"},
 		{11, "x = 1 +   \n", "1:11 invalid syntax"},
 		{11, "x = 1 +", "1:8 invalid syntax"}, // near miss: no NEWLINE at the end of the file
+		// An unexpected INDENT carries the line of the token after it,
+		// past continuations.
+		{11, "x = 1\n \\\n    2\n", "3:4 unexpected indent"},
+		{11, "x = 1\n  y\n", "2:2 unexpected indent"}, // near miss: no continuation
 		// The import trailing comma wants a NEWLINE after it.
 		{11, "from a import b,; c", "1:17 invalid syntax"},
 		{11, "from a import b,", "1:17 trailing comma not allowed without surrounding parentheses"},

@@ -670,6 +670,28 @@ func (b *blockState) next(depth int, line []token, softKw string) *SyntaxError {
 	return nil
 }
 
+// afterContinuations is the line and column of the first character after
+// any line continuations at lx.pos (lx.pos's own when there are none).
+func (lx *lexer) afterContinuations() (int, int) {
+	pos, line, start := lx.pos, lx.line, lx.lineStart
+	for pos < len(lx.src) && lx.src[pos] == '\\' {
+		next := pos + 1
+		switch {
+		case strings.HasPrefix(lx.src[next:], "\r\n"):
+			next += 2
+		case next < len(lx.src) && (lx.src[next] == '\n' || lx.src[next] == '\r'):
+			next++
+		default:
+			return line, pos - start + 1
+		}
+		pos, line, start = next, line+1, next
+		for pos < len(lx.src) && (lx.src[pos] == ' ' || lx.src[pos] == '\t' || lx.src[pos] == '\f') {
+			pos++
+		}
+	}
+	return line, pos - start + 1
+}
+
 // indentation measures the leading whitespace of a physical line. Blank and
 // comment-only lines produce no tokens (blank == true).
 func (lx *lexer) indentation() (blank bool, err error) {
@@ -731,7 +753,11 @@ done:
 			return false, lx.quietErr(line, c, "inconsistent use of tabs and spaces in indentation")
 		}
 		if !lx.needIndent && lx.parseErr == nil {
-			lx.parseErr = lx.parserErrAt(line, c, "unexpected indent") // the parser's error: an INDENT it did not expect
+			// The parser's error: an INDENT it did not expect, a token
+			// that carries the line of the first token after it.
+			// CPython's offset for it is one short of the token's.
+			tl, tc := lx.afterContinuations()
+			lx.parseErr = lx.parserErrAt(tl, max(tc-1, 1), "unexpected indent")
 			lx.parseErr.sticky = true
 		}
 		lx.needIndent = false
