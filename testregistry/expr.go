@@ -852,7 +852,12 @@ func (p *parser) comprehension() error {
 			if p.isOp("*") {
 				p.next()
 			}
-			if _, err := p.bitOr(); err != nil {
+			t, err := p.bitOr()
+			if err != nil {
+				return err
+			}
+			// invalid_for_target: "[x for f() in y]" cannot assign.
+			if err := p.checkTarget(t, "assign to"); err != nil {
 				return err
 			}
 			if !p.isOp(",") {
@@ -1047,7 +1052,7 @@ func (p *parser) group() (*node, error) {
 		return n, nil
 	}
 	if p.isKw("yield") {
-		p.next()
+		yt := p.next() // the node's position, as CPython's (inside the parentheses)
 		if p.isKw("from") {
 			p.next()
 		}
@@ -1059,7 +1064,7 @@ func (p *parser) group() (*node, error) {
 		if err := p.expectOp(")"); err != nil {
 			return nil, err
 		}
-		n := p.mk("Yield", open)
+		n := p.mk("Yield", yt)
 		n.paren = true
 		return n, nil
 	}

@@ -110,6 +110,15 @@ func TestSecondPassErrors(t *testing.T) {
 		// past continuations.
 		{11, "x = 1\n \\\n    2\n", "3:4 unexpected indent"},
 		{11, "x = 1\n  y\n", "2:2 unexpected indent"}, // near miss: no continuation
+		// A comprehension's target must be assignable (invalid_for_target).
+		{11, "y = [x for f() in z]", "1:12 cannot assign to function call"},
+		{11, "y = [x for a in z for f() in w]", "1:23 cannot assign to function call"},
+		{11, "y = [x for a[0], *b in z]", ""}, // near miss: targets
+		// A bare yield is no annotation target; a parenthesised one sits
+		// inside its parentheses.
+		{11, "yield x: int = 5", "1:8 invalid syntax"},
+		{11, "( yield x): int = 5", "1:3 illegal target for annotation"},
+		{11, "del (yield)", "1:6 cannot delete yield expression"},
 		// The import trailing comma wants a NEWLINE after it.
 		{11, "from a import b,; c", "1:17 invalid syntax"},
 		{11, "from a import b,", "1:17 trailing comma not allowed without surrounding parentheses"},

@@ -1296,6 +1296,11 @@ func (p *parser) simpleStmt() error {
 		// CPython's invalid_assignment rules need an annotation after
 		// the ':' to name the target.
 		if first.class != "Name" && first.class != "Attribute" && first.class != "Subscript" && p.i+1 < len(p.toks) {
+			if first.class == "Yield" && !first.paren {
+				// A bare yield is no expression: the rule that names
+				// the target does not match it.
+				return p.fail(p.peek(), "invalid syntax")
+			}
 			if first.class == "Tuple" || first.class == "List" {
 				kind := "tuple"
 				if first.class == "List" {
