@@ -81,8 +81,10 @@ func TestSecondPassErrors(t *testing.T) {
 		// The comma rule parses its right operand into an unclosed
 		// bracket to the end of the file; nothing else reads there.
 		{11, "\"\"{\"Tok.\"\"\"\n\nx = 1\n", "1:3 '{' was never closed"},
-		{11, "def {f():\n    pass\n", "1:5 invalid syntax"}, // near miss: no rule parses the '{'
-		{11, "assert a =[= [1]\n", "1:10 invalid syntax"},   // near miss: failed before it
+		{11, "def {f():\n    pass\n", "1:5 invalid syntax"},      // near miss: no rule parses the '{'
+		{11, "assert a =[= [1]\n", "1:10 invalid syntax"},        // near miss: failed before it
+		{11, "if a {b\n", "1:6 '{' was never closed"},            // an if statement's condition has the comma rule
+		{11, "x = [a for b in c if d e]", "1:24 invalid syntax"}, // near miss: a comprehension's condition has not
 		// An import holds no expression for the second pass to parse.
 		{11, "from a import b, c{_d\n\nf(x)\n", "1:19 invalid syntax"},
 		{11, "from a import (b c)\n", "1:18 invalid syntax"},

@@ -140,8 +140,10 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 		}
 		a, b := toks[k-1], toks[k]
 		start := exprStart(toks, k-1)
-		if start > 0 && (toks[start-1].text == "for" || toks[start-1].text == "if") {
-			return action // a comprehension's disjunction: no expression rule there
+		// A comprehension's disjunction has no expression rule; an if
+		// statement's condition (a named_expression) does.
+		if start > 0 && (toks[start-1].text == "for" || toks[start-1].text == "if" && start > 1) {
+			return action
 		}
 		if endsExpr(a) && startsExpr(b) && b.text != "-" && b.text != "+" &&
 			!(toks[start].kind == tkName && !isKeyword(toks[start].text) && start+1 < len(toks) && toks[start+1].kind == tkString) &&
