@@ -1427,8 +1427,25 @@ func writeCode(sb *strings.Builder, r rune, bytes bool) {
 		sb.WriteByte(byte(r))
 		return
 	}
+	if r >= 0xd800 && r <= 0xdfff {
+		// A lone surrogate stays in a Python str ("\udaa9"): kept as
+		// its generalized UTF-8 bytes, which pyRepr shows as Python does.
+		sb.WriteByte(byte(0xe0 | r>>12))
+		sb.WriteByte(byte(0x80 | r>>6&0x3f))
+		sb.WriteByte(byte(0x80 | r&0x3f))
+		return
+	}
 	if !utf8.ValidRune(r) {
 		r = utf8.RuneError
 	}
 	sb.WriteRune(r)
+}
+
+// decodePyRune is utf8.DecodeRuneInString that also reads the lone
+// surrogates writeCode keeps.
+func decodePyRune(s string) (rune, int) {
+	if len(s) >= 3 && s[0] == 0xed && s[1]&0xe0 == 0xa0 && s[2]&0xc0 == 0x80 {
+		return 0xd000 | rune(s[1]&0x3f)<<6 | rune(s[2]&0x3f), 3
+	}
+	return utf8.DecodeRuneInString(s)
 }
