@@ -1115,6 +1115,11 @@ func (p *parser) seq(n *node, closer string) error {
 		if p.isOp(closer) {
 			break
 		}
+		// invalid_comprehension also matches a trailing comma before
+		// the for_if_clauses ("[a, for x in y]", "[a, b, for x in y]").
+		if (closer == "]" || closer == "}") && (p.isKw("for") || p.isKw("async")) {
+			return &SyntaxError{Line: n.line, Col: n.col + 1, Msg: "did you forget parentheses around the comprehension target?"}
+		}
 		e, err := p.starExpression()
 		if err != nil {
 			return err

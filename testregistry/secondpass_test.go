@@ -121,6 +121,10 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "yield x: int = 5", "1:8 invalid syntax"},
 		{11, "( yield x): int = 5", "1:3 illegal target for annotation"},
 		{11, "del (yield)", "1:6 cannot delete yield expression"},
+		// invalid_comprehension with a comma before the for clause.
+		{11, "[a, for x in y]", "1:2 did you forget parentheses around the comprehension target?"},
+		{11, "[a, b, async for x in y]", "1:2 did you forget parentheses around the comprehension target?"},
+		{11, "(a, b, for x in y)", "1:8 invalid syntax"}, // near miss: not a list or set
 		// The import trailing comma wants a NEWLINE after it.
 		{11, "from a import b,; c", "1:17 invalid syntax"},
 		{11, "from a import b,", "1:17 trailing comma not allowed without surrounding parentheses"},
