@@ -310,6 +310,8 @@ func (p *parser) namedSlot() bool {
 		// In the condition, not in a body after the ':'.
 		c := colonAtDepth0(p.toks)
 		return c < 0 || c >= p.i
+	case "@":
+		return p.toks[0].kind == tkOp // a decorator is a named_expression
 	}
 	return false
 }
@@ -1108,6 +1110,16 @@ func (p *parser) group() (*node, error) {
 	return tup, nil
 }
 
+// comprehensionTarget is invalid_comprehension's error, over the display's
+// elements from the first.
+func comprehensionTarget(n *node) *SyntaxError {
+	line, col := n.line, n.col+1
+	if len(n.elts) > 0 && n.elts[0] != nil {
+		line, col = n.elts[0].line, n.elts[0].col
+	}
+	return &SyntaxError{Line: line, Col: col, Msg: "did you forget parentheses around the comprehension target?"}
+}
+
 // seq parses ", elt, elt [,]" up to and including the closing bracket.
 func (p *parser) seq(n *node, closer string) error {
 	for p.isOp(",") {
@@ -1118,7 +1130,7 @@ func (p *parser) seq(n *node, closer string) error {
 		// invalid_comprehension also matches a trailing comma before
 		// the for_if_clauses ("[a, for x in y]", "[a, b, for x in y]").
 		if (closer == "]" || closer == "}") && (p.isKw("for") || p.isKw("async")) {
-			return &SyntaxError{Line: n.line, Col: n.col + 1, Msg: "did you forget parentheses around the comprehension target?"}
+			return comprehensionTarget(n)
 		}
 		e, err := p.starExpression()
 		if err != nil {
@@ -1126,7 +1138,7 @@ func (p *parser) seq(n *node, closer string) error {
 		}
 		n.elts = append(n.elts, e)
 		if (closer == "]" || closer == "}") && (p.isKw("for") || p.isKw("async")) {
-			return &SyntaxError{Line: n.line, Col: n.col + 1, Msg: "did you forget parentheses around the comprehension target?"}
+			return comprehensionTarget(n)
 		}
 	}
 	return p.expectOp(closer)

@@ -51,10 +51,12 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "x = {*a, b}", ""}, // near miss: a set
 		// An invalid_* rule inside the value after a misplaced '='.
 		{11, "[1, d = {a: b, c}]", "1:16 ':' expected after dictionary key"},
-		{11, "[1, d = {a: b}]", "1:5 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}, // near miss
-		{11, "[1, x = a..b]", "1:5 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"},   // a PEG prefix of the value
-		{11, "[1, x = lambda: 0 1]", "1:7 invalid syntax"},                                          // near miss: no bitwise_or starts with lambda
-		{11, "[1, x = -]", "1:7 invalid syntax"},                                                    // near miss: no operand
+		{11, "[1, d = {a: b}]", "1:5 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"},         // near miss
+		{11, "[1, x = a..b]", "1:5 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"},           // a PEG prefix of the value
+		{11, "[1, x = lambda: 0 1]", "1:7 invalid syntax"},                                                  // near miss: no bitwise_or starts with lambda
+		{11, "[1, x = -]", "1:7 invalid syntax"},                                                            // near miss: no operand
+		{11, "@x = 1\ndef f(): pass\n", "1:2 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}, // a decorator is a named_expression
+		{11, "x = 1 = 2\n", "1:5 cannot assign to literal"},                                                 // near miss: a statement
 		// A 3.11 f-string's action runs once the token after the strings
 		// is read: before a bad continuation later on the line.
 		{11, "msg = f'a{f\"{fR'''{\\n}'''}\"}'\n", "1:19 f-string: unterminated string"},
@@ -121,7 +123,9 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "yield x: int = 5", "1:8 invalid syntax"},
 		{11, "( yield x): int = 5", "1:3 illegal target for annotation"},
 		{11, "del (yield)", "1:6 cannot delete yield expression"},
-		// invalid_comprehension with a comma before the for clause.
+		// invalid_comprehension with a comma before the for clause,
+		// reported from the first element.
+		{11, "[\n  \"m\",\n  \"e\",\nasync for a in b:\n  pass\n]", "2:3 did you forget parentheses around the comprehension target?"},
 		{11, "[a, for x in y]", "1:2 did you forget parentheses around the comprehension target?"},
 		{11, "[a, b, async for x in y]", "1:2 did you forget parentheses around the comprehension target?"},
 		{11, "(a, b, for x in y)", "1:8 invalid syntax"}, // near miss: not a list or set

@@ -228,6 +228,7 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 			}
 		}
 		if k2 > k {
+			reached(k2) // it read there: into an unclosed bracket, to the end
 			if hint := comma(k2); hint != nil && !hint.action {
 				return hint
 			}
