@@ -1110,6 +1110,18 @@ func (p *parser) group() (*node, error) {
 	return tup, nil
 }
 
+// forClausesAhead reports for_if_clauses at the current token, which
+// invalid_comprehension needs whole ("[a, async b]" is plain invalid).
+func (p *parser) forClausesAhead() bool {
+	if !p.isKw("for") && !p.isKw("async") {
+		return false
+	}
+	save := p.i
+	err := p.comprehension()
+	p.i = save
+	return err == nil
+}
+
 // comprehensionTarget is invalid_comprehension's error, over the display's
 // elements from the first.
 func comprehensionTarget(n *node) *SyntaxError {
@@ -1129,7 +1141,7 @@ func (p *parser) seq(n *node, closer string) error {
 		}
 		// invalid_comprehension also matches a trailing comma before
 		// the for_if_clauses ("[a, for x in y]", "[a, b, for x in y]").
-		if (closer == "]" || closer == "}") && (p.isKw("for") || p.isKw("async")) {
+		if (closer == "]" || closer == "}") && p.forClausesAhead() {
 			return comprehensionTarget(n)
 		}
 		e, err := p.starExpression()
@@ -1137,7 +1149,7 @@ func (p *parser) seq(n *node, closer string) error {
 			return err
 		}
 		n.elts = append(n.elts, e)
-		if (closer == "]" || closer == "}") && (p.isKw("for") || p.isKw("async")) {
+		if (closer == "]" || closer == "}") && p.forClausesAhead() {
 			return comprehensionTarget(n)
 		}
 	}

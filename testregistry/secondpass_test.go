@@ -114,6 +114,13 @@ func TestSecondPassErrors(t *testing.T) {
 		// past continuations.
 		{11, "x = 1\n \\\n    2\n", "3:4 unexpected indent"},
 		{11, "x = 1\n  y\n", "2:2 unexpected indent"}, // near miss: no continuation
+		{11, "if x:\n    y = 1\n  \\\n    z = 2\n", "4:10 unindent does not match any outer indentation level"},
+		{11, "if x:\n    y = 1\n  z = 2\n", "3:8 unindent does not match any outer indentation level"},
+		{11, "class B:\n    def f(self):\n   \\N{ x = []\n", "3:5 unexpected character after line continuation character"}, // before the indentation
+		{11, "x = 1\n  \\\n", "2:4 unexpected EOF while parsing"},
+		// invalid_comprehension needs its for clause whole.
+		{11, "[\"m\", async b\"s\"]", "1:7 invalid syntax"},
+		{11, "[\"m\", for x]", "1:7 invalid syntax"},
 		// A comprehension's target must be assignable (invalid_for_target).
 		{11, "y = [x for f() in z]", "1:12 cannot assign to function call"},
 		{11, "y = [x for a in z for f() in w]", "1:23 cannot assign to function call"},

@@ -383,7 +383,7 @@ func (lx *lexer) run() error {
 				return lx.quietErr(line, col+1, "unexpected character after line continuation character")
 			}
 			if lx.pos >= len(lx.src) {
-				return lx.quietErr(line, col, "unexpected EOF while parsing")
+				return lx.quietErr(line, col+1, "unexpected EOF while parsing")
 			}
 		case c >= '0' && c <= '9' || c == '.' && lx.pos+1 < len(lx.src) && isDigit(lx.src[lx.pos+1]):
 			if err := lx.number(); err != nil {
@@ -733,9 +733,32 @@ done:
 		}
 		return true, nil
 	case '\\':
-		// A continuation right after indentation: the line is joined to
-		// the next, whose text decides. CPython treats this line's
-		// indentation as the statement's.
+		// A continuation right after indentation: the line's
+		// indentation counts, but CPython applies it once the
+		// continuation is read, so its errors carry the next line; any
+		// character but a line break after the backslash, or the end of
+		// the file, is an error first.
+		for lx.pos < len(lx.src) && lx.src[lx.pos] == '\\' {
+			line, c := lx.line, lx.col()
+			next := lx.pos + 1
+			switch {
+			case next >= len(lx.src):
+				return false, lx.quietErr(line, c+1, "unexpected EOF while parsing")
+			case lx.src[next] != '\n' && lx.src[next] != '\r':
+				return false, lx.quietErr(line, c+1, "unexpected character after line continuation character")
+			}
+			lx.pos = next + 1
+			if lx.src[next] == '\r' && lx.pos < len(lx.src) && lx.src[lx.pos] == '\n' {
+				lx.pos++
+			}
+			lx.newline()
+			if lx.pos >= len(lx.src) {
+				return false, lx.quietErr(line, c+1, "unexpected EOF while parsing")
+			}
+			for lx.pos < len(lx.src) && (lx.src[lx.pos] == ' ' || lx.src[lx.pos] == '\t' || lx.src[lx.pos] == '\f') {
+				lx.pos++
+			}
+		}
 	}
 	top := lx.indents[len(lx.indents)-1]
 	line, c := lx.line, lx.col()
@@ -768,7 +791,12 @@ done:
 		}
 		top = lx.indents[len(lx.indents)-1]
 		if col != top.col {
-			return false, lx.quietErr(line, c, "unindent does not match any outer indentation level")
+			// CPython points past the end of the line.
+			eol := strings.IndexAny(lx.src[lx.lineStart:], "\r\n")
+			if eol < 0 {
+				eol = len(lx.src) - lx.lineStart
+			}
+			return false, lx.quietErr(line, eol+1, "unindent does not match any outer indentation level")
 		}
 		if alt != top.alt {
 			return false, lx.quietErr(line, c, "inconsistent use of tabs and spaces in indentation")
