@@ -371,8 +371,10 @@ func isSoftKeyword(s string, minor int) bool {
 // softKeywordToken is the grammar's SOFT_KEYWORD token test, which until
 // 3.13 compares only the name's length of each soft keyword (strncmp in
 // _PyPegen_soft_keyword_token), so that "c", "ma" or "ty" count too: "[c d]"
-// gets no missing-comma hint under 3.11. CPython fixed it in 2025
-// (gh-130077); 3.14 compares whole names.
+// gets no missing-comma hint under 3.11 (checked with python3.11). CPython
+// fixed it in 2025 (gh-130077), so 3.14 compares whole names; 3.12 and
+// 3.13 shipped with the prefix test, and whether their later patch
+// releases took the fix is not known here.
 func softKeywordToken(s string, minor int) bool {
 	if minor == 0 || minor >= 14 {
 		return isSoftKeyword(s, minor)
