@@ -136,6 +136,18 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "[a, for x in y]", "1:2 did you forget parentheses around the comprehension target?"},
 		{11, "[a, b, async for x in y]", "1:2 did you forget parentheses around the comprehension target?"},
 		{11, "(a, b, for x in y)", "1:8 invalid syntax"}, // near miss: not a list or set
+		// The second pass starts over: its legacy-print rule rejects a
+		// valid "print -1" before a later parser error.
+		{11, "def f():\n    print -1\nx = 1 2\n", "2:5 Missing parentheses in call to 'print'. Did you mean print(...)?"},
+		{11, "print[0]\n  x\n", "1:1 Missing parentheses in call to 'print'. Did you mean print(...)?"},
+		{11, "print -1\n", ""},                                // near miss: no error to look for
+		{11, "print . x\n  x\n", "2:2 unexpected indent"},     // near miss: no operand after print
+		{11, "x = 1 2\nprint -1\n", "1:7 invalid syntax"},     // near miss: after the error
+		{11, "print -1\nx = (\n", "2:5 '(' was never closed"}, // near miss: a tokenizer error ends the first pass
+		// A bad number literal points at its last good character.
+		{11, "x = 1_a", "1:6 invalid decimal literal"},
+		{11, "x = 0x1g", "1:7 invalid hexadecimal literal"},
+		{11, "x = 0b12", "1:8 invalid digit '2' in binary literal"}, // near miss: at the digit
 		// The import trailing comma wants a NEWLINE after it.
 		{11, "from a import b,; c", "1:17 invalid syntax"},
 		{11, "from a import b,", "1:17 trailing comma not allowed without surrounding parentheses"},

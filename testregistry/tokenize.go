@@ -107,7 +107,11 @@ type lexer struct {
 	// tokenizes the rest of the file, and a tokenizer error anywhere after
 	// it wins (_PyPegen_tokenize_full_source_to_check_for_errors), so the
 	// lexer goes on without checking statements.
-	parseErr  *SyntaxError
+	parseErr *SyntaxError
+	// latent: the first valid statement CPython's second pass would
+	// still reject ("print -1", see latentPrint), reported in place of
+	// a later parser error.
+	latent    *SyntaxError
 	decorated bool // the previous logical line was a decorator
 	decoDepth int  // ... at this indentation depth
 	check     parser
@@ -201,7 +205,14 @@ func lexArena(src string, minor int, keepAll bool, want func([]token) bool, memo
 	if a != nil {
 		a.keep = lx.keep
 	}
-	if lx.parseErr != nil && lx.parseErr.sticky {
+	switch se, _ := err.(*SyntaxError); {
+	case lx.parseErr != nil && lx.latent != nil && (se == nil || se == lx.parseErr || lx.parseErr.sticky && err == nil):
+		// CPython's second pass parses the file again from the start,
+		// and its legacy-print rule matches a valid "print -1" before
+		// the error: that is the error, unless a tokenizer error after
+		// it (se, not the parser's) wins as usual.
+		err = lx.latent
+	case lx.parseErr != nil && lx.parseErr.sticky && lx.latent == nil:
 		// CPython reports an unexpected INDENT or DEDENT without
 		// tokenizing the rest of the file for a better error.
 		err = lx.parseErr
@@ -245,6 +256,9 @@ func (lx *lexer) endLine() error {
 		return nil
 	}
 	se, blocked := lx.checkStmt(line, depth)
+	if se == nil && lx.latent == nil {
+		lx.latent = latentPrint(line)
+	}
 	lx.decorated, lx.decoDepth = line[0].kind == tkOp && line[0].text == "@", depth
 	if se == nil && !blocked {
 		se = lx.blocks.next(depth, line, lx.check.softKw)
@@ -268,6 +282,21 @@ func (lx *lexer) endLine() error {
 	}
 	lx.toks = lx.toks[:0]
 	lx.first = len(lx.toks)
+	return nil
+}
+
+// latentPrint finds, in a statement that parses, what
+// invalid_legacy_expression ("NAME !'(' star_expressions", print or exec)
+// matches: only a name followed by an operator that can also start an
+// operand ("print -1", "print [0]") is valid at all.
+func latentPrint(line []token) *SyntaxError {
+	for i := 0; i+1 < len(line); i++ {
+		t, next := line[i], line[i+1]
+		if t.kind == tkName && (t.text == "print" || t.text == "exec") && (i == 0 || expressionSlot(line[i-1])) &&
+			next.kind == tkOp && (next.text == "-" || next.text == "+" || next.text == "~" || next.text == "[") {
+			return &SyntaxError{Line: t.line, Col: t.col, Msg: fmt.Sprintf("Missing parentheses in call to '%s'. Did you mean %s(...)?", t.text, t.text)}
+		}
+	}
 	return nil
 }
 
@@ -938,7 +967,13 @@ func (lx *lexer) scanNumber() *SyntaxError {
 		}
 		return 0
 	}
-	fail := func(format string, a ...any) *SyntaxError { return lx.errAt(line, lx.col(), format, a...) }
+	fail := func(format string, a ...any) *SyntaxError {
+		col := lx.col()
+		if !strings.Contains(format, "digit") {
+			col-- // CPython's "invalid ... literal" points at the last character it took
+		}
+		return lx.errAt(line, col, format, a...)
+	}
 	decimalTail := func() *SyntaxError {
 		for {
 			for isDigit(c()) {
