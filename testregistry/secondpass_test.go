@@ -57,6 +57,12 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "[1, x = -]", "1:7 invalid syntax"},                                                            // near miss: no operand
 		{11, "@x = 1\ndef f(): pass\n", "1:2 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}, // a decorator is a named_expression
 		{11, "x = 1 = 2\n", "1:5 cannot assign to literal"},                                                 // near miss: a statement
+		// A later target that fails a chained assignment lets
+		// invalid_named_expression judge "first = value" first.
+		{11, "v = x if y else z = 1\n", "1:1 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"},
+		{11, "a[0] = x < y = 1\n", "1:1 cannot assign to subscript here. Maybe you meant '==' instead of '='?"},
+		{11, "v = f() = 1\n", "1:5 cannot assign to function call"},    // near miss: the value ends at the '='
+		{11, "a = b = x < y = 1\n", "1:9 cannot assign to comparison"}, // near miss: likewise
 		// A 3.11 f-string's action runs once the token after the strings
 		// is read: before a bad continuation later on the line.
 		{11, "msg = f'a{f\"{fR'''{\\n}'''}\"}'\n", "1:19 f-string: unterminated string"},

@@ -1341,11 +1341,25 @@ func (p *parser) simpleStmt() error {
 		return err
 	case p.isOp("="):
 		target := first
+		firstEq := p.i
 		for i := 0; p.isOp("="); i++ {
 			if err := p.checkTarget(target, "assign to"); err != nil {
 				var se *SyntaxError
 				if !errors.As(err, &se) {
 					return err
+				}
+				if i > 0 && p.check {
+					// A later target fails the assignment, and
+					// invalid_assignment's star_named_expression tries
+					// invalid_named_expression on "first = value"
+					// before naming that target ("v = x if y else z = 1").
+					save := p.i
+					p.i = firstEq
+					named := p.invalidNamed(first)
+					p.i = save
+					if named != nil {
+						return named
+					}
 				}
 				if target.class == "Yield" && !target.paren {
 					se.Msg = "assignment to yield expression not possible"
