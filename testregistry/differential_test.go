@@ -56,34 +56,51 @@ func pyFloatRepr(f float64) string {
 	return s
 }
 
+// jsonText renders nil, a string or a []string as Python's json.dumps
+// does (ensure_ascii, ", " between items), lone surrogates included.
 func jsonText(v any) string {
-	var buf strings.Builder
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	b := []byte(strings.TrimSuffix(buf.String(), "\n"))
-	// Python's json.dumps separates with ", " and escapes non-ASCII.
-	var sb strings.Builder
-	inStr := false
-	for _, r := range string(b) {
-		switch {
-		case r == '"' && !strings.HasSuffix(sb.String(), `\`):
-			inStr = !inStr
-			sb.WriteRune(r)
-		case r == ',' && !inStr:
-			sb.WriteString(", ")
-		case r > 0x7e:
-			if r > 0xffff {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case []string:
+		parts := make([]string, len(v))
+		for i, s := range v {
+			parts[i] = jsonText(s)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case string:
+		var sb strings.Builder
+		sb.WriteByte('"')
+		for i := 0; i < len(v); {
+			r, n := decodePyRune(v[i:])
+			i += n
+			switch {
+			case r == '"' || r == '\\':
+				sb.WriteByte('\\')
+				sb.WriteRune(r)
+			case r == '\n':
+				sb.WriteString(`\n`)
+			case r == '\r':
+				sb.WriteString(`\r`)
+			case r == '\t':
+				sb.WriteString(`\t`)
+			case r == '\b':
+				sb.WriteString(`\b`)
+			case r == '\f':
+				sb.WriteString(`\f`)
+			case r < 0x20 || r > 0x7f && r <= 0xffff:
+				fmt.Fprintf(&sb, `\u%04x`, r)
+			case r > 0xffff:
 				r -= 0x10000
 				fmt.Fprintf(&sb, `\u%04x\u%04x`, 0xd800+(r>>10), 0xdc00+(r&0x3ff))
-			} else {
-				fmt.Fprintf(&sb, `\u%04x`, r)
+			default:
+				sb.WriteRune(r)
 			}
-		default:
-			sb.WriteRune(r)
 		}
+		sb.WriteByte('"')
+		return sb.String()
 	}
-	return sb.String()
+	panic(fmt.Sprintf("jsonText: %T", v))
 }
 
 // diffVerdict is the scanner's view of one file in gen.py's verdict form.

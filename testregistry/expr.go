@@ -67,6 +67,10 @@ type parser struct {
 	// which CPython compares with an unclosed bracket's line.
 	furthest int
 	failTok  token // where the failed check stopped, before any hint
+	// nl is the NEWLINE after line, the whole logical line being
+	// checked (zero when unknown: the end of the last token stands in).
+	nl   token
+	line []token
 }
 
 // maxExprDepth bounds the parser's recursion (CPython gives up on about
@@ -87,6 +91,9 @@ func (p *parser) leave() { p.depth-- }
 func (p *parser) peek() token {
 	if p.i < len(p.toks) {
 		return p.toks[p.i]
+	}
+	if p.nl.line > 0 && len(p.toks) > 0 && len(p.toks) == len(p.line) && &p.toks[0] == &p.line[0] {
+		return p.nl
 	}
 	if len(p.toks) > 0 {
 		// The NEWLINE after the last token, which may span lines.
@@ -303,6 +310,8 @@ func (p *parser) namedSlot() bool {
 		// In the condition, not in a body after the ':'.
 		c := colonAtDepth0(p.toks)
 		return c < 0 || c >= p.i
+	case "@":
+		return p.toks[0].kind == tkOp // a decorator is a named_expression
 	}
 	return false
 }
@@ -845,7 +854,12 @@ func (p *parser) comprehension() error {
 			if p.isOp("*") {
 				p.next()
 			}
-			if _, err := p.bitOr(); err != nil {
+			t, err := p.bitOr()
+			if err != nil {
+				return err
+			}
+			// invalid_for_target: "[x for f() in y]" cannot assign.
+			if err := p.checkTarget(t, "assign to"); err != nil {
 				return err
 			}
 			if !p.isOp(",") {
@@ -1040,7 +1054,7 @@ func (p *parser) group() (*node, error) {
 		return n, nil
 	}
 	if p.isKw("yield") {
-		p.next()
+		yt := p.next() // the node's position, as CPython's (inside the parentheses)
 		if p.isKw("from") {
 			p.next()
 		}
@@ -1052,7 +1066,7 @@ func (p *parser) group() (*node, error) {
 		if err := p.expectOp(")"); err != nil {
 			return nil, err
 		}
-		n := p.mk("Yield", open)
+		n := p.mk("Yield", yt)
 		n.paren = true
 		return n, nil
 	}
@@ -1096,6 +1110,28 @@ func (p *parser) group() (*node, error) {
 	return tup, nil
 }
 
+// forClausesAhead reports for_if_clauses at the current token, which
+// invalid_comprehension needs whole ("[a, async b]" is plain invalid).
+func (p *parser) forClausesAhead() bool {
+	if !p.isKw("for") && !p.isKw("async") {
+		return false
+	}
+	save := p.i
+	err := p.comprehension()
+	p.i = save
+	return err == nil
+}
+
+// comprehensionTarget is invalid_comprehension's error, over the display's
+// elements from the first.
+func comprehensionTarget(n *node) *SyntaxError {
+	line, col := n.line, n.col+1
+	if len(n.elts) > 0 && n.elts[0] != nil {
+		line, col = n.elts[0].line, n.elts[0].col
+	}
+	return &SyntaxError{Line: line, Col: col, Msg: "did you forget parentheses around the comprehension target?"}
+}
+
 // seq parses ", elt, elt [,]" up to and including the closing bracket.
 func (p *parser) seq(n *node, closer string) error {
 	for p.isOp(",") {
@@ -1103,13 +1139,18 @@ func (p *parser) seq(n *node, closer string) error {
 		if p.isOp(closer) {
 			break
 		}
+		// invalid_comprehension also matches a trailing comma before
+		// the for_if_clauses ("[a, for x in y]", "[a, b, for x in y]").
+		if (closer == "]" || closer == "}") && p.forClausesAhead() {
+			return comprehensionTarget(n)
+		}
 		e, err := p.starExpression()
 		if err != nil {
 			return err
 		}
 		n.elts = append(n.elts, e)
-		if (closer == "]" || closer == "}") && (p.isKw("for") || p.isKw("async")) {
-			return &SyntaxError{Line: n.line, Col: n.col + 1, Msg: "did you forget parentheses around the comprehension target?"}
+		if (closer == "]" || closer == "}") && p.forClausesAhead() {
+			return comprehensionTarget(n)
 		}
 	}
 	return p.expectOp(closer)
@@ -1415,8 +1456,25 @@ func writeCode(sb *strings.Builder, r rune, bytes bool) {
 		sb.WriteByte(byte(r))
 		return
 	}
+	if r >= 0xd800 && r <= 0xdfff {
+		// A lone surrogate stays in a Python str ("\udaa9"): kept as
+		// its generalized UTF-8 bytes, which pyRepr shows as Python does.
+		sb.WriteByte(byte(0xe0 | r>>12))
+		sb.WriteByte(byte(0x80 | r>>6&0x3f))
+		sb.WriteByte(byte(0x80 | r&0x3f))
+		return
+	}
 	if !utf8.ValidRune(r) {
 		r = utf8.RuneError
 	}
 	sb.WriteRune(r)
+}
+
+// decodePyRune is utf8.DecodeRuneInString that also reads the lone
+// surrogates writeCode keeps.
+func decodePyRune(s string) (rune, int) {
+	if len(s) >= 3 && s[0] == 0xed && s[1]&0xe0 == 0xa0 && s[2]&0xc0 == 0x80 {
+		return 0xd000 | rune(s[1]&0x3f)<<6 | rune(s[2]&0x3f), 3
+	}
+	return utf8.DecodeRuneInString(s)
 }

@@ -51,10 +51,18 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "x = {*a, b}", ""}, // near miss: a set
 		// An invalid_* rule inside the value after a misplaced '='.
 		{11, "[1, d = {a: b, c}]", "1:16 ':' expected after dictionary key"},
-		{11, "[1, d = {a: b}]", "1:5 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}, // near miss
-		{11, "[1, x = a..b]", "1:5 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"},   // a PEG prefix of the value
-		{11, "[1, x = lambda: 0 1]", "1:7 invalid syntax"},                                          // near miss: no bitwise_or starts with lambda
-		{11, "[1, x = -]", "1:7 invalid syntax"},                                                    // near miss: no operand
+		{11, "[1, d = {a: b}]", "1:5 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"},         // near miss
+		{11, "[1, x = a..b]", "1:5 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"},           // a PEG prefix of the value
+		{11, "[1, x = lambda: 0 1]", "1:7 invalid syntax"},                                                  // near miss: no bitwise_or starts with lambda
+		{11, "[1, x = -]", "1:7 invalid syntax"},                                                            // near miss: no operand
+		{11, "@x = 1\ndef f(): pass\n", "1:2 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}, // a decorator is a named_expression
+		{11, "x = 1 = 2\n", "1:5 cannot assign to literal"},                                                 // near miss: a statement
+		// A later target that fails a chained assignment lets
+		// invalid_named_expression judge "first = value" first.
+		{11, "v = x if y else z = 1\n", "1:1 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"},
+		{11, "a[0] = x < y = 1\n", "1:1 cannot assign to subscript here. Maybe you meant '==' instead of '='?"},
+		{11, "v = f() = 1\n", "1:5 cannot assign to function call"},    // near miss: the value ends at the '='
+		{11, "a = b = x < y = 1\n", "1:9 cannot assign to comparison"}, // near miss: likewise
 		// A 3.11 f-string's action runs once the token after the strings
 		// is read: before a bad continuation later on the line.
 		{11, "msg = f'a{f\"{fR'''{\\n}'''}\"}'\n", "1:19 f-string: unterminated string"},
@@ -81,8 +89,10 @@ func TestSecondPassErrors(t *testing.T) {
 		// The comma rule parses its right operand into an unclosed
 		// bracket to the end of the file; nothing else reads there.
 		{11, "\"\"{\"Tok.\"\"\"\n\nx = 1\n", "1:3 '{' was never closed"},
-		{11, "def {f():\n    pass\n", "1:5 invalid syntax"}, // near miss: no rule parses the '{'
-		{11, "assert a =[= [1]\n", "1:10 invalid syntax"},   // near miss: failed before it
+		{11, "def {f():\n    pass\n", "1:5 invalid syntax"},      // near miss: no rule parses the '{'
+		{11, "assert a =[= [1]\n", "1:10 invalid syntax"},        // near miss: failed before it
+		{11, "if a {b\n", "1:6 '{' was never closed"},            // an if statement's condition has the comma rule
+		{11, "x = [a for b in c if d e]", "1:24 invalid syntax"}, // near miss: a comprehension's condition has not
 		// An import holds no expression for the second pass to parse.
 		{11, "from a import b, c{_d\n\nf(x)\n", "1:19 invalid syntax"},
 		{11, "from a import (b c)\n", "1:18 invalid syntax"},
@@ -99,6 +109,51 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "x = [x (yield)]", "1:6 invalid syntax. Perhaps you forgot a comma?"},
 		{11, "x = [x (1 2)]", "1:9 invalid syntax. Perhaps you forgot a comma?"}, // the inner juxtaposition first
 		{11, "x = x (yield)", "1:8 invalid syntax"},                              // near miss: not inside brackets
+		// An error at the end of a statement points at its NEWLINE
+		// token: at a comment before it, on the next line after a
+		// continuation.
+		{11, "x = 1 + \\\n# c\n", "2:1 invalid syntax"},
+		{11, "x = 1 +  # c\n", "1:10 invalid syntax"},
+		{11, "x = 1 +   \n", "1:11 invalid syntax"},
+		{11, "x = 1 +", "1:8 invalid syntax"}, // near miss: no NEWLINE at the end of the file
+		// An unexpected INDENT carries the line of the token after it,
+		// past continuations.
+		{11, "x = 1\n \\\n    2\n", "3:4 unexpected indent"},
+		{11, "x = 1\n  y\n", "2:2 unexpected indent"}, // near miss: no continuation
+		{11, "if x:\n    y = 1\n  \\\n    z = 2\n", "4:10 unindent does not match any outer indentation level"},
+		{11, "if x:\n    y = 1\n  z = 2\n", "3:8 unindent does not match any outer indentation level"},
+		{11, "class B:\n    def f(self):\n   \\N{ x = []\n", "3:5 unexpected character after line continuation character"}, // before the indentation
+		{11, "x = 1\n  \\\n", "2:4 unexpected EOF while parsing"},
+		// invalid_comprehension needs its for clause whole.
+		{11, "[\"m\", async b\"s\"]", "1:7 invalid syntax"},
+		{11, "[\"m\", for x]", "1:7 invalid syntax"},
+		// A comprehension's target must be assignable (invalid_for_target).
+		{11, "y = [x for f() in z]", "1:12 cannot assign to function call"},
+		{11, "y = [x for a in z for f() in w]", "1:23 cannot assign to function call"},
+		{11, "y = [x for a[0], *b in z]", ""}, // near miss: targets
+		// A bare yield is no annotation target; a parenthesised one sits
+		// inside its parentheses.
+		{11, "yield x: int = 5", "1:8 invalid syntax"},
+		{11, "( yield x): int = 5", "1:3 illegal target for annotation"},
+		{11, "del (yield)", "1:6 cannot delete yield expression"},
+		// invalid_comprehension with a comma before the for clause,
+		// reported from the first element.
+		{11, "[\n  \"m\",\n  \"e\",\nasync for a in b:\n  pass\n]", "2:3 did you forget parentheses around the comprehension target?"},
+		{11, "[a, for x in y]", "1:2 did you forget parentheses around the comprehension target?"},
+		{11, "[a, b, async for x in y]", "1:2 did you forget parentheses around the comprehension target?"},
+		{11, "(a, b, for x in y)", "1:8 invalid syntax"}, // near miss: not a list or set
+		// The second pass starts over: its legacy-print rule rejects a
+		// valid "print -1" before a later parser error.
+		{11, "def f():\n    print -1\nx = 1 2\n", "2:5 Missing parentheses in call to 'print'. Did you mean print(...)?"},
+		{11, "print[0]\n  x\n", "1:1 Missing parentheses in call to 'print'. Did you mean print(...)?"},
+		{11, "print -1\n", ""},                                // near miss: no error to look for
+		{11, "print . x\n  x\n", "2:2 unexpected indent"},     // near miss: no operand after print
+		{11, "x = 1 2\nprint -1\n", "1:7 invalid syntax"},     // near miss: after the error
+		{11, "print -1\nx = (\n", "2:5 '(' was never closed"}, // near miss: a tokenizer error ends the first pass
+		// A bad number literal points at its last good character.
+		{11, "x = 1_a", "1:6 invalid decimal literal"},
+		{11, "x = 0x1g", "1:7 invalid hexadecimal literal"},
+		{11, "x = 0b12", "1:8 invalid digit '2' in binary literal"}, // near miss: at the digit
 		// The import trailing comma wants a NEWLINE after it.
 		{11, "from a import b,; c", "1:17 invalid syntax"},
 		{11, "from a import b,", "1:17 trailing comma not allowed without surrounding parentheses"},
@@ -112,6 +167,23 @@ func TestSecondPassErrors(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("3.%d %q:\n  got  %q\n  want %q", tc.minor, tc.src, got, tc.want)
+		}
+	}
+}
+
+// TestLoneSurrogates: a \u escape of a surrogate stays one code point in a
+// Python str, and its repr shows it escaped; U+FFFD in its place changed
+// the registration's values.
+func TestLoneSurrogates(t *testing.T) {
+	tests := []struct{ body, repr string }{
+		{`b\udaa9`, `'b\udaa9'`},
+		{`\ud83d\ude00`, `'\ud83d\ude00'`}, // two escapes stay two code points
+		{`\u00e9\U0001F600`, "'é😀'"},       // near miss: real characters print
+		{`\ufffd`, "'\ufffd'"},
+	}
+	for _, tc := range tests {
+		if got := pyRepr(unescape(tc.body, false)); got != tc.repr {
+			t.Errorf("%s: repr %s, want %s", tc.body, got, tc.repr)
 		}
 	}
 }

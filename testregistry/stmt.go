@@ -24,7 +24,7 @@ func isAugOp(s string) bool {
 // checkLine returns the first syntax error of one logical line. p is reused
 // across lines: its node slab is recycled, as no node outlives the check.
 func checkLine(p *parser, toks []token) *SyntaxError {
-	p.toks, p.i, p.slab, p.depth, p.softKw, p.furthest = toks, 0, p.slab[:0], 0, "", 0
+	p.toks, p.i, p.slab, p.depth, p.softKw, p.furthest, p.line = toks, 0, p.slab[:0], 0, "", 0, toks
 	if err := p.statement(); err != nil {
 		var se *SyntaxError
 		if !errors.As(err, &se) {
@@ -140,8 +140,10 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 		}
 		a, b := toks[k-1], toks[k]
 		start := exprStart(toks, k-1)
-		if start > 0 && (toks[start-1].text == "for" || toks[start-1].text == "if") {
-			return action // a comprehension's disjunction: no expression rule there
+		// A comprehension's disjunction has no expression rule; an if
+		// statement's condition (a named_expression) does.
+		if start > 0 && (toks[start-1].text == "for" || toks[start-1].text == "if" && start > 1) {
+			return action
 		}
 		if endsExpr(a) && startsExpr(b) && b.text != "-" && b.text != "+" &&
 			!(toks[start].kind == tkName && !isKeyword(toks[start].text) && start+1 < len(toks) && toks[start+1].kind == tkString) &&
@@ -226,6 +228,7 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 			}
 		}
 		if k2 > k {
+			reached(k2) // it read there: into an unclosed bracket, to the end
 			if hint := comma(k2); hint != nil && !hint.action {
 				return hint
 			}
@@ -368,8 +371,10 @@ func isSoftKeyword(s string, minor int) bool {
 // softKeywordToken is the grammar's SOFT_KEYWORD token test, which until
 // 3.13 compares only the name's length of each soft keyword (strncmp in
 // _PyPegen_soft_keyword_token), so that "c", "ma" or "ty" count too: "[c d]"
-// gets no missing-comma hint under 3.11. CPython fixed it in 2025
-// (gh-130077); 3.14 compares whole names.
+// gets no missing-comma hint under 3.11 (checked with python3.11). CPython
+// fixed it in 2025 (gh-130077), so 3.14 compares whole names; 3.12 and
+// 3.13 shipped with the prefix test, and whether their later patch
+// releases took the fix is not known here.
 func softKeywordToken(s string, minor int) bool {
 	if minor == 0 || minor >= 14 {
 		return isSoftKeyword(s, minor)
@@ -1296,6 +1301,11 @@ func (p *parser) simpleStmt() error {
 		// CPython's invalid_assignment rules need an annotation after
 		// the ':' to name the target.
 		if first.class != "Name" && first.class != "Attribute" && first.class != "Subscript" && p.i+1 < len(p.toks) {
+			if first.class == "Yield" && !first.paren {
+				// A bare yield is no expression: the rule that names
+				// the target does not match it.
+				return p.fail(p.peek(), "invalid syntax")
+			}
 			if first.class == "Tuple" || first.class == "List" {
 				kind := "tuple"
 				if first.class == "List" {
@@ -1331,11 +1341,25 @@ func (p *parser) simpleStmt() error {
 		return err
 	case p.isOp("="):
 		target := first
+		firstEq := p.i
 		for i := 0; p.isOp("="); i++ {
 			if err := p.checkTarget(target, "assign to"); err != nil {
 				var se *SyntaxError
 				if !errors.As(err, &se) {
 					return err
+				}
+				if i > 0 && p.check {
+					// A later target fails the assignment, and
+					// invalid_assignment's star_named_expression tries
+					// invalid_named_expression on "first = value"
+					// before naming that target ("v = x if y else z = 1").
+					save := p.i
+					p.i = firstEq
+					named := p.invalidNamed(first)
+					p.i = save
+					if named != nil {
+						return named
+					}
 				}
 				if target.class == "Yield" && !target.paren {
 					se.Msg = "assignment to yield expression not possible"

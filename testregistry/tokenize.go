@@ -107,10 +107,15 @@ type lexer struct {
 	// tokenizes the rest of the file, and a tokenizer error anywhere after
 	// it wins (_PyPegen_tokenize_full_source_to_check_for_errors), so the
 	// lexer goes on without checking statements.
-	parseErr  *SyntaxError
+	parseErr *SyntaxError
+	// latent: the first valid statement CPython's second pass would
+	// still reject ("print -1", see latentPrint), reported in place of
+	// a later parser error.
+	latent    *SyntaxError
 	decorated bool // the previous logical line was a decorator
 	decoDepth int  // ... at this indentation depth
 	check     parser
+	comment   token   // where the last comment started
 	keep      []token // arena of the kept lines' tokens
 	blocks    blockState
 	want      func([]token) bool
@@ -200,7 +205,14 @@ func lexArena(src string, minor int, keepAll bool, want func([]token) bool, memo
 	if a != nil {
 		a.keep = lx.keep
 	}
-	if lx.parseErr != nil && lx.parseErr.sticky {
+	switch se, _ := err.(*SyntaxError); {
+	case lx.parseErr != nil && lx.latent != nil && (se == nil || se == lx.parseErr || lx.parseErr.sticky && err == nil):
+		// CPython's second pass parses the file again from the start,
+		// and its legacy-print rule matches a valid "print -1" before
+		// the error: that is the error, unless a tokenizer error after
+		// it (se, not the parser's) wins as usual.
+		err = lx.latent
+	case lx.parseErr != nil && lx.parseErr.sticky && lx.latent == nil:
 		// CPython reports an unexpected INDENT or DEDENT without
 		// tokenizing the rest of the file for a better error.
 		err = lx.parseErr
@@ -244,6 +256,9 @@ func (lx *lexer) endLine() error {
 		return nil
 	}
 	se, blocked := lx.checkStmt(line, depth)
+	if se == nil && lx.latent == nil {
+		lx.latent = latentPrint(line)
+	}
 	lx.decorated, lx.decoDepth = line[0].kind == tkOp && line[0].text == "@", depth
 	if se == nil && !blocked {
 		se = lx.blocks.next(depth, line, lx.check.softKw)
@@ -267,6 +282,21 @@ func (lx *lexer) endLine() error {
 	}
 	lx.toks = lx.toks[:0]
 	lx.first = len(lx.toks)
+	return nil
+}
+
+// latentPrint finds, in a statement that parses, what
+// invalid_legacy_expression ("NAME !'(' star_expressions", print or exec)
+// matches: only a name followed by an operator that can also start an
+// operand ("print -1", "print [0]") is valid at all.
+func latentPrint(line []token) *SyntaxError {
+	for i := 0; i+1 < len(line); i++ {
+		t, next := line[i], line[i+1]
+		if t.kind == tkName && (t.text == "print" || t.text == "exec") && (i == 0 || expressionSlot(line[i-1])) &&
+			next.kind == tkOp && (next.text == "-" || next.text == "+" || next.text == "~" || next.text == "[") {
+			return &SyntaxError{Line: t.line, Col: t.col, Msg: fmt.Sprintf("Missing parentheses in call to '%s'. Did you mean %s(...)?", t.text, t.text)}
+		}
+	}
 	return nil
 }
 
@@ -334,18 +364,29 @@ func (lx *lexer) run() error {
 				lx.pos++
 			}
 		case c == '#':
+			lx.comment = token{line: lx.line, col: lx.col()}
 			if i := strings.IndexAny(lx.src[lx.pos:], "\r\n"); i >= 0 {
 				lx.pos += i
 			} else {
 				lx.pos = len(lx.src)
 			}
 		case c == '\r' || c == '\n':
+			// CPython's NEWLINE token starts at a comment before it,
+			// else at the line break: where errors at the end of a
+			// statement point, on a later line after a continuation.
+			nl := token{kind: tkNewline, line: lx.line, col: lx.col()}
+			if lx.comment.line == lx.line {
+				nl.col = lx.comment.col
+			}
 			lx.pos++
 			if c == '\r' && lx.pos < len(lx.src) && lx.src[lx.pos] == '\n' {
 				lx.pos++
 			}
 			if len(lx.brackets) == 0 {
-				if err := lx.endLine(); err != nil {
+				lx.check.nl = nl
+				err := lx.endLine()
+				lx.check.nl = token{}
+				if err != nil {
 					return err
 				}
 				lx.atBOL = true
@@ -371,7 +412,7 @@ func (lx *lexer) run() error {
 				return lx.quietErr(line, col+1, "unexpected character after line continuation character")
 			}
 			if lx.pos >= len(lx.src) {
-				return lx.quietErr(line, col, "unexpected EOF while parsing")
+				return lx.quietErr(line, col+1, "unexpected EOF while parsing")
 			}
 		case c >= '0' && c <= '9' || c == '.' && lx.pos+1 < len(lx.src) && isDigit(lx.src[lx.pos+1]):
 			if err := lx.number(); err != nil {
@@ -658,6 +699,28 @@ func (b *blockState) next(depth int, line []token, softKw string) *SyntaxError {
 	return nil
 }
 
+// afterContinuations is the line and column of the first character after
+// any line continuations at lx.pos (lx.pos's own when there are none).
+func (lx *lexer) afterContinuations() (int, int) {
+	pos, line, start := lx.pos, lx.line, lx.lineStart
+	for pos < len(lx.src) && lx.src[pos] == '\\' {
+		next := pos + 1
+		switch {
+		case strings.HasPrefix(lx.src[next:], "\r\n"):
+			next += 2
+		case next < len(lx.src) && (lx.src[next] == '\n' || lx.src[next] == '\r'):
+			next++
+		default:
+			return line, pos - start + 1
+		}
+		pos, line, start = next, line+1, next
+		for pos < len(lx.src) && (lx.src[pos] == ' ' || lx.src[pos] == '\t' || lx.src[pos] == '\f') {
+			pos++
+		}
+	}
+	return line, pos - start + 1
+}
+
 // indentation measures the leading whitespace of a physical line. Blank and
 // comment-only lines produce no tokens (blank == true).
 func (lx *lexer) indentation() (blank bool, err error) {
@@ -699,9 +762,32 @@ done:
 		}
 		return true, nil
 	case '\\':
-		// A continuation right after indentation: the line is joined to
-		// the next, whose text decides. CPython treats this line's
-		// indentation as the statement's.
+		// A continuation right after indentation: the line's
+		// indentation counts, but CPython applies it once the
+		// continuation is read, so its errors carry the next line; any
+		// character but a line break after the backslash, or the end of
+		// the file, is an error first.
+		for lx.pos < len(lx.src) && lx.src[lx.pos] == '\\' {
+			line, c := lx.line, lx.col()
+			next := lx.pos + 1
+			switch {
+			case next >= len(lx.src):
+				return false, lx.quietErr(line, c+1, "unexpected EOF while parsing")
+			case lx.src[next] != '\n' && lx.src[next] != '\r':
+				return false, lx.quietErr(line, c+1, "unexpected character after line continuation character")
+			}
+			lx.pos = next + 1
+			if lx.src[next] == '\r' && lx.pos < len(lx.src) && lx.src[lx.pos] == '\n' {
+				lx.pos++
+			}
+			lx.newline()
+			if lx.pos >= len(lx.src) {
+				return false, lx.quietErr(line, c+1, "unexpected EOF while parsing")
+			}
+			for lx.pos < len(lx.src) && (lx.src[lx.pos] == ' ' || lx.src[lx.pos] == '\t' || lx.src[lx.pos] == '\f') {
+				lx.pos++
+			}
+		}
 	}
 	top := lx.indents[len(lx.indents)-1]
 	line, c := lx.line, lx.col()
@@ -719,7 +805,11 @@ done:
 			return false, lx.quietErr(line, c, "inconsistent use of tabs and spaces in indentation")
 		}
 		if !lx.needIndent && lx.parseErr == nil {
-			lx.parseErr = lx.parserErrAt(line, c, "unexpected indent") // the parser's error: an INDENT it did not expect
+			// The parser's error: an INDENT it did not expect, a token
+			// that carries the line of the first token after it.
+			// CPython's offset for it is one short of the token's.
+			tl, tc := lx.afterContinuations()
+			lx.parseErr = lx.parserErrAt(tl, max(tc-1, 1), "unexpected indent")
 			lx.parseErr.sticky = true
 		}
 		lx.needIndent = false
@@ -730,7 +820,12 @@ done:
 		}
 		top = lx.indents[len(lx.indents)-1]
 		if col != top.col {
-			return false, lx.quietErr(line, c, "unindent does not match any outer indentation level")
+			// CPython points past the end of the line.
+			eol := strings.IndexAny(lx.src[lx.lineStart:], "\r\n")
+			if eol < 0 {
+				eol = len(lx.src) - lx.lineStart
+			}
+			return false, lx.quietErr(line, eol+1, "unindent does not match any outer indentation level")
 		}
 		if alt != top.alt {
 			return false, lx.quietErr(line, c, "inconsistent use of tabs and spaces in indentation")
@@ -872,7 +967,13 @@ func (lx *lexer) scanNumber() *SyntaxError {
 		}
 		return 0
 	}
-	fail := func(format string, a ...any) *SyntaxError { return lx.errAt(line, lx.col(), format, a...) }
+	fail := func(format string, a ...any) *SyntaxError {
+		col := lx.col()
+		if !strings.Contains(format, "digit") {
+			col-- // CPython's "invalid ... literal" points at the last character it took
+		}
+		return lx.errAt(line, col, format, a...)
+	}
 	decimalTail := func() *SyntaxError {
 		for {
 			for isDigit(c()) {

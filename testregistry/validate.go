@@ -301,7 +301,9 @@ func pyRepr(s string) string {
 	}
 	var sb strings.Builder
 	sb.WriteByte(q)
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, n := decodePyRune(s[i:])
+		i += n
 		switch {
 		case r == '\\':
 			sb.WriteString(`\\`)
