@@ -1,0 +1,146 @@
+package testregistry
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Near misses found by mutation testing (tools/mutate): each row differs
+// from a neighbour in one detail the implementation tests.
+
+// affectedRepo has PR-stage tests of several labels; on the weekly
+// cadence every label is in scope, so which stages a diff affects decides
+// what is skipped (on regular, tests only run on request, which hides it).
+func affectedRepo(t *testing.T) *Registry {
+	t.Helper()
+	r, err := Scan(repo(map[string]string{
+		"tests/e2e/test_a.py":   "register_cuda_ci(100, 'stage-b-2-gpu-h200', labels=['megatron'])\n",
+		"tests/e2e/test_b.py":   "register_cuda_ci(100, 'stage-c-2-gpu-h200', labels=['fsdp'])\n",
+		"tests/e2e/test_n.py":   "register_cuda_ci(100, 'stage-c-4-gpu-h200', labels=['megatron'], nightly=True)\n",
+		"tests/e2e/test_m.py":   "register_cuda_ci(100, 'stage-c-8-gpu-h100', labels=['megatron'])\n",
+		"tests/e2e/test_d.py":   "register_cuda_ci(100, 'stage-c-8-gpu-h200', labels=['lora'], disabled='flaky')\n",
+		"tests/e2e/test_cpu.py": "register_cpu_ci(5, 'stage-b-cpu')\n",
+	}), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.HasErrors() {
+		t.Fatalf("unexpected errors: %v", r.Findings)
+	}
+	return r
+}
+
+func TestSkippedStagesAffected(t *testing.T) {
+	r := affectedRepo(t)
+	pc := r.Config().Policy
+	except := func(keep ...string) string {
+		var out []string
+		for _, s := range pc.PRGPUStages {
+			if !slices.Contains(keep, s) {
+				out = append(out, s)
+			}
+		}
+		slices.Sort(out)
+		return strings.Join(out, ",")
+	}
+	const b2, c2, c4, c8h100 = "stage-b-2-gpu-h200", "stage-c-2-gpu-h200", "stage-c-4-gpu-h200", "stage-c-8-gpu-h100"
+	for _, c := range []struct {
+		name, cadence string
+		raw           []string
+		entries       []string
+		want          string
+	}{
+		{"a test file affects its stage", "weekly", nil, []string{"M", "tests/e2e/test_a.py"}, except(b2)},
+		{"two test files", "weekly", nil, []string{"M", "tests/e2e/test_a.py", "M", "tests/e2e/test_b.py"}, except(b2, c2)},
+		{"docs prefix", "weekly", nil, []string{"M", "docs/x.txt"}, except()},
+		{"docs suffix", "weekly", nil, []string{"M", "README.md"}, except()},
+		{"docs path", "weekly", nil, []string{"M", ".pre-commit-config.yaml"}, except()},
+		{"other file: every runnable stage", "weekly", nil, []string{"M", "miles/core.py"}, except(b2, c2, c4, c8h100)},
+		{"other file after docs", "weekly", nil, []string{"M", "docs/x.txt", "M", "miles/core.py"}, except(b2, c2, c4, c8h100)},
+		{"other file after a test file", "weekly", nil, []string{"M", "tests/e2e/test_a.py", "A", "miles/core.py"}, except(b2, c2, c4, c8h100)},
+		{"a test on no PR stage affects nothing", "weekly", nil, []string{"M", "tests/e2e/test_cpu.py"}, except()},
+		{"a nightly test runs weekly", "weekly", nil, []string{"M", "tests/e2e/test_n.py"}, except(c4)},
+		{"a disabled test's stage does not run", "weekly", nil, []string{"M", "tests/e2e/test_d.py"}, except()},
+		{"rename into a test file", "weekly", nil, []string{"R100", "docs/a.txt", "tests/e2e/test_b.py"}, except(c2)},
+		{"a label runs its stages without a change", "weekly", []string{"run-ci-megatron"}, []string{"M", "docs/x.txt"}, except(b2, c4, c8h100)},
+		{"run-ci-all: every runnable stage", "weekly", []string{"run-ci-all"}, []string{"M", "docs/x.txt"}, except(b2, c2, c4, c8h100)},
+		{"regular: a label leaves out nightly tests", "regular", []string{"run-ci-megatron"}, []string{"M", "docs/x.txt"}, except(b2, c8h100)},
+		{"regular: a changed file without its label", "regular", nil, []string{"M", "tests/e2e/test_a.py"}, except()},
+	} {
+		ch, ok := ParseNameStatusZ([]byte(strings.Join(c.entries, "\x00") + "\x00"))
+		if !ok {
+			t.Fatalf("%s: diff unusable", c.name)
+		}
+		p, _, err := ResolvePolicy(c.cadence, c.raw, r.Known, pc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(r.SkippedStages(p, c.raw, ch, true), ","); got != c.want {
+			t.Errorf("%s: skipped %s\nwant %s", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSelectSorted: Select sorts what it returns, whatever the order of
+// the registrations.
+func TestSelectSorted(t *testing.T) {
+	r := affectedRepo(t)
+	slices.Reverse(r.Registrations)
+	p, _, err := ResolvePolicy("weekly", nil, r.Known, r.Config().Policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := r.Select(p, "", "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := files(sel.Enabled); got != "test_a.py@cuda test_b.py@cuda test_cpu.py@cpu test_m.py@cuda test_n.py@cuda" {
+		t.Errorf("enabled %s", got)
+	}
+	if got := files(sel.Skipped); got != "test_d.py@cuda" || !sel.Skipped[0].Disabled || sel.Skipped[0].Reason != "flaky" {
+		t.Errorf("skipped %s %+v", got, sel.Skipped)
+	}
+}
+
+// TestPartitionBounds: the last valid partition id is size-1.
+func TestPartitionBounds(t *testing.T) {
+	n := func(v int) *int { return &v }
+	for _, c := range []struct {
+		id, size *int
+		ok       bool
+	}{
+		{n(1), n(2), true}, {n(2), n(2), false}, {n(0), n(1), true}, {n(-1), n(1), false}, {n(0), n(0), false}, {nil, nil, true}, {n(0), nil, false},
+	} {
+		if err := PartitionArgs(c.id, c.size); (err == nil) != c.ok {
+			t.Errorf("PartitionArgs(%v, %v) = %v", c.id, c.size, err)
+		}
+	}
+	tests := []Selected{{File: "a", EstTime: 2}, {File: "b", EstTime: 1}}
+	for _, c := range []struct {
+		id, size int
+		want     string
+	}{{0, 2, "a"}, {1, 2, "b"}, {2, 2, ""}, {-1, 2, ""}, {0, 0, ""}, {0, 1, "a b"}} {
+		var got []string
+		for _, s := range Shard(tests, c.id, c.size) {
+			got = append(got, s.File)
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("Shard(%d/%d) = %q, want %q", c.id, c.size, got, c.want)
+		}
+	}
+}
+
+// TestStagedFilterWideFiles: each registry-wide file makes every finding
+// count; a file of the same name elsewhere does not.
+func TestStagedFilterWideFiles(t *testing.T) {
+	cfg := DefaultConfig()
+	for _, f := range []string{cfg.Labels.File, cfg.Suites.File, cfg.AccessPolicy, ".cicheck.yaml"} {
+		if keep, relevant := StagedFilter(cfg, []string{"docs/x.md", f}); !relevant || keep != nil {
+			t.Errorf("%s staged: keep %v relevant %v", f, keep != nil, relevant)
+		}
+	}
+	if keep, _ := StagedFilter(cfg, []string{"sub/.cicheck.yaml"}); keep == nil {
+		t.Error("sub/.cicheck.yaml is not the configuration")
+	}
+}
