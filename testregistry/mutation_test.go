@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // Near misses found by mutation testing (tools/mutate): each row differs
@@ -142,5 +143,63 @@ func TestStagedFilterWideFiles(t *testing.T) {
 	}
 	if keep, _ := StagedFilter(cfg, []string{"sub/.cicheck.yaml"}); keep == nil {
 		t.Error("sub/.cicheck.yaml is not the configuration")
+	}
+}
+
+// TestLoadLabelsNearMiss: a statement after ';', a bare annotation, reads
+// that look like writes (comparisons, a call's keyword in an index), writes
+// that look like reads, nested scopes, rebinding by import and one-element
+// unpacking, and elements that are not string literals. why is the
+// labels-not-literal reason ("" when the labels load).
+func TestLoadLabelsNearMiss(t *testing.T) {
+	for _, c := range []struct{ src, keys, why string }{
+		{"X = 1; KNOWN_LABELS = ['a']\n", "a", ""},
+		{"KNOWN_LABELS = ['a']; KNOWN_LABELS = ['b']\n", "b", ""},
+		{"KNOWN_LABELS: list\nKNOWN_LABELS = ['a']\n", "a", ""},
+		{"KNOWN_LABELS = ['a']\nKNOWN_LABELS: list\n", "a", ""},
+		{"KNOWN_LABELS = ['a']\nKNOWN_LABELS == ['b']\n", "a", ""},
+		{"KNOWN_LABELS = ['a']\nKNOWN_LABELS[0] == 'b'\n", "a", ""},
+		{"KNOWN_LABELS = ['a']\nKNOWN_LABELS[0] <= 'b'\n", "a", ""},
+		{"KNOWN_LABELS = ['a']\nKNOWN_LABELS[0] != 'b'\n", "a", ""},
+		{"KNOWN_LABELS = ['a']\nKNOWN_LABELS[f(x=1)] = 2\n", "-", "it is modified after its assignment on line 1"},
+		{"KNOWN_LABELS = ['a']\nKNOWN_LABELS[f(x=1)]\n", "a", ""},
+		{"KNOWN_LABELS = ['a']\nKNOWN_LABELS.x += 1\n", "-", "it is modified after its assignment on line 1"},
+		{"KNOWN_LABELS = ['a']\nKNOWN_LABELS += ['b']\n", "-", "it is modified after its assignment on line 1"},
+		{"KNOWN_LABELS = ['a']\nasync def f():\n    KNOWN_LABELS = ['b']\n", "a", ""},
+		{"KNOWN_LABELS = ['a']\nY = [KNOWN_LABELS for KNOWN_LABELS in x]\n", "a", ""},
+		{"KNOWN_LABELS = ['a']\nimport KNOWN_LABELS\n", "-", "it is rebound after its assignment on line 1"},
+		{"KNOWN_LABELS = ['a']\nfrom m import (x, KNOWN_LABELS)\n", "-", "it is rebound after its assignment on line 1"},
+		{"KNOWN_LABELS = ['a']\nKNOWN_LABELS, = ['b']\n", "-", "it is rebound after its assignment on line 1"},
+		{"KNOWN_LABELS = {1: 'x'}\n", "-", "a key is a int constant, not a string literal"},
+		{"KNOWN_LABELS = {'a': 1}\n", "a", ""},
+		{"KNOWN_LABELS = [b'a']\n", "-", "an element is a bytes constant, not a string literal"},
+		{"KNOWN_LABELS = set(['a'], x=1)\n", "-", "the value is a Call, not a literal"},
+		{"KNOWN_LABELS = set()\n", "", ""},
+		{"KNOWN_LABELS = frozenset(['a', 'b'])\n", "a,b", ""},
+		{"KNOWN_LABELS = set([f()])\n", "-", "an element is a Call, not a string literal"},
+		{"KNOWN_LABELS = other(['a'])\n", "-", "the value is a Call, not a literal"},
+		{"KNOWN_LABELS\n", "-", "no module-level assignment of KNOWN_LABELS"},
+		{"KNOWN_LABELS = ['a']\ndel KNOWN_LABELS[0]\n", "-", "it is modified after its assignment on line 1"},
+		{"KNOWN_LABELS = ['a']\ndel X, KNOWN_LABELS\n", "-", "it is rebound after its assignment on line 1"},
+		{"KNOWN_LABELS = ['a']\nKNOWN_LABELS = \\\n    ['b']\n", "b", ""},
+	} {
+		ls, fs := loadLabels(fstest.MapFS{"tests/ci/labels.py": {Data: []byte(c.src)}}, DefaultConfig())
+		keys := "-"
+		if ls != nil {
+			var k []string
+			for _, x := range ls.keys {
+				if !x.dup {
+					k = append(k, x.name)
+				}
+			}
+			keys = strings.Join(k, ",")
+		}
+		why := ""
+		if len(fs) > 0 {
+			why = strings.TrimSuffix(strings.TrimPrefix(fs[0].Message, "cannot load KNOWN_LABELS statically: "), "; label checks are skipped")
+		}
+		if keys != c.keys || why != c.why || (why != "" && fs[0].Rule != RuleLabelsNotLiteral) {
+			t.Errorf("%q: keys %q, %v; want %q, %q", c.src, keys, fs, c.keys, c.why)
+		}
 	}
 }
