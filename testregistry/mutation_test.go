@@ -203,3 +203,43 @@ func TestLoadLabelsNearMiss(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupNameNearMiss: \N{...} names as CPython 3.11 resolves them
+// (eval of the string literal): algorithmic CJK and Hangul names are exact
+// and upper case, a CJK code point must lie in a CJK block, other names
+// ignore case.
+func TestLookupNameNearMiss(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		want rune // -1: unknown name
+	}{
+		{"CJK UNIFIED IDEOGRAPH-4E00", 0x4e00},
+		{"CJK UNIFIED IDEOGRAPH-4e00", -1},
+		{"cjk unified ideograph-4E00", -1},
+		{"CJK UNIFIED IDEOGRAPH-04E00", 0x4e00},
+		{"CJK UNIFIED IDEOGRAPH-3400", 0x3400},
+		{"CJK UNIFIED IDEOGRAPH-4DBF", 0x4dbf},
+		{"CJK UNIFIED IDEOGRAPH-4DC0", -1},
+		{"CJK UNIFIED IDEOGRAPH-33FF", -1},
+		{"CJK UNIFIED IDEOGRAPH-4E0", -1},
+		{"CJK UNIFIED IDEOGRAPH-20000", 0x20000},
+		{"HANGUL SYLLABLE GA", 0xac00},
+		{"hangul syllable gag", -1},
+		{"HANGUL SYLLABLE GAGG", 0xac02},
+		{"HANGUL SYLLABLE KKWAEGS", -1},
+		{"CJK COMPATIBILITY IDEOGRAPH-F900", 0xf900},
+		{"CJK COMPATIBILITY IDEOGRAPH-f900", 0xf900},
+		{"bullet", 0x2022},
+		{"Bullet", 0x2022},
+		{"BULLETX", -1},
+		{"latin small letter a", 'a'},
+	} {
+		r, ok := lookupName(c.name)
+		if !ok {
+			r = -1
+		}
+		if r != c.want {
+			t.Errorf("lookupName(%q) = %#x, want %#x", c.name, r, c.want)
+		}
+	}
+}
