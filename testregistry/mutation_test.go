@@ -1,6 +1,7 @@
 package testregistry
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -240,6 +241,26 @@ func TestLookupNameNearMiss(t *testing.T) {
 		}
 		if r != c.want {
 			t.Errorf("lookupName(%q) = %#x, want %#x", c.name, r, c.want)
+		}
+	}
+}
+
+// TestParseNumberNearMiss: number literals as CPython 3.11 evaluates them
+// (kind "" = a syntax error), each beside the literal one character away.
+func TestParseNumberNearMiss(t *testing.T) {
+	for _, c := range []struct {
+		s, kind string
+		v       float64
+	}{
+		{"0", "int", 0}, {"00", "int", 0}, {"01", "", 0}, {"007", "", 0}, {"0_0", "int", 0}, {"0_7", "", 0},
+		{"10", "int", 10}, {"1_000", "int", 1000}, {"1_", "", 0}, {"1__0", "", 0},
+		{"9999999999999999", "int", 9999999999999999}, {"0x1F", "int", 31}, {"0o17", "int", 15}, {"0b2", "", 0},
+		{"1e5", "float", 1e5}, {"1.5", "float", 1.5}, {".5", "float", 0.5}, {"5.", "float", 5}, {"1e400", "float", math.Inf(1)},
+		{"1j", "complex", 0},
+	} {
+		kind, v, ok := parseNumber(c.s)
+		if ok != (c.kind != "") || kind != c.kind || (ok && v != c.v) {
+			t.Errorf("parseNumber(%q) = %q %v %v, want %q %v", c.s, kind, v, ok, c.kind, c.v)
 		}
 	}
 }
