@@ -264,3 +264,39 @@ func TestParseNumberNearMiss(t *testing.T) {
 		}
 	}
 }
+
+// TestUnescapeNearMiss: string and bytes literal bodies decoded as CPython
+// 3.11 decodes them (the value's UTF-8, or the bytes): \N{...} only in
+// str, \u and \U only in str, octal escapes of one to three digits, a
+// code point past 0x7f.
+func TestUnescapeNearMiss(t *testing.T) {
+	for _, c := range []struct {
+		body  string
+		bytes bool
+		want  string
+	}{
+		{`\N{BULLET}`, false, "\xe2\x80\xa2"},
+		{`a\N{bullet}b`, false, "a\xe2\x80\xa2b"},
+		{`\x41`, false, "A"},
+		{`\u00e9`, false, "\xc3\xa9"},
+		{`\U0001F600`, false, "\xf0\x9f\x98\x80"},
+		{`\101`, false, "A"},
+		{`\1011`, false, "A1"},
+		{`\q`, false, `\q`},
+		{"x\\\ny", false, "xy"},
+		{`\0`, false, "\x00"},
+		{`\400`, false, "\xc4\x80"},
+		{`\N{BULLET}`, true, `\N{BULLET}`},
+		{`\u0041`, true, `\u0041`},
+		{`\U00000041`, true, `\U00000041`},
+		{`\x41`, true, "A"},
+		{`\xe9`, true, "\xe9"},
+		{`\351`, true, "\xe9"},
+		{`\q`, true, `\q`},
+		{`\N`, true, `\N`},
+	} {
+		if got := unescape(c.body, c.bytes); got != c.want {
+			t.Errorf("unescape(%q, bytes %v) = %q, want %q", c.body, c.bytes, got, c.want)
+		}
+	}
+}
