@@ -46,3 +46,19 @@ func TestPicomatchMoreRows(t *testing.T) {
 		}
 	}
 }
+
+// TestPicomatchRejectedRegexMatchesNothing: `,/{/~\1` leaves an unclosed
+// group, so V8 rejects picomatch's regex and it falls back to /$^/: the
+// pattern compiles and matches nothing, not even the octal escape's
+// character (the near miss `a\1` above matches it).
+func TestPicomatchRejectedRegexMatchesNothing(t *testing.T) {
+	m, err := CompilePicomatch(`,/{/~\1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{",/{/~\x01", ",/{/~1", ",/(/~\x01"} {
+		if m.Match(p) {
+			t.Errorf("matches %q", p)
+		}
+	}
+}
