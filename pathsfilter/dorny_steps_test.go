@@ -256,7 +256,8 @@ func TestFindStepsSkipsHoles(t *testing.T) {
 // heldout.js runs with other seeds (id = seed*100000 + case: hex digits, a
 // quoted scalar's captured text, a double-quoted escape) and written ones
 // (id 900000 and up: !!pairs as a filter list and as the document;
-// directives, tags, escapes, explicit keys, aliases). Every
+// directives, tags, escapes, explicit keys, aliases, folded scalars).
+// Every
 // divergence fails.
 func TestDornyNearMiss(t *testing.T) {
 	r := replayFile(t, filepath.Join("testdata", "dorny-nearmiss.jsonl"))

@@ -46,3 +46,55 @@ func TestPicomatchMoreRows(t *testing.T) {
 		}
 	}
 }
+
+// TestPicomatchRejectedRegexMatchesNothing: `,/{/~\1` leaves an unclosed
+// group, so V8 rejects picomatch's regex and it falls back to /$^/: the
+// pattern compiles and matches nothing, not even the octal escape's
+// character (the near miss `a\1` above matches it).
+func TestPicomatchRejectedRegexMatchesNothing(t *testing.T) {
+	m, err := CompilePicomatch(`,/{/~\1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{",/{/~\x01", ",/{/~1", ",/(/~\x01"} {
+		if m.Match(p) {
+			t.Errorf("matches %q", p)
+		}
+	}
+}
+
+// TestLiteralPrefilters: the literal text the pre-filters require of a
+// regex (prefix, suffix with the optional trailing slash, longest required
+// run), each beside a regex one construct away: a class, an alternation,
+// an optional group, a repeat, a lookahead, non-ASCII text, no anchors.
+func TestLiteralPrefilters(t *testing.T) {
+	for _, c := range []struct {
+		src, prefix, suffix string
+		optSlash            bool
+		longest             string
+	}{
+		{`^(?:a[^/]*b)$`, "a", "b", false, "a"},
+		{`^(?:ab(?:c|d)e)$`, "ab", "e", false, "ab"},
+		{`^(?:a\/?)$`, "a", "a", true, "a"},
+		{`^(?:x(?:y)?z)$`, "x", "z", false, "x"},
+		{`^(?:(?:abc)+d)$`, "abc", "d", false, "abc"},
+		{`^(?:é)$`, "", "", false, ""},
+		{`a`, "", "", false, "a"},
+		{`^(?:ab\/?c)$`, "ab", "c", false, "ab"},
+		{`^(?:a(?=b)bc\b)$`, "abc", "abc", false, "abc"},
+		{`^(?:\/?)$`, "", "", true, ""},
+		{`^(?:a(?:\/)?\/?)$`, "a", "", true, "a"},
+		{`^(?:a|b)$`, "", "", false, ""},
+		{`^(?:abc)`, "abc", "", false, "abc"},
+		{`^(?:a.b)$`, "a", "b", false, "a"},
+		{`^(?:aé)$`, "a", "", false, "a"},
+		{`^(?:éa)$`, "", "a", false, "a"},
+		{`^(?:a*b)$`, "", "b", false, "b"},
+		{`^(?:a{2}b)$`, "a", "b", false, "a"},
+	} {
+		suffix, opt := anchoredLiteralSuffix(c.src)
+		if p, l := anchoredLiteralPrefix(c.src), longestRequiredLiteral(c.src); p != c.prefix || suffix != c.suffix || opt != c.optSlash || l != c.longest {
+			t.Errorf("%s: prefix %q suffix %q (slash %v) longest %q, want %q %q (%v) %q", c.src, p, suffix, opt, l, c.prefix, c.suffix, c.optSlash, c.longest)
+		}
+	}
+}
