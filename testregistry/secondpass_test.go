@@ -154,6 +154,9 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "x = 1_a", "1:6 invalid decimal literal"},
 		{11, "x = 0x1g", "1:7 invalid hexadecimal literal"},
 		{11, "x = 0b12", "1:8 invalid digit '2' in binary literal"}, // near miss: at the digit
+		// An elif after a try block.
+		{11, "try:\n    pass\nelif x:\n    pass\n", "3:1 expected 'except' or 'finally' block"},
+		{11, "for a in b:\n    pass\nelif x:\n    pass\n", "3:1 invalid syntax"}, // near miss: not a try
 		// The import trailing comma wants a NEWLINE after it.
 		{11, "from a import b,; c", "1:17 invalid syntax"},
 		{11, "from a import b,", "1:17 trailing comma not allowed without surrounding parentheses"},

@@ -661,6 +661,11 @@ func (b *blockState) next(depth int, line []token, softKw string) *SyntaxError {
 	state := kw
 	switch kw {
 	case "elif":
+		if prev == "try" {
+			// try_stmt's invalid_try_stmt: anything but an except or
+			// finally clause after the try block.
+			return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "expected 'except' or 'finally' block"}
+		}
 		if prev != "if" && prev != "elif" {
 			return bad()
 		}
