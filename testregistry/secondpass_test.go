@@ -72,7 +72,8 @@ func TestSecondPassErrors(t *testing.T) {
 		// without reading past it.
 		{11, "from a impor\\t b\n", "1:8 invalid syntax"},
 		{11, "assert x =\\= y\n", "1:10 invalid syntax"},
-		{11, "a b\\z\n", "1:5 unexpected character after line continuation character"}, // near miss: the comma rule peeks on
+		{11, "a b\\z\n", "1:5 unexpected character after line continuation character"},                 // near miss: the comma rule peeks on
+		{11, "if a =\\= b:\n    pass\n", "1:8 unexpected character after line continuation character"}, // near miss: the '=' rule reads the value
 		{11, "x = 1 \\", "1:8 unexpected EOF while parsing"},
 		// invalid_legacy_expression parses star_expressions after any
 		// lone name, where the comma rule can then match.
@@ -142,6 +143,7 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "[a, for x in y]", "1:2 did you forget parentheses around the comprehension target?"},
 		{11, "[a, b, async for x in y]", "1:2 did you forget parentheses around the comprehension target?"},
 		{11, "(a, b, for x in y)", "1:8 invalid syntax"}, // near miss: not a list or set
+		{11, "[\"m\", for f() in x]", "1:11 cannot assign to function call"},
 		// The second pass starts over: its legacy-print rule rejects a
 		// valid "print -1" before a later parser error.
 		{11, "def f():\n    print -1\nx = 1 2\n", "2:5 Missing parentheses in call to 'print'. Did you mean print(...)?"},

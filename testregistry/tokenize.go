@@ -529,7 +529,7 @@ func (lx *lexer) quietErr(line, col int, format string, a ...any) *SyntaxError {
 			// further unless a rule parses an expression from it
 			// (whose trailers it peeks at): never in an import, never
 			// from a token no expression starts with ("x =\=").
-			if f.line == last.line && f.col == last.col && (!startsExpr(last) || partial[0].text == "import" || partial[0].text == "from") {
+			if f.line == last.line && f.col == last.col && !lx.check.ranOut && (!startsExpr(last) || partial[0].text == "import" || partial[0].text == "from") {
 				return se
 			}
 		}
