@@ -205,7 +205,9 @@ func lexArena(src string, minor int, keepAll bool, want func([]token) bool, memo
 	if a != nil {
 		a.keep = lx.keep
 	}
-	switch se, _ := err.(*SyntaxError); {
+	var se *SyntaxError
+	errors.As(err, &se)
+	switch {
 	case lx.parseErr != nil && lx.latent != nil && (se == nil || se == lx.parseErr || lx.parseErr.sticky && err == nil):
 		// CPython's second pass parses the file again from the start,
 		// and its legacy-print rule matches a valid "print -1" before
