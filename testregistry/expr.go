@@ -71,6 +71,9 @@ type parser struct {
 	// checked (zero when unknown: the end of the last token stands in).
 	nl   token
 	line []token
+	// ranOut: a rule read past the last token (the line's end, or the
+	// token a tokenizer error stopped at).
+	ranOut bool
 }
 
 // maxExprDepth bounds the parser's recursion (CPython gives up on about
@@ -336,6 +339,9 @@ func (p *parser) invalidNamed(n *node) *SyntaxError {
 		}
 		if h := p.hint(p.toks, se); h != se {
 			return h
+		}
+		if p.atEnd() {
+			p.ranOut = true // it needed a token after the last one
 		}
 		// A PEG parse keeps the operand a broken trailer or operator
 		// follows ("x = a..b" is "x = a" before the '.'), and that
@@ -1112,14 +1118,18 @@ func (p *parser) group() (*node, error) {
 
 // forClausesAhead reports for_if_clauses at the current token, which
 // invalid_comprehension needs whole ("[a, async b]" is plain invalid).
-func (p *parser) forClausesAhead() bool {
+func (p *parser) forClausesAhead() (bool, error) {
 	if !p.isKw("for") && !p.isKw("async") {
-		return false
+		return false, nil
 	}
 	save := p.i
 	err := p.comprehension()
 	p.i = save
-	return err == nil
+	var se *SyntaxError
+	if errors.As(err, &se) && se.Msg != "invalid syntax" {
+		return false, err // raised inside them ("[a, for f() in x]": invalid_for_target)
+	}
+	return err == nil, nil
 }
 
 // comprehensionTarget is invalid_comprehension's error, over the display's
@@ -1141,16 +1151,24 @@ func (p *parser) seq(n *node, closer string) error {
 		}
 		// invalid_comprehension also matches a trailing comma before
 		// the for_if_clauses ("[a, for x in y]", "[a, b, for x in y]").
-		if (closer == "]" || closer == "}") && p.forClausesAhead() {
-			return comprehensionTarget(n)
+		if closer == "]" || closer == "}" {
+			if ok, err := p.forClausesAhead(); err != nil {
+				return err
+			} else if ok {
+				return comprehensionTarget(n)
+			}
 		}
 		e, err := p.starExpression()
 		if err != nil {
 			return err
 		}
 		n.elts = append(n.elts, e)
-		if (closer == "]" || closer == "}") && p.forClausesAhead() {
-			return comprehensionTarget(n)
+		if closer == "]" || closer == "}" {
+			if ok, err := p.forClausesAhead(); err != nil {
+				return err
+			} else if ok {
+				return comprehensionTarget(n)
+			}
 		}
 	}
 	return p.expectOp(closer)

@@ -72,7 +72,8 @@ func TestSecondPassErrors(t *testing.T) {
 		// without reading past it.
 		{11, "from a impor\\t b\n", "1:8 invalid syntax"},
 		{11, "assert x =\\= y\n", "1:10 invalid syntax"},
-		{11, "a b\\z\n", "1:5 unexpected character after line continuation character"}, // near miss: the comma rule peeks on
+		{11, "a b\\z\n", "1:5 unexpected character after line continuation character"},                 // near miss: the comma rule peeks on
+		{11, "if a =\\= b:\n    pass\n", "1:8 unexpected character after line continuation character"}, // near miss: the '=' rule reads the value
 		{11, "x = 1 \\", "1:8 unexpected EOF while parsing"},
 		// invalid_legacy_expression parses star_expressions after any
 		// lone name, where the comma rule can then match.
@@ -142,6 +143,7 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "[a, for x in y]", "1:2 did you forget parentheses around the comprehension target?"},
 		{11, "[a, b, async for x in y]", "1:2 did you forget parentheses around the comprehension target?"},
 		{11, "(a, b, for x in y)", "1:8 invalid syntax"}, // near miss: not a list or set
+		{11, "[\"m\", for f() in x]", "1:11 cannot assign to function call"},
 		// The second pass starts over: its legacy-print rule rejects a
 		// valid "print -1" before a later parser error.
 		{11, "def f():\n    print -1\nx = 1 2\n", "2:5 Missing parentheses in call to 'print'. Did you mean print(...)?"},
@@ -154,6 +156,9 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "x = 1_a", "1:6 invalid decimal literal"},
 		{11, "x = 0x1g", "1:7 invalid hexadecimal literal"},
 		{11, "x = 0b12", "1:8 invalid digit '2' in binary literal"}, // near miss: at the digit
+		// An elif after a try block.
+		{11, "try:\n    pass\nelif x:\n    pass\n", "3:1 expected 'except' or 'finally' block"},
+		{11, "for a in b:\n    pass\nelif x:\n    pass\n", "3:1 invalid syntax"}, // near miss: not a try
 		// The import trailing comma wants a NEWLINE after it.
 		{11, "from a import b,; c", "1:17 invalid syntax"},
 		{11, "from a import b,", "1:17 trailing comma not allowed without surrounding parentheses"},

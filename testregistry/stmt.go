@@ -24,7 +24,7 @@ func isAugOp(s string) bool {
 // checkLine returns the first syntax error of one logical line. p is reused
 // across lines: its node slab is recycled, as no node outlives the check.
 func checkLine(p *parser, toks []token) *SyntaxError {
-	p.toks, p.i, p.slab, p.depth, p.softKw, p.furthest, p.line = toks, 0, p.slab[:0], 0, "", 0, toks
+	p.toks, p.i, p.slab, p.depth, p.softKw, p.furthest, p.line, p.ranOut = toks, 0, p.slab[:0], 0, "", 0, toks, false
 	if err := p.statement(); err != nil {
 		var se *SyntaxError
 		if !errors.As(err, &se) {

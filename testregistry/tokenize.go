@@ -205,7 +205,9 @@ func lexArena(src string, minor int, keepAll bool, want func([]token) bool, memo
 	if a != nil {
 		a.keep = lx.keep
 	}
-	switch se, _ := err.(*SyntaxError); {
+	var se *SyntaxError
+	errors.As(err, &se)
+	switch {
 	case lx.parseErr != nil && lx.latent != nil && (se == nil || se == lx.parseErr || lx.parseErr.sticky && err == nil):
 		// CPython's second pass parses the file again from the start,
 		// and its legacy-print rule matches a valid "print -1" before
@@ -529,7 +531,7 @@ func (lx *lexer) quietErr(line, col int, format string, a ...any) *SyntaxError {
 			// further unless a rule parses an expression from it
 			// (whose trailers it peeks at): never in an import, never
 			// from a token no expression starts with ("x =\=").
-			if f.line == last.line && f.col == last.col && (!startsExpr(last) || partial[0].text == "import" || partial[0].text == "from") {
+			if f.line == last.line && f.col == last.col && !lx.check.ranOut && (!startsExpr(last) || partial[0].text == "import" || partial[0].text == "from") {
 				return se
 			}
 		}
@@ -661,6 +663,11 @@ func (b *blockState) next(depth int, line []token, softKw string) *SyntaxError {
 	state := kw
 	switch kw {
 	case "elif":
+		if prev == "try" {
+			// try_stmt's invalid_try_stmt: anything but an except or
+			// finally clause after the try block.
+			return &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "expected 'except' or 'finally' block"}
+		}
 		if prev != "if" && prev != "elif" {
 			return bad()
 		}
