@@ -338,3 +338,25 @@ func TestHasEnabledTestWholeRepo(t *testing.T) {
 		t.Error("a disabled test counts")
 	}
 }
+
+// TestFirstMention: the earliest of several names, at offset 0 too, in
+// whichever order the names come.
+func TestFirstMention(t *testing.T) {
+	for _, c := range []struct {
+		src       string
+		names     []string
+		line, col int
+		ok        bool
+	}{
+		{"x", []string{"x"}, 1, 1, true},
+		{"ab", []string{"a", "b"}, 1, 1, true},
+		{"ab", []string{"b", "a"}, 1, 1, true},
+		{"q\nzz b a", []string{"a", "b"}, 2, 4, true},
+		{"abc", []string{"z"}, 0, 0, false},
+	} {
+		line, col, ok := firstMention(c.src, c.names)
+		if line != c.line || col != c.col || ok != c.ok {
+			t.Errorf("firstMention(%q, %q) = %d, %d, %v", c.src, c.names, line, col, ok)
+		}
+	}
+}
