@@ -360,3 +360,25 @@ func TestFirstMention(t *testing.T) {
 		}
 	}
 }
+
+// TestAccessPolicyNeedsLabelsAndFile: the allowlist is compared only when
+// KNOWN_LABELS loaded and an access-policy file is configured.
+func TestAccessPolicyNeedsLabelsAndFile(t *testing.T) {
+	cfg := DefaultConfig()
+	files := fstest.MapFS{cfg.AccessPolicy: {Data: []byte(`{"commands": {"add_label": {"allowed_labels": ["nightly"]}}}`)}}
+	labels, _ := loadLabels(fstest.MapFS{"tests/ci/labels.py": {Data: []byte("KNOWN_LABELS = ['a']\n")}}, cfg)
+	if labels == nil {
+		t.Fatal("labels did not load")
+	}
+	if fs := checkAccessPolicy(files, cfg, labels); len(fs) == 0 {
+		t.Error("the near miss with both reports no drift")
+	}
+	if fs := checkAccessPolicy(files, cfg, nil); fs != nil {
+		t.Errorf("labels unknown: %v", fs)
+	}
+	noFile := cfg
+	noFile.AccessPolicy = ""
+	if fs := checkAccessPolicy(files, noFile, labels); fs != nil {
+		t.Errorf("no access-policy file configured: %v", fs)
+	}
+}
