@@ -1,6 +1,7 @@
 package testregistry
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -93,6 +94,10 @@ func TestSelectSorted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A second disabled test, filed before test_d, after it.
+	c := r.Registrations[slices.IndexFunc(r.Registrations, func(g Registration) bool { return g.File == "tests/e2e/test_d.py" })]
+	c.File = "tests/e2e/test_c.py"
+	r.Registrations = append(r.Registrations, c)
 	sel, err := r.Select(p, "", "", true)
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +105,7 @@ func TestSelectSorted(t *testing.T) {
 	if got := files(sel.Enabled); got != "test_a.py@cuda test_b.py@cuda test_cpu.py@cpu test_m.py@cuda test_n.py@cuda" {
 		t.Errorf("enabled %s", got)
 	}
-	if got := files(sel.Skipped); got != "test_d.py@cuda" || !sel.Skipped[0].Disabled || sel.Skipped[0].Reason != "flaky" {
+	if got := files(sel.Skipped); got != "test_c.py@cuda test_d.py@cuda" || !sel.Skipped[0].Disabled || sel.Skipped[0].Reason != "flaky" {
 		t.Errorf("skipped %s %+v", got, sel.Skipped)
 	}
 }
@@ -298,5 +303,82 @@ func TestUnescapeNearMiss(t *testing.T) {
 		if got := unescape(c.body, c.bytes); got != c.want {
 			t.Errorf("unescape(%q, bytes %v) = %q, want %q", c.body, c.bytes, got, c.want)
 		}
+	}
+}
+
+// TestSelectOneBackend: a backend without a suite names no suite of it; an
+// unknown backend is named in upper case.
+func TestSelectOneBackend(t *testing.T) {
+	r := affectedRepo(t)
+	p, _, err := ResolvePolicy("weekly", nil, r.Known, r.Config().Policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ hw, suite, err string }{
+		{"cuda", "", "Unknown suite  for backend CUDA"},
+		{"tpu", "x", "Unknown suite x for backend TPU"},
+		{"cuda", "stage-b-2-gpu-h200", ""},
+	} {
+		_, err := r.Select(p, c.hw, c.suite, false)
+		if got := fmt.Sprint(err); (err == nil) != (c.err == "") || (err != nil && got != c.err) {
+			t.Errorf("Select(%q, %q): %v, want %q", c.hw, c.suite, err, c.err)
+		}
+	}
+}
+
+// TestHasEnabledTestWholeRepo: "", "." and "./" mean the whole repository.
+func TestHasEnabledTestWholeRepo(t *testing.T) {
+	r := affectedRepo(t)
+	for _, target := range []string{"", ".", "./"} {
+		if !r.HasEnabledTest(target) {
+			t.Errorf("HasEnabledTest(%q) = false", target)
+		}
+	}
+	if r.HasEnabledTest("tests/e2e/test_d.py") {
+		t.Error("a disabled test counts")
+	}
+}
+
+// TestFirstMention: the earliest of several names, at offset 0 too, in
+// whichever order the names come.
+func TestFirstMention(t *testing.T) {
+	for _, c := range []struct {
+		src       string
+		names     []string
+		line, col int
+		ok        bool
+	}{
+		{"x", []string{"x"}, 1, 1, true},
+		{"ab", []string{"a", "b"}, 1, 1, true},
+		{"ab", []string{"b", "a"}, 1, 1, true},
+		{"q\nzz b a", []string{"a", "b"}, 2, 4, true},
+		{"abc", []string{"z"}, 0, 0, false},
+	} {
+		line, col, ok := firstMention(c.src, c.names)
+		if line != c.line || col != c.col || ok != c.ok {
+			t.Errorf("firstMention(%q, %q) = %d, %d, %v", c.src, c.names, line, col, ok)
+		}
+	}
+}
+
+// TestAccessPolicyNeedsLabelsAndFile: the allowlist is compared only when
+// KNOWN_LABELS loaded and an access-policy file is configured.
+func TestAccessPolicyNeedsLabelsAndFile(t *testing.T) {
+	cfg := DefaultConfig()
+	files := fstest.MapFS{cfg.AccessPolicy: {Data: []byte(`{"commands": {"add_label": {"allowed_labels": ["nightly"]}}}`)}}
+	labels, _ := loadLabels(fstest.MapFS{"tests/ci/labels.py": {Data: []byte("KNOWN_LABELS = ['a']\n")}}, cfg)
+	if labels == nil {
+		t.Fatal("labels did not load")
+	}
+	if fs := checkAccessPolicy(files, cfg, labels); len(fs) == 0 {
+		t.Error("the near miss with both reports no drift")
+	}
+	if fs := checkAccessPolicy(files, cfg, nil); fs != nil {
+		t.Errorf("labels unknown: %v", fs)
+	}
+	noFile := cfg
+	noFile.AccessPolicy = ""
+	if fs := checkAccessPolicy(files, noFile, labels); fs != nil {
+		t.Errorf("no access-policy file configured: %v", fs)
 	}
 }
