@@ -35,7 +35,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -208,33 +207,7 @@ func coverage(pkg, dir string, timeout time.Duration) (map[string][]block, error
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("tests of the unmutated package fail: %w\n%s", err, out)
 	}
-	f, err := os.Open(prof)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = f.Close() }()
-	blocks := map[string][]block{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "mode:") {
-			continue
-		}
-		// name.go:sl.sc,el.ec stmts count
-		colon := strings.LastIndex(line, ":")
-		fields := strings.Fields(line[colon+1:])
-		if colon < 0 || len(fields) != 3 {
-			continue
-		}
-		var b block
-		if _, err := fmt.Sscanf(fields[0], "%d.%d,%d.%d", &b.sl, &b.sc, &b.el, &b.ec); err != nil {
-			continue
-		}
-		b.covered = fields[2] != "0"
-		base := filepath.Base(line[:colon])
-		blocks[base] = append(blocks[base], b)
-	}
-	return blocks, sc.Err()
+	return readProfile(prof)
 }
 
 // covered: some executed block holds the position. Go's blocks hold
