@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/cicheck/cicheck/finding"
 )
 
 // Near misses found by mutation testing (tools/mutate): each row differs
@@ -239,6 +241,25 @@ func TestLookupNameNearMiss(t *testing.T) {
 		{"Bullet", 0x2022},
 		{"BULLETX", -1},
 		{"latin small letter a", 'a'},
+		// compatibility ideographs: by range, hex as %04X, any case
+		{"CJK COMPATIBILITY IDEOGRAPH-FA6D", 0xfa6d},
+		{"CJK COMPATIBILITY IDEOGRAPH-FA6E", -1},
+		{"CJK COMPATIBILITY IDEOGRAPH-FA70", 0xfa70},
+		{"CJK COMPATIBILITY IDEOGRAPH-0F900", -1},
+		{"CJK COMPATIBILITY IDEOGRAPH-2F800", 0x2f800},
+		{"CJK COMPATIBILITY IDEOGRAPH-2FA1E", -1},
+		{"CJK COMPATIBILITY IDEOGRAPH-fa6d", 0xfa6d},
+		{"CJK COMPATIBILITY IDEOGRAPH-XYZ", -1},
+		{"CJK COMPATIBILITY IDEOGRAPH-F8FF", -1},
+		// Hangul: leading consonant (or none), vowel, trailing consonant
+		{"HANGUL SYLLABLE GGA", 0xae4c},
+		{"HANGUL SYLLABLE A", 0xc544},
+		{"HANGUL SYLLABLE YEOLB", 0xc5f7},
+		{"HANGUL SYLLABLE WAE", 0xc65c},
+		{"HANGUL SYLLABLE NGA", -1},
+		{"HANGUL SYLLABLE SSYI", 0xc50c},
+		{"HANGUL SYLLABLE HIH", 0xd7a3},
+		{"HANGUL SYLLABLE GAX", -1},
 	} {
 		r, ok := lookupName(c.name)
 		if !ok {
@@ -372,6 +393,14 @@ func TestAccessPolicyNeedsLabelsAndFile(t *testing.T) {
 	}
 	if fs := checkAccessPolicy(files, cfg, labels); len(fs) == 0 {
 		t.Error("the near miss with both reports no drift")
+	}
+	// Extra entries are listed sorted, whatever the map order.
+	many := fstest.MapFS{cfg.AccessPolicy: {Data: []byte(`{"commands": {"add_label": {"allowed_labels": ["run-ci-a", "z", "y", "x", "w", "v", "u"]}}}`)}}
+	fs := checkAccessPolicy(many, cfg, labels)
+	if !slices.ContainsFunc(fs, func(f finding.Finding) bool {
+		return strings.HasSuffix(f.Message, "not run-ci-<key> for a KNOWN_LABELS key, run-ci-image or bypass-fastfail: ['u', 'v', 'w', 'x', 'y', 'z']")
+	}) {
+		t.Errorf("extras: %v", fs)
 	}
 	if fs := checkAccessPolicy(files, cfg, nil); fs != nil {
 		t.Errorf("labels unknown: %v", fs)
