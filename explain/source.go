@@ -2,7 +2,6 @@ package explain
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -57,7 +56,7 @@ func Read(s Source) (*Input, error) {
 			}
 			b, err := os.ReadFile(p)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", s.Files, unwrap(err))
+				return nil, fmt.Errorf("%s: %w", s.Files, workflowgraph.UnwrapPathError(err))
 			}
 			r, name = bytes.NewReader(b), s.Files
 		}
@@ -149,7 +148,7 @@ func workflowPaths(fsys fs.FS, args []string, wd, root string) ([]string, error)
 	}
 	entries, err := fs.ReadDir(fsys, ".github/workflows")
 	if err != nil {
-		return nil, fmt.Errorf(".github/workflows: %w (run explain-diff at the repository root, or name the workflows)", unwrap(err))
+		return nil, fmt.Errorf(".github/workflows: %w (run explain-diff at the repository root, or name the workflows)", workflowgraph.UnwrapPathError(err))
 	}
 	var out []string
 	for _, en := range entries {
@@ -159,14 +158,4 @@ func workflowPaths(fsys fs.FS, args []string, wd, root string) ([]string, error)
 	}
 	sort.Strings(out)
 	return out, nil
-}
-
-// unwrap drops a PathError's operation and path: messages name the file
-// once, as the user wrote it.
-func unwrap(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

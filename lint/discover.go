@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cicheck/cicheck/config"
+	"github.com/cicheck/cicheck/workflowgraph"
 )
 
 // Target is one workflow file to lint.
@@ -45,11 +45,7 @@ func Discover(wd string, args []string, logf func(string, ...any)) ([]Target, er
 		}
 		st, err := os.Stat(p)
 		if err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
-			}
-			return nil, fmt.Errorf("%s: %w", a, err)
+			return nil, fmt.Errorf("%s: %w", a, Unwrap(err))
 		}
 		if !st.IsDir() {
 			out = append(out, NewTarget(wd, p))
@@ -135,13 +131,9 @@ func countYAML(dir string) int {
 	return n
 }
 
-func Unwrap(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
+// Unwrap drops a PathError's operation and path (the message names the
+// file once, as the user wrote it).
+func Unwrap(err error) error { return workflowgraph.UnwrapPathError(err) }
 
 // showPath is how findings name a file: relative to the repository root
 // (what GitHub annotations and SARIF expect), else to the working

@@ -46,11 +46,7 @@ func OpenScopeTree(dir string, cfg scope.Config, reg testregistry.Config, exists
 		t.Options.FS = fsys
 	}
 	if registry {
-		reg, err := reg.Resolve(fsys) // the profile the repository's layout calls for
-		if err != nil {
-			return nil, err
-		}
-		r, err := testregistry.Scan(fsys, reg)
+		r, err := testregistry.Scan(fsys, reg) // settles the profile the layout calls for
 		if err != nil {
 			return nil, err
 		}

@@ -137,12 +137,12 @@ func LoadShared(c *Callees, root string, fsys fs.FS, p string) (*Workflow, []fin
 func ReadFile(fsys fs.FS, p string) ([]byte, error) {
 	f, err := fsys.Open(p)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+		return nil, fmt.Errorf("%s: %w", p, UnwrapPathError(err))
 	}
 	defer func() { _ = f.Close() }()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+		return nil, fmt.Errorf("%s: %w", p, UnwrapPathError(err))
 	}
 	if st.IsDir() {
 		return nil, fmt.Errorf("%s: is a directory, not a workflow file", p)
@@ -154,7 +154,7 @@ func ReadFile(fsys fs.FS, p string) ([]byte, error) {
 	// reporting no size) cannot make us read without bound.
 	src, err := readAll(io.LimitReader(f, MaxFileSize+1), st.Size())
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, unwrapPathError(err))
+		return nil, fmt.Errorf("%s: %w", p, UnwrapPathError(err))
 	}
 	if len(src) > MaxFileSize {
 		return nil, &InvalidFile{Path: p, Msg: fmt.Sprintf("file is larger than the %d MiB limit for a workflow", MaxFileSize>>20)}
@@ -199,7 +199,9 @@ func readAll(r io.Reader, size int64) ([]byte, error) {
 	}
 }
 
-func unwrapPathError(err error) error {
+// UnwrapPathError drops a PathError's operation and path, so that a
+// message names the file once, as the user wrote it.
+func UnwrapPathError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
