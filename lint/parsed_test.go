@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/testregistry"
 )
@@ -61,5 +62,39 @@ func TestRegistryReadsLintsParse(t *testing.T) {
 	}
 	if n < 3 {
 		t.Fatalf("only %d fixtures compared", n)
+	}
+}
+
+// TestRegistryLoadsWhatLintSkipped: a workflow the configuration tells lint
+// to ignore is still one the registry reads (it runs on GitHub), so lint's
+// parse, which lacks it, is not handed over; the suites that workflow runs
+// keep their consumer. Near miss of the completeness guard: without it,
+// every suite of the ignored pr-test.yml would have "no consumer".
+func TestRegistryLoadsWhatLintSkipped(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS("../fixtures/registry-miles")); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(root, ".github", "workflows", "other.yml")
+	if err := os.WriteFile(other, []byte("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps: [{run: echo}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	count := func(ignore ...string) int {
+		cfg := config.Default()
+		cfg.Ignore = ignore
+		res, err := New(Options{WorkingDir: root, Config: cfg}).LintRepo()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, f := range res.Findings {
+			if f.Rule == testregistry.RuleSuiteNoConsumer {
+				n++
+			}
+		}
+		return n
+	}
+	if base, ignored := count(), count(".github/workflows/pr-test.yml"); ignored != base {
+		t.Errorf("ignoring pr-test.yml for lint changed the registry's reg-suite-no-consumer findings: %d, not %d", ignored, base)
 	}
 }

@@ -26,3 +26,19 @@ func TestStdinReadOnce(t *testing.T) {
 		t.Errorf("read %d bytes of an oversized stream", len(got))
 	}
 }
+
+// TestLintArgsStdin: "-" reads Options.Stdin; a Linter without one says so
+// instead of failing on a nil stream; "-" with other paths is refused.
+func TestLintArgsStdin(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := New(Options{WorkingDir: dir}).LintArgs([]string{"-"}, "w.yml"); err == nil || !strings.Contains(err.Error(), "no input stream") {
+		t.Errorf("no stream: %v", err)
+	}
+	res, err := New(Options{WorkingDir: dir, Stdin: NewStdin(strings.NewReader("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps: [{run: echo}]\n"))}).LintArgs([]string{"-"}, "w.yml")
+	if err != nil || len(res.Sources) != 1 {
+		t.Errorf("stdin: %v %v", res, err)
+	}
+	if _, err := New(Options{WorkingDir: dir}).LintArgs([]string{"-", "x.yml"}, "w.yml"); err == nil {
+		t.Error("- with another path accepted")
+	}
+}
