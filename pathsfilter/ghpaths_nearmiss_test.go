@@ -23,6 +23,17 @@ func TestGitHubPatternNearMisses(t *testing.T) {
 		{`[!-a]`, false, nil, nil},
 		{`[a-Z]`, false, nil, nil},
 		{`[0-9]`, true, []string{"5"}, []string{"a"}},
+		// members are letters and digits: each end of a-z, A-Z and 0-9
+		// beside the character just outside it
+		{`[az]`, true, []string{"a", "z"}, []string{"b"}},
+		{`[AZ]`, true, []string{"A", "Z"}, []string{"B"}},
+		{`[09]`, true, []string{"0", "9"}, []string{"5"}},
+		{"[`]", false, nil, nil},
+		{`[{]`, false, nil, nil},
+		{`[@]`, false, nil, nil},
+		{`[[]`, false, nil, nil},
+		{`[/]`, false, nil, nil},
+		{`[:]`, false, nil, nil},
 		// cut short after a range's dash, or before any member
 		{`[a-`, false, nil, nil},
 		{`[a`, false, nil, nil},
