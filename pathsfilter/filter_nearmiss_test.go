@@ -28,7 +28,8 @@ func TestFilterOrderIntegerNamesFirst(t *testing.T) {
 
 // TestWitnessIsFirstMatchingPattern: a filter's witness names the first
 // pattern that matched the file, not an earlier one under the same first
-// segment that did not, under `some` and `some-with-excludes` alike.
+// segment that did not, under `some` and `some-with-excludes` alike; under
+// `every` it is the first pattern that is not negated.
 func TestWitnessIsFirstMatchingPattern(t *testing.T) {
 	fs, err := ParseFilters([]byte("app: ['docs/*.txt', 'docs/**', 'docs/*.md', '!docs/gen/**']"), Origin{File: "f.yml"})
 	if err != nil {
@@ -43,10 +44,18 @@ func TestWitnessIsFirstMatchingPattern(t *testing.T) {
 			t.Errorf("%v: witness %+v, want docs/a.md by docs/**", q, w)
 		}
 	}
+	fs, err = ParseFilters([]byte("app: ['!docs/gen/**', 'docs/**']"), Origin{File: "f.yml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := fs.Evaluate([]ChangedFile{{Path: "docs/a.md", Status: "modified"}}, QuantEvery)
+	if len(rs) != 1 || rs[0].Match != True || rs[0].Witness == nil || rs[0].Witness.Pattern != "docs/**" {
+		t.Errorf("every: %+v, want a match by docs/**", rs)
+	}
 }
 
-// TestSuffixNeedsBothBraces: only `*.{a,b}` (both braces) forces an
-// ending on a path; `*.ab,cd}` is literal text, which picomatch matches
+// TestSuffixNeedsBothBraces: only `*.{a,b}` (both braces, literal
+// alternatives) forces an ending on a path; `*.ab,cd}` is literal text, which picomatch matches
 // as such (picomatch("*.ab,cd}", {dot: true})("x.ab,cd}") is true).
 func TestSuffixNeedsBothBraces(t *testing.T) {
 	for _, c := range []struct {
@@ -57,6 +66,10 @@ func TestSuffixNeedsBothBraces(t *testing.T) {
 		{"*.ab,cd}", "x.b", False},
 		{"*.{ab,cd}", "x.cd", True},
 		{"*.{ab,cd}", "x.b", False},
+		// an alternative that is not literal text (picomatch: "*.{js,*}"
+		// matches "x.ts", not "x")
+		{"*.{js,*}", "x.ts", True},
+		{"*.{js,*}", "x", False},
 	} {
 		fs, err := ParseFilters([]byte(fmt.Sprintf("f: ['%s']", c.pattern)), Origin{File: "f.yml"})
 		if err != nil {

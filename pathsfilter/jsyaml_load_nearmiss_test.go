@@ -50,6 +50,12 @@ func TestJSYAMLLoadNearMisses(t *testing.T) {
 		// a comment after a top-level plain scalar; another scalar after it
 		{"a #c", "\"a\"", ""},
 		{"a #c\nb\n", "ERR end of the stream or a document separator is expected 2:1", ""},
+		// a hex digit 9; an anchor js-yaml 3 never finds (__proto__); an anchor
+		// and a tag on an empty scalar
+		{"0x9: a\n", "{\"9\":\"a\"}", ""},
+		{"- &__proto__ a\n- *__proto__\n", "ERR unidentified alias \"__proto__\" 2:13", "[\"a\",\"a\"]"},
+		{"- &x !!str a\n- *x\n", "[\"a\",\"a\"]", ""},
+		{"a: &x !!str\nb: *x\n", "{\"a\":\"\",\"b\":\"\"}", ""},
 	} {
 		for _, v := range []struct {
 			major int

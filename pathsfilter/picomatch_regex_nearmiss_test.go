@@ -2,6 +2,7 @@ package pathsfilter
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -19,6 +20,9 @@ func TestJSRegexNearMisses(t *testing.T) {
 		// `{,n}` is no quantifier: the brace is literal text
 		{"a{,3}", false, []string{"a{,3}"}, []string{"a", "aaa"}},
 		{"\\8{,3}", false, []string{"8{,3}"}, []string{"8"}},
+		// {n,n} is a quantifier; {1,0} is out of order
+		{"^a{2,2}$", false, []string{"aa"}, []string{"a", "aaa"}},
+		{"a{1,0}", true, nil, nil},
 		// an assertion takes no quantifier (a lookahead does: Annex B)
 		{"$+", true, nil, nil},
 		{"\\b+", true, nil, nil},
@@ -82,5 +86,19 @@ func TestJSRegexNearMisses(t *testing.T) {
 				t.Errorf("/%s/ matches %q", c.src, s)
 			}
 		}
+	}
+}
+
+// TestJSRegexNestingBound: the engine parses groups nested 500 deep and
+// reports deeper ones as unsupported (V8 accepts both), never a guess.
+func TestJSRegexNestingBound(t *testing.T) {
+	nest := func(n int) string { return strings.Repeat("(?:", n) + "a" + strings.Repeat(")", n) }
+	re, err := compileJSRegex(nest(500))
+	if err != nil || !re.match([]rune("a")) {
+		t.Errorf("500 groups: %v, want a regex matching a", err)
+	}
+	var u errUnsupportedRegex
+	if _, err := compileJSRegex(nest(501)); !errors.As(err, &u) {
+		t.Errorf("501 groups: %v, want unsupported", err)
 	}
 }
