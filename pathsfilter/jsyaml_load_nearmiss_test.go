@@ -56,6 +56,9 @@ func TestJSYAMLLoadNearMisses(t *testing.T) {
 		{"- &__proto__ a\n- *__proto__\n", "ERR unidentified alias \"__proto__\" 2:13", "[\"a\",\"a\"]"},
 		{"- &x !!str a\n- *x\n", "[\"a\",\"a\"]", ""},
 		{"a: &x !!str\nb: *x\n", "{\"a\":\"\",\"b\":\"\"}", ""},
+		// DEL in literal and folded block scalars
+		{"a: |\n  b\x7fc\n", "ERR the stream contains non-printable characters 2:6", ""},
+		{"a: >\n  b\x7fc\n", "ERR the stream contains non-printable characters 2:6", ""},
 	} {
 		for _, v := range []struct {
 			major int

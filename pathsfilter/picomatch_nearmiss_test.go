@@ -32,6 +32,8 @@ func TestPicomatchMoreRows(t *testing.T) {
 		// word boundaries and word characters at the ends of A-Z
 		{`!!!(a)\b`, `^(?:(?=.)(?:(?!(?:a))[^/]*?)\b)$`, "AA", true},
 		{`!\b*/\w`, `^(?!^(?:\b[^/]*?\/\w)$).*$`, "A/_", false},
+		// a negated pattern's `.*` stops at a line break, also at the start
+		{"!x", `^(?!^(?:x)$).*$`, "\na", false},
 		// U+FFFF is the last character kept as itself beside a character
 		// outside the BMP (which is read as its two surrogates)
 		{"*\uffff\U00010000", "^(?:(?!\\.{1,2}(?:\\/|$))(?=.)[^/]*?\uffff\U00010000)$", "x\uffff\U00010000", true},

@@ -23,6 +23,17 @@ func TestJSRegexNearMisses(t *testing.T) {
 		// {n,n} is a quantifier; {1,0} is out of order
 		{"^a{2,2}$", false, []string{"aa"}, []string{"a", "aaa"}},
 		{"a{1,0}", true, nil, nil},
+		// legacy octal escapes: up to \377, one digit after \4-\7, and 8 is
+		// no octal digit; \x and \u without enough hex digits are letters
+		{"\\411", false, []string{"!1"}, nil},
+		{"\\377", false, []string{"\u00ff"}, nil},
+		{"\\17", false, []string{"\x0f"}, []string{"\x017"}},
+		{"\\38", false, []string{"\x038"}, nil},
+		{"\\x4g", false, []string{"x4g"}, nil},
+		{"\\u00g0", false, []string{"u00g0"}, nil},
+		// a negated class reaches U+FFFF
+		{"[^\ufffe]", false, []string{"\uffff"}, []string{"\ufffe"}},
+		{"[\\d-z]", false, []string{"-", "5", "z"}, []string{"a"}},
 		// an assertion takes no quantifier (a lookahead does: Annex B)
 		{"$+", true, nil, nil},
 		{"\\b+", true, nil, nil},
