@@ -32,6 +32,10 @@ func TestPicomatchMoreRows(t *testing.T) {
 		// word boundaries and word characters at the ends of A-Z
 		{`!!!(a)\b`, `^(?:(?=.)(?:(?!(?:a))[^/]*?)\b)$`, "AA", true},
 		{`!\b*/\w`, `^(?!^(?:\b[^/]*?\/\w)$).*$`, "A/_", false},
+		// Z is a word character: no escape, and `*.Z` takes the fast path
+		// with its optional trailing slash
+		{"aZ", `^(?:^(?:aZ)$)$`, "aZ", true},
+		{"*.Z", `^(?:(?!(?:^|\/)\.{1,2}(?:\/|$))(?=.)[^/]*?\.Z\/?)$`, "a.Z/", true},
 		// a negated pattern's `.*` stops at a line break, also at the start
 		{"!x", `^(?!^(?:x)$).*$`, "\na", false},
 		// U+FFFF is the last character kept as itself beside a character
