@@ -6,6 +6,7 @@ import (
 
 	"github.com/cicheck/cicheck/baseline"
 	"github.com/cicheck/cicheck/internal/cli"
+	"github.com/cicheck/cicheck/internal/plural"
 	"github.com/cicheck/cicheck/lint"
 )
 
@@ -47,10 +48,6 @@ func runBaseline(e *env, args []string) error {
 	if err := lint.WriteFile(e.WD, name, b.Marshal()); err != nil {
 		return err
 	}
-	entries := fmt.Sprintf("%d entries", len(b.Entries))
-	if len(b.Entries) == 1 {
-		entries = "1 entry"
-	}
-	fmt.Fprintf(e.Stderr, "cicheck: wrote %d finding%s (%s) to %s\n", len(res.Findings), plural(len(res.Findings)), entries, name)
+	fmt.Fprintf(e.Stderr, "cicheck: wrote %s (%s) to %s\n", plural.Count(len(res.Findings), "finding"), plural.Count(len(b.Entries), "entry", "entries"), name)
 	return nil
 }

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/cicheck/cicheck/config"
@@ -67,14 +67,8 @@ func runExplainDiff(e *env, args []string) error {
 		Event: o.event, Labels: o.labels, Set: set,
 		Classifier: cfg.Classifier(), PathsFilter: cfg.PathsFilter,
 	})
-	var buf bytes.Buffer
-	if err := explain.Write(&buf, o.format, rep, len(in.Changed), in.Advisories(root, rep, o.labels, cfg.Heavy.OptInLabel)); err != nil {
-		return cli.Internal(err)
-	}
-	if _, err := e.Stdout.Write(buf.Bytes()); err != nil {
-		return cli.Exit(exitInternal)
-	}
-	return nil
+	adv := in.Advisories(root, rep, o.labels, cfg.Heavy.OptInLabel)
+	return cli.Buffered(e.Stdout, func(w io.Writer) error { return explain.Write(w, o.format, rep, len(in.Changed), adv) })
 }
 
 // parseSet reads --set KEY=VALUE flags.

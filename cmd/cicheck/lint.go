@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/cicheck/cicheck/baseline"
 	"github.com/cicheck/cicheck/internal/cli"
+	"github.com/cicheck/cicheck/internal/plural"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/report"
 )
@@ -92,15 +92,10 @@ func runLint(e *env, args []string) error {
 		fmt.Fprintf(e.Stderr, "cicheck: %s\n", r.Summary(o.baseline))
 	}
 	failed, err := rep.Write(e.Stdout, res.Findings, res.Sources, version(), lint.RuleInfos)
-	switch {
-	case err != nil:
-		return cli.Internal(err)
-	case len(res.InputErrors) > 0:
+	if err == nil && len(res.InputErrors) > 0 {
 		return cli.Exit(exitUsage)
-	case failed:
-		return cli.Exit(exitFindings)
 	}
-	return nil
+	return cli.Wrote(err, failed)
 }
 
 // lintRun runs the whole lint (workflows, and the test registry when the
@@ -153,7 +148,7 @@ func applyFixes(e *env, o *lintOptions, paths []string) (done bool, err error) {
 	case o.diff:
 		return true, nil
 	case fixed.Findings > 0:
-		fmt.Fprintf(e.Stderr, "cicheck: fixed %d finding%s in %d file%s\n", fixed.Findings, plural(fixed.Findings), fixed.Files, plural(fixed.Files))
+		fmt.Fprintf(e.Stderr, "cicheck: fixed %s in %s\n", plural.Count(fixed.Findings, "finding"), plural.Count(fixed.Files, "file"))
 	}
 	if len(paths) == 1 && paths[0] == "-" {
 		// Nothing to fix on stdin: echo it, as a formatter does.
@@ -162,9 +157,4 @@ func applyFixes(e *env, o *lintOptions, paths []string) (done bool, err error) {
 		return true, err
 	}
 	return false, nil
-}
-
-// writeReportDiscard renders the text report and drops it (benchmarks).
-func writeReportDiscard(res *lint.Result) error {
-	return report.Write(io.Discard, "text", res.Findings, report.Options{Sources: res.Sources, Rules: lint.RuleInfos()})
 }

@@ -56,13 +56,6 @@ func run() int {
 
 func dispatch(e *env, args []string) int { return app.Run(e, args) }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
 //go:embed help/*.txt
 var helpFiles embed.FS
 

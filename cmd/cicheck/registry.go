@@ -82,12 +82,7 @@ func registryCheck(e *env, args []string) error {
 		return err
 	}
 	failed, err := rep.Write(e.Stdout, found, sources, version(), lint.RegistryRuleInfos)
-	if err != nil {
-		return cli.Internal(err)
-	} else if failed {
-		return cli.Exit(exitFindings)
-	}
-	return nil
+	return cli.Wrote(err, failed)
 }
 
 func registrySelect(e *env, args []string) error {
@@ -124,10 +119,7 @@ func registrySelect(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := testregistry.WriteSelection(e.Stdout, format, p, sel, q.HW != ""); err != nil {
-		return cli.Internal(err)
-	}
-	return nil
+	return cli.Wrote(testregistry.WriteSelection(e.Stdout, format, p, sel, q.HW != ""), false)
 }
 
 func registryResolveFile(e *env, args []string) error {
@@ -164,10 +156,7 @@ func registryResolveFile(e *env, args []string) error {
 	if err != nil {
 		return cli.Failf("%v", err)
 	}
-	if err := testregistry.WriteFilePlan(e.Stdout, format, plan); err != nil {
-		return cli.Internal(err)
-	}
-	return nil
+	return cli.Wrote(testregistry.WriteFilePlan(e.Stdout, format, plan), false)
 }
 
 func registryExplainLabels(e *env, args []string) error {
@@ -191,10 +180,7 @@ func registryExplainLabels(e *env, args []string) error {
 	if err := regRefuseOnErrors(e, r); err != nil {
 		return err
 	}
-	if err := testregistry.WriteLabelUses(e.Stdout, format, r.ExplainLabels(), reg.Config); err != nil {
-		return cli.Internal(err)
-	}
-	return nil
+	return cli.Wrote(testregistry.WriteLabelUses(e.Stdout, format, r.ExplainLabels(), reg.Config), false)
 }
 
 // registryPolicy is ci_policy.py's entry point: workflow inputs from the

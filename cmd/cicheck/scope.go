@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,9 +119,9 @@ func runScopeCheck(e *env, args []string) error {
 		if len(targets) > 0 || f.cfg.BodyBlock == "" {
 			return cli.Usagef("--pr-body reads the PR body on stdin, takes no targets and needs scope.pr-body-block (e.g. --profile flashinfer)")
 		}
-		b, err := io.ReadAll(e.Stdin)
+		b, err := e.ReadStdin("PR body")
 		if err != nil {
-			return cli.Usagef("<stdin>: cannot read the PR body: %v", err)
+			return err
 		}
 		if !f.fs.Changed("root") {
 			f.cfg.Root = f.cfg.BodyRoot
@@ -140,13 +139,7 @@ func runScopeCheck(e *env, args []string) error {
 	for _, d := range drift {
 		fmt.Fprintf(e.Stderr, "cicheck: %s: %s:%d:%d: %s [%s]\n", d.Severity, d.File, d.Line, d.Column, d.Message, d.Rule)
 	}
-	if err := scope.WriteResult(e.Stdout, f.format, res); err != nil {
-		return cli.Internal(err)
-	}
-	if !res.Accepted() {
-		return cli.Exit(exitFindings)
-	}
-	return nil
+	return cli.Wrote(scope.WriteResult(e.Stdout, f.format, res), !res.Accepted())
 }
 
 func runScopeChunk(e *env, args []string) error {
@@ -173,10 +166,7 @@ func runScopeChunk(e *env, args []string) error {
 	} else if err != nil {
 		return err
 	}
-	if err := scope.WritePlan(e.Stdout, f.format, plan, fp); err != nil {
-		return cli.Internal(err)
-	}
-	return nil
+	return cli.Wrote(scope.WritePlan(e.Stdout, f.format, plan, fp), false)
 }
 
 func runScopeJoin(e *env, args []string) error {
@@ -195,11 +185,5 @@ func runScopeJoin(e *env, args []string) error {
 		return err
 	}
 	r := scope.Reassemble(statuses, f.cfg.StatusContext, f.cfg.SnapshotContext, scope.OptionsFrom(f.cfg), "<stdin>")
-	if err := scope.WriteReassembly(e.Stdout, f.format, r); err != nil {
-		return cli.Internal(err)
-	}
-	if !r.Accepted() {
-		return cli.Exit(exitFindings)
-	}
-	return nil
+	return cli.Wrote(scope.WriteReassembly(e.Stdout, f.format, r), !r.Accepted())
 }

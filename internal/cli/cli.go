@@ -200,6 +200,16 @@ func (e *Env) Flags(name, usage string) *FlagSet {
 	return &FlagSet{FlagSet: fl}
 }
 
+// ReadStdin reads all of stdin, the what of a command that takes its
+// input there; a read error is unusable input (exit 2).
+func (e *Env) ReadStdin(what string) ([]byte, error) {
+	b, err := io.ReadAll(e.Stdin)
+	if err != nil {
+		return nil, Usagef("<stdin>: cannot read the %s: %v", what, err)
+	}
+	return b, nil
+}
+
 // Enum declares a string flag whose value must be one of valid.
 func (fl *FlagSet) Enum(p *string, name, def, usage string, valid ...string) {
 	fl.StringVar(p, name, def, usage)
