@@ -104,7 +104,7 @@ func runCommandPolicy(e *env, args []string) error {
 	case 1:
 		file, base = fs.Arg(0), e.WD
 	default:
-		return cli.Raw(exitUsage, commandUsage)
+		return cli.Raw(cli.ExitUsage, commandUsage)
 	}
 	if file == "" {
 		return cli.Usagef("no policy file given (pass FILE, or --profile miles)")
@@ -153,5 +153,5 @@ func runCommandSanitize(e *env, args []string) error {
 		return nil
 	}
 	fmt.Fprintf(e.Stdout, "self-trigger: %d mention(s) of @%s outside code; run 'cicheck command sanitize' on the reply\n", n, f.cfg.Bot)
-	return cli.Exit(exitFindings)
+	return cli.Exit(cli.ExitFindings)
 }

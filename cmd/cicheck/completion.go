@@ -16,7 +16,7 @@ Prints a completion script for commands, verbs and flags:
 				_, err := e.Stdout.Write([]byte(usage + "\n"))
 				return err
 			case len(args) != 1:
-				return cli.Raw(exitUsage, usage)
+				return cli.Raw(cli.ExitUsage, usage)
 			}
 			return app.Completion(e, args[0])
 		}})

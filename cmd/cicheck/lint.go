@@ -93,7 +93,7 @@ func runLint(e *env, args []string) error {
 	}
 	failed, err := rep.Write(e.Stdout, res.Findings, res.Sources, version(), lint.RuleInfos)
 	if err == nil && len(res.InputErrors) > 0 {
-		return cli.Exit(exitUsage)
+		return cli.Exit(cli.ExitUsage)
 	}
 	return cli.Wrote(err, failed)
 }
@@ -144,7 +144,7 @@ func applyFixes(e *env, o *lintOptions, paths []string) (done bool, err error) {
 	case err != nil || fixed.Stdin:
 		return true, err
 	case o.diff && fixed.Findings > 0:
-		return true, cli.Exit(exitFindings)
+		return true, cli.Exit(cli.ExitFindings)
 	case o.diff:
 		return true, nil
 	case fixed.Findings > 0:

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime/debug"
 
 	"github.com/cicheck/cicheck/internal/cli"
@@ -198,16 +196,13 @@ func registryPolicy(e *env, args []string) error {
 	}
 	in := testregistry.WorkflowInputs{EventName: e.Getenv("EVENT_NAME"), Schedule: e.Getenv("SCHEDULE"),
 		PRLabelsJSON: e.Getenv("PR_LABELS_JSON"), CadenceOverride: e.Getenv("CADENCE_OVERRIDE")}
-	var diff []byte
+	var diff []byte // unreadable: no diff, as the reference reads it
 	if diffPath := e.Getenv("CHANGED_FILES_PATH"); diffPath != "" {
-		if !filepath.IsAbs(diffPath) {
-			diffPath = filepath.Join(e.WD, diffPath)
-		}
-		diff, _ = os.ReadFile(diffPath)
+		diff, _ = lint.ReadFile(e.WD, diffPath)
 	}
 	wp, err := testregistry.ResolveWorkflowPolicy(reg.FS, reg.Config, in, diff)
 	if err != nil {
-		return cli.Raw(exitFindings, "::error::"+err.Error())
+		return cli.Raw(cli.ExitFindings, "::error::"+err.Error())
 	}
 	return testregistry.WriteWorkflowPolicy(e.Stdout, e.Stderr, wp)
 }

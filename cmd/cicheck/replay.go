@@ -57,11 +57,11 @@ func runReplay(e *env, args []string) error {
 			return cli.Usagef("invalid --label %q (say --no-labels for none)", l)
 		}
 	}
-	set, err := parseSet(o.set)
+	set, err := cli.KeyValues("set", o.set)
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfigWithFilter(e, o.config, o.pfVersion)
+	cfg, err := lint.LoadConfigFilterVersion(e.WD, o.config, o.pfVersion)
 	if err != nil {
 		return err
 	}

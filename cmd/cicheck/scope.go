@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -71,15 +69,7 @@ func (f *scopeFlags) parse(e *env, args []string) ([]string, error) {
 	if f.format != "text" && f.format != "json" {
 		return nil, cli.Usagef("unknown format %q (valid: text, json)", f.format)
 	}
-	cfgPath := f.config
-	if cfgPath == "" && f.repo != "" {
-		// --repo names another repository: its own .cicheck.yaml applies.
-		p := filepath.Join(lint.RepoDir(e.WD, f.repo), config.FileName)
-		if _, err := os.Stat(p); err == nil {
-			cfgPath = p
-		}
-	}
-	full, _, err := lint.LoadConfig(e.WD, cfgPath)
+	full, _, err := lint.LoadRepoConfig(e.WD, f.config, f.repo)
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +152,7 @@ func runScopeChunk(e *env, args []string) error {
 		for _, r := range rj.Reasons {
 			fmt.Fprintf(e.Stderr, "cicheck: rejected: %s\n", r)
 		}
-		return cli.Exit(exitFindings)
+		return cli.Exit(cli.ExitFindings)
 	} else if err != nil {
 		return err
 	}

@@ -268,6 +268,19 @@ func OneOf(flag, value string, valid ...string) error {
 	return Usagef("invalid --%s %q (valid: %s)", flag, value, strings.Join(valid, ", "))
 }
 
+// KeyValues reads a repeatable KEY=VALUE flag; a later KEY wins.
+func KeyValues(flag string, kvs []string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, Usagef("invalid --%s %q (want KEY=VALUE)", flag, kv)
+		}
+		m[k] = v
+	}
+	return m, nil
+}
+
 // SplitNargs rewrites "FLAG a b c" (argparse's nargs='*': the values up to
 // the next flag) into repeated FLAG=a flags, since pflag takes one value
 // per flag; FLAG with no value is FLAG=.

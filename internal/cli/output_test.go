@@ -65,3 +65,16 @@ func TestReadStdin(t *testing.T) {
 		t.Errorf("read error: exit %d, %v", code(err), err)
 	}
 }
+
+func TestKeyValues(t *testing.T) {
+	m, err := KeyValues("set", []string{"a=1", "b=x=y", "a=2", "c="})
+	if err != nil || len(m) != 3 || m["a"] != "2" || m["b"] != "x=y" || m["c"] != "" {
+		t.Errorf("KeyValues = %v, %v", m, err)
+	}
+	for _, bad := range []string{"noequals", "=v"} {
+		_, err := KeyValues("set", []string{"a=1", bad})
+		if code(err) != ExitUsage || err.Error() != fmt.Sprintf("invalid --set %q (want KEY=VALUE)", bad) {
+			t.Errorf("KeyValues(%q): exit %d, %v", bad, code(err), err)
+		}
+	}
+}
