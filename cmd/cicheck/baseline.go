@@ -11,21 +11,15 @@ import (
 )
 
 func init() {
-	register(&cli.Command{Name: "baseline", Summary: "record today's findings so that lint --baseline reports only new ones", Run: runBaseline, Verbs: []string{"write"}})
+	register(&cli.Command{Name: "baseline", Summary: "record today's findings so that lint --baseline reports only new ones",
+		Usage: strings.TrimSuffix(usage("baseline"), "\n\nflags:"), Subs: []*cli.Command{{Name: "write", Run: runBaselineWrite}}})
 }
 
-func runBaseline(e *env, args []string) error {
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-		fmt.Fprintln(e.Stdout, usage("baseline")[:strings.LastIndex(usage("baseline"), "\n\nflags:")])
-		return nil
-	}
-	if len(args) == 0 || args[0] != "write" {
-		return cli.Usagef("usage: cicheck baseline write [FILE]")
-	}
+func runBaselineWrite(e *env, args []string) error {
 	var o lintOptions
 	fl := e.Flags("cicheck baseline write", usage("baseline"))
 	addLintFlags(fl, &o)
-	if err := cli.Parse(fl, args[1:]); err != nil {
+	if err := cli.Parse(fl, args); err != nil {
 		return err
 	}
 	if fl.NArg() > 1 {

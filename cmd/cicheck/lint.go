@@ -102,21 +102,21 @@ func runLint(e *env, args []string) error {
 // repository is linted rather than named files), computing fixes when
 // fixing, and prints unusable-input errors.
 func lintRun(e *env, o *lintOptions, paths []string, fixing bool) (*lint.Result, error) {
+	logf := func(format string, a ...any) {
+		if o.verbose {
+			fmt.Fprintf(e.Stderr, "cicheck: "+format+"\n", a...)
+		}
+	}
 	cfg, cfgFile, err := lint.LoadConfig(e.WD, o.config)
 	if err != nil {
 		return nil, err
-	}
-	if o.verbose && cfgFile != "" {
-		fmt.Fprintf(e.Stderr, "cicheck: using configuration %s\n", cfgFile)
+	} else if cfgFile != "" {
+		logf("using configuration %s", cfgFile)
 	}
 	if o.stdin == nil {
 		o.stdin = lint.NewStdin(e.Stdin)
 	}
-	l := lint.New(lint.Options{WorkingDir: e.WD, Config: cfg, Shellcheck: o.shellcheck, Fix: o.fix && fixing, Stdin: o.stdin, Log: func(format string, a ...any) {
-		if o.verbose {
-			fmt.Fprintf(e.Stderr, "cicheck: "+format+"\n", a...)
-		}
-	}})
+	l := lint.New(lint.Options{WorkingDir: e.WD, Config: cfg, Shellcheck: o.shellcheck, Fix: o.fix && fixing, Stdin: o.stdin, Log: logf})
 	res, err := l.LintArgs(paths, o.stdinName)
 	if err != nil {
 		return nil, err
