@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cicheck/cicheck/baseline"
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/pathsfilter"
 )
@@ -101,6 +102,15 @@ func ReadFile(wd, name string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", name, Unwrap(err))
 	}
 	return data, nil
+}
+
+// ReadBaseline reads and parses the baseline file name (relative to wd).
+func ReadBaseline(wd, name string) (*baseline.Baseline, error) {
+	data, err := ReadFile(wd, name)
+	if err != nil {
+		return nil, err
+	}
+	return baseline.Parse(name, data)
 }
 
 // abs is name relative to wd, unless it is absolute.

@@ -58,11 +58,7 @@ func runLint(e *env, args []string) error {
 	}
 	var base *baseline.Baseline
 	if o.baseline != "" {
-		data, err := lint.ReadFile(e.WD, o.baseline)
-		if err != nil {
-			return err
-		}
-		if base, err = baseline.Parse(o.baseline, data); err != nil {
+		if base, err = lint.ReadBaseline(e.WD, o.baseline); err != nil {
 			return err
 		}
 	}
