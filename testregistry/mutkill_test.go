@@ -106,6 +106,10 @@ func TestArgumentsNearMiss(t *testing.T) {
 		{"f(a for a in b)", ""},
 		{"f(a for a in b, c)", "1:3 Generator expression must be parenthesized"},
 		{"(:=", "1:2 invalid syntax"},
+		{"i(e=0,u+", "1:2 '(' was never closed"},
+		{"f(a=1,b. 1", "1:10 positional argument follows keyword argument"},
+		{"f(a=1, b.c)", "1:11 positional argument follows keyword argument"},
+		{"{{}=f", "1:1 '{' was never closed"},
 	})
 }
 
@@ -141,6 +145,15 @@ func TestFString311NearMiss(t *testing.T) {
 		{`f"{b="`, "1:7 f-string: expecting '}'"},
 		{`f'{a!'`, "1:7 f-string: expecting '}'"},
 		{`f'{ }'`, "1:7 f-string: empty expression not allowed"},
+		// A quote near the end of the field: a string that never closes.
+		{`f"""{'''a''"""`, "1:15 f-string: unterminated string"},
+		{`f"{''"`, "1:7 f-string: expecting '}'"},
+		{`f"""{'''a'''}"""`, ""},
+		// 200 open brackets are too many for the f-string scanner; 200
+		// in all, with the parenthesis compile adds, for the tokenizer.
+		{"f'{" + strings.Repeat("(", 201) + "x" + strings.Repeat(")", 201) + "}'", "1:409 f-string: too many nested parenthesis"},
+		{"f'{" + strings.Repeat("(", 200) + "x" + strings.Repeat(")", 200) + "}'", "1:201 too many nested parentheses"},
+		{"f'{" + strings.Repeat("(", 199) + "x" + strings.Repeat(")", 199) + "}'", ""},
 	})
 }
 
@@ -684,4 +697,33 @@ func TestTokenizerNearMiss(t *testing.T) {
 		{"f\"{!=}{\nc}\"", "1:1 unterminated string literal (detected at line 1)"},
 		{"f'{#\n}'", "1:1 unterminated string literal (detected at line 1)"},
 	})
+}
+
+// TestLongFlatExpressions: thousands of sibling expressions are no
+// nesting; the depth limit counts only enclosing ones.
+func TestLongFlatExpressions(t *testing.T) {
+	items := strings.Repeat("1, ", 5000)
+	checkCPython311(t, []cpython311Case{
+		{"x = [" + items + "]", ""},
+		{"f(" + items + ")", ""},
+	})
+}
+
+// TestUnescapeCodePointEdges: a \x, \u or octal escape's code point at the
+// edges of ASCII and of the surrogates (kept as their generalized UTF-8,
+// as a Python str keeps a lone surrogate).
+func TestUnescapeCodePointEdges(t *testing.T) {
+	for _, c := range []struct{ body, want string }{
+		{`\x7f`, "\x7f"},
+		{`\x80`, "\u0080"},
+		{`\200`, "\u0080"},
+		{`\ud7ff`, "\ud7ff"},
+		{`\ud800`, "\xed\xa0\x80"},
+		{`\udfff`, "\xed\xbf\xbf"},
+		{`\ue000`, "\ue000"},
+	} {
+		if got := unescape(c.body, false); got != c.want {
+			t.Errorf("unescape(%q) = %q, want %q", c.body, got, c.want)
+		}
+	}
 }
