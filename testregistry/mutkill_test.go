@@ -727,3 +727,19 @@ func TestUnescapeCodePointEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestStatementsNearMiss: a 3.11 'type' is a name, whatever follows it;
+// the comma hint starts at a 'not'; an unclosed bracket before a later
+// error; parameters' defaults and strings that mix bytes.
+func TestStatementsNearMiss(t *testing.T) {
+	checkCPython311(t, []cpython311Case{
+		{"type", ""},
+		{"type i", "1:6 invalid syntax"},
+		{"type X&", "1:6 invalid syntax"},
+		{"[not f x]", "1:2 invalid syntax. Perhaps you forgot a comma?"},
+		{"x{{}=f'{'", "1:2 '{' was never closed"},
+		{"{{}f'}'{", "1:8 f-string: single '}' is not allowed"},
+		{"def f(c=''s", "1:6 '(' was never closed"},
+		{"x&p''b''", "1:9 cannot mix bytes and nonbytes literals"},
+	})
+}
