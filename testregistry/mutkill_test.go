@@ -313,6 +313,7 @@ func TestWorkflowRequestsNearMiss(t *testing.T) {
 		// Placed at the quoted occurrence, not at an earlier bare one or
 		// one that continues the name.
 		{"a bare occurrence first", nil, head + "      - run: echo run-ci-bogus 'run-ci-bogus'\n", "5:33 'run-ci-bogus'"},
+		{"a bare occurrence at the value's start", nil, head + "      - run: run-ci-bogus 'run-ci-bogus'\n", "5:28 'run-ci-bogus'"},
 		{"a longer name first", nil, head + "      - run: echo 'run-ci-bogusx 'run-ci-bogus'\n", "5:35 'run-ci-bogus'"},
 		// The first and the last line of a file.
 		{"first line", nil, "name: 'run-ci-bogus'\n" + head + "      - run: x\n", "1:8 'run-ci-bogus'"},
