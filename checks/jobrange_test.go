@@ -11,7 +11,7 @@ import (
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
-// TestJobRangeBytes: the byte-slice job ranges AssignJobs uses equal the
+// TestJobRangeBytes: job ranges over byte-slice lines (AssignJobs) equal the
 // string ones suppressions use, on CRLF text and on every job of the real
 // workflows in ../shared/corpus (when present).
 func TestJobRangeBytes(t *testing.T) {
@@ -24,7 +24,7 @@ func TestJobRangeBytes(t *testing.T) {
 		sl, bl := splitLines(src), bytes.Split(src, []byte("\n"))
 		for _, j := range w.Jobs {
 			s1, e1 := jobRange(sl, j)
-			s2, e2 := jobRangeBytes(bl, j)
+			s2, e2 := jobRange(bl, j)
 			if s1 != s2 || e1 != e2 {
 				t.Errorf("%s: job %s: bytes %d-%d, strings %d-%d", name, j.ID, s2, e2, s1, e1)
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cicheck/cicheck/expr"
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/plural"
 	"github.com/cicheck/cicheck/simulate"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
@@ -125,7 +126,7 @@ jobs:
 				f := finding.Finding{Job: j.ID, Line: line, Column: col,
 					Fix: "if: ${{ " + paren(j.If.Expr) + " && needs." + need + ".result == 'success' }}",
 					Message: fmt.Sprintf("%s runs when %s is skipped (its if: does not require needs.%s.result == 'success') and reads %s, which %s then empty",
-						j.ID, need, need, outputList(need, rd.outs), plural(len(rd.outs), "is", "are"))}
+						j.ID, need, need, outputList(need, rd.outs), plural.Word(len(rd.outs), "is", "are"))}
 				if always && len(p.Workflow.Children(j.ID)) == 0 && !g.gpu[j.ID] {
 					// A summary job: it runs after everything and usually
 					// reports what it finds, empty values included.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/plural"
 )
 
 // GPUGate is the check cicheck exists for (seed 003): a GPU-path job
@@ -91,7 +92,7 @@ jobs:
 						gpus, n = gpus[1:], n-1
 					}
 					if n > 0 {
-						msg += fmt.Sprintf(", and with it %d GPU %s: %s%s", n, plural(n, "job", "jobs"),
+						msg += fmt.Sprintf(", and with it %d GPU %s: %s%s", n, plural.Word(n, "job"),
 							strings.Join(gpus[:min(len(gpus), maxListed)], ", "), more(n-maxListed))
 					}
 				}
@@ -107,11 +108,4 @@ jobs:
 				Fix: gateFix(j)})
 		}
 	},
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

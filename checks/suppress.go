@@ -40,19 +40,27 @@ type suppression struct {
 }
 
 // jobRange returns the lines a job spans: from its key line down to the
-// line before the next line indented no deeper than the key.
-func jobRange(lines []string, j *workflowgraph.Job) (int, int) {
+// last line indented deeper than the key, blank and comment lines aside.
+// That is YAML's own rule for where a block mapping's value ends;
+// actionlint's AST records where nodes start, not where they end. lines
+// are split from the source as strings or as sub-slices of it (a trailing
+// \r is blank to the test, so \r\n needs no rewriting).
+func jobRange[L ~string | ~[]byte](lines []L, j *workflowgraph.Job) (int, int) {
 	if j.Line < 1 || j.Line > len(lines) {
 		return j.Line, j.Line
 	}
 	indent := j.Column - 1
 	end := j.Line
 	for i := j.Line; i < len(lines); i++ { // lines[i] is line i+1
-		t := strings.TrimSpace(lines[i])
-		if t == "" || strings.HasPrefix(t, "#") {
+		ln := lines[i]
+		k := 0
+		for k < len(ln) && (ln[k] == ' ' || ln[k] == '\t') {
+			k++
+		}
+		if blankFrom(ln, k) || ln[k] == '#' {
 			continue
 		}
-		if leading(lines[i]) <= indent {
+		if k <= indent {
 			break
 		}
 		end = i + 1
@@ -60,25 +68,16 @@ func jobRange(lines []string, j *workflowgraph.Job) (int, int) {
 	return j.Line, end
 }
 
-// jobRangeBytes is jobRange over lines split from the raw source (a
-// trailing \r is whitespace to both, so \r\n needs no rewriting).
-func jobRangeBytes(lines [][]byte, j *workflowgraph.Job) (int, int) {
-	if j.Line < 1 || j.Line > len(lines) {
-		return j.Line, j.Line
-	}
-	indent := j.Column - 1
-	end := j.Line
-	for i := j.Line; i < len(lines); i++ { // lines[i] is line i+1
-		t := bytes.TrimSpace(lines[i])
-		if len(t) == 0 || t[0] == '#' {
-			continue
+// blankFrom reports whether ln holds only whitespace from byte k on.
+func blankFrom[L ~string | ~[]byte](ln L, k int) bool {
+	for ; k < len(ln); k++ {
+		switch ln[k] {
+		case ' ', '\t', '\r', '\v', '\f':
+		default:
+			return false
 		}
-		if len(lines[i])-len(bytes.TrimLeft(lines[i], " \t")) <= indent {
-			break
-		}
-		end = i + 1
 	}
-	return j.Line, end
+	return true
 }
 
 func leading(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
@@ -112,7 +111,7 @@ func AssignJobs(src []byte, w *workflowgraph.Workflow, fs []finding.Finding) []f
 	}
 	var spans []span
 	for _, j := range w.Jobs {
-		s, e := jobRangeBytes(lines, j)
+		s, e := jobRange(lines, j)
 		spans = append(spans, span{j.ID, s, e})
 	}
 	for i := range fs {

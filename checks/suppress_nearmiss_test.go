@@ -36,8 +36,8 @@ func TestJobRangesNearMiss(t *testing.T) {
 		if s, e := jobRange(lines, tt.job); s != tt.start || e != tt.end {
 			t.Errorf("jobRange(%s) = %d..%d, want %d..%d", tt.job.ID, s, e, tt.start, tt.end)
 		}
-		if s, e := jobRangeBytes(raw, tt.job); s != tt.start || e != tt.end {
-			t.Errorf("jobRangeBytes(%s) = %d..%d, want %d..%d", tt.job.ID, s, e, tt.start, tt.end)
+		if s, e := jobRange(raw, tt.job); s != tt.start || e != tt.end {
+			t.Errorf("jobRange(%s) = %d..%d, want %d..%d", tt.job.ID, s, e, tt.start, tt.end)
 		}
 	}
 
@@ -115,5 +115,25 @@ jobs:
 	got = ApplySuppressions("w.yml", []byte(src), w, nil)
 	if len(got) == 0 || got[0].Message != `suppression of [gpu-gate] matches no finding on job "build"; remove it` {
 		t.Errorf("unused job suppression: %+v", got)
+	}
+}
+
+// TestBlankFrom: a line is blank past its indentation when only
+// whitespace (a CRLF's \r included) follows; anything else is content.
+func TestBlankFrom(t *testing.T) {
+	for _, c := range []struct {
+		ln   string
+		k    int
+		want bool
+	}{
+		{"", 0, true}, {"    ", 4, true}, {"  \r", 2, true}, {"\t\v\f ", 0, true},
+		{"  x", 2, false}, {"  #", 2, false}, {"  \rx", 2, false}, {"x  ", 1, true},
+	} {
+		if got := blankFrom(c.ln, c.k); got != c.want {
+			t.Errorf("blankFrom(%q, %d) = %v, want %v", c.ln, c.k, got, c.want)
+		}
+		if got := blankFrom([]byte(c.ln), c.k); got != c.want {
+			t.Errorf("blankFrom([]byte(%q), %d) = %v, want %v", c.ln, c.k, got, c.want)
+		}
 	}
 }

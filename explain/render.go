@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/cicheck/cicheck/internal/plural"
 	"github.com/cicheck/cicheck/workflowgraph/render"
 )
 
@@ -31,24 +32,17 @@ func Summary(r *Report, nfiles int) string {
 			}
 		}
 	}
-	s := fmt.Sprintf("%d changed file%s; ", nfiles, plural(nfiles))
+	s := plural.Count(nfiles, "changed file") + "; "
 	switch len(woken) {
 	case 0:
 		s += "wakes no heavy or GPU job"
 	default:
-		s += fmt.Sprintf("wakes %d heavy/GPU job%s: %s", len(woken), plural(len(woken)), strings.Join(woken, ", "))
+		s += fmt.Sprintf("wakes %s: %s", plural.Count(len(woken), "heavy/GPU job"), strings.Join(woken, ", "))
 	}
 	if maybe > 0 {
 		s += fmt.Sprintf("; %d more undecided", maybe)
 	}
 	return s
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func trigText(w *Workflow) string {

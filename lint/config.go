@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cicheck/cicheck/baseline"
 	"github.com/cicheck/cicheck/config"
+	"github.com/cicheck/cicheck/pathsfilter"
 )
 
 // LoadConfig reads flagPath (relative to wd) or, when it is "",
@@ -48,6 +50,33 @@ func LoadConfig(wd, flagPath string) (*config.Config, string, error) {
 	return cfg, Display(wd, p), nil
 }
 
+// LoadRepoConfig is LoadConfig for a command pointed at another
+// repository (--repo, --root): without --config, that repository's own
+// .cicheck.yaml applies when it has one.
+func LoadRepoConfig(wd, flagPath, repo string) (*config.Config, string, error) {
+	if flagPath == "" && repo != "" {
+		if _, err := os.Stat(filepath.Join(RepoDir(wd, repo), config.FileName)); err == nil {
+			flagPath = filepath.Join(repo, config.FileName) // as the user named it
+		}
+	}
+	return LoadConfig(wd, flagPath)
+}
+
+// LoadConfigFilterVersion is LoadConfig with --paths-filter-version (when
+// not empty) as the dorny/paths-filter release every step is simulated as.
+func LoadConfigFilterVersion(wd, flagPath, version string) (*config.Config, error) {
+	if version != "" {
+		if _, full, ok := pathsfilter.ParseVersion(version); !ok || !full {
+			return nil, fmt.Errorf("invalid --paths-filter-version %q (want vMAJOR.MINOR.PATCH)", version)
+		}
+	}
+	cfg, _, err := LoadConfig(wd, flagPath)
+	if err == nil && version != "" {
+		cfg.PathsFilter.Version = version
+	}
+	return cfg, err
+}
+
 // ConfigKeyPos appends the line and column of the deepest key of msg's
 // leading dotted path ("registry.roots: ...") in the configuration file
 // (relative to wd), so that an error found after loading reads
@@ -73,6 +102,15 @@ func ReadFile(wd, name string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", name, Unwrap(err))
 	}
 	return data, nil
+}
+
+// ReadBaseline reads and parses the baseline file name (relative to wd).
+func ReadBaseline(wd, name string) (*baseline.Baseline, error) {
+	data, err := ReadFile(wd, name)
+	if err != nil {
+		return nil, err
+	}
+	return baseline.Parse(name, data)
 }
 
 // abs is name relative to wd, unless it is absolute.

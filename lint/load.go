@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/cicheck/cicheck/finding"
@@ -29,6 +30,47 @@ func LoadTargets(targets []Target) []Loaded {
 			err = Relabel(err, t.Rel, t.Display)
 		}
 		out[i] = Loaded{Target: t, Workflow: w, Parse: fs, Err: err}
+	}
+	return out
+}
+
+// LoadPaths loads the workflow files paths name (the repository's
+// .github/workflows when none), for the commands that read workflows
+// without linting them.
+func LoadPaths(wd string, paths []string) ([]Loaded, error) {
+	targets, err := Discover(wd, paths, func(string, ...any) {})
+	if err != nil {
+		return nil, err
+	}
+	return LoadTargets(targets), nil
+}
+
+// LoadOne loads the single workflow file path names, alone, as GitHub
+// evaluates one workflow: no cache of local callees shared with others.
+// An unreadable file is an error; one that does not parse has a nil
+// Workflow and its Parse findings.
+func LoadOne(wd, path string) (Loaded, error) {
+	targets, err := Discover(wd, []string{path}, func(string, ...any) {})
+	if err != nil {
+		return Loaded{}, err
+	}
+	if len(targets) != 1 {
+		return Loaded{}, fmt.Errorf("%s: not a single workflow file", path)
+	}
+	t := targets[0]
+	w, parse, err := workflowgraph.Load(os.DirFS(t.Root), t.Rel)
+	if err != nil {
+		return Loaded{}, Relabel(err, t.Rel, t.Display)
+	}
+	return Loaded{Target: t, Workflow: w, Parse: parse}, nil
+}
+
+// ParseErrors are the Parse findings as one-line messages naming the file
+// as displayed.
+func (l Loaded) ParseErrors() []string {
+	out := make([]string, len(l.Parse))
+	for i, f := range l.Parse {
+		out[i] = fmt.Sprintf("%s:%d:%d: %s [%s]", l.Target.Display, f.Line, f.Column, f.Message, f.Rule)
 	}
 	return out
 }

@@ -35,12 +35,7 @@ func OpenRegistry(wd, root, cfgPath string) (*Registry, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("%s: not a directory", root)
 	}
-	if cfgPath == "" && root != "" {
-		if _, err := os.Stat(filepath.Join(dir, config.FileName)); err == nil {
-			cfgPath = filepath.Join(root, config.FileName)
-		}
-	}
-	cfg, cfgFile, err := LoadConfig(wd, cfgPath)
+	cfg, cfgFile, err := LoadRepoConfig(wd, cfgPath, root)
 	if err != nil {
 		return nil, err
 	}

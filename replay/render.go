@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"github.com/cicheck/cicheck/internal/plural"
+
 	"encoding/json"
 	"fmt"
 	"io"
@@ -54,18 +56,11 @@ func refText(ref string) string {
 	return ref
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 // Summary is the head line of the human formats.
 func Summary(r *Result) string {
 	old, nw, unk, hours, ok := r.Totals()
 	s := fmt.Sprintf("%s replayed (%s) under the workflows at %s (old) and %s (new): heavy/GPU wakes %d -> %d (%s)",
-		plural(r.Commits, "commit"), r.Event, refText(r.Old), refText(r.New), old, nw, signed(nw-old))
+		plural.Count(r.Commits, "commit"), r.Event, refText(r.Old), refText(r.New), old, nw, signed(nw-old))
 	if unk > 0 {
 		s += fmt.Sprintf(", %d undecided", unk)
 	}
@@ -136,7 +131,7 @@ func text(r *Result) string {
 		if len(j.Changed) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n%s %s: %s changed verdict", j.Workflow, j.Job, plural(j.ChangedTotal, "commit"))
+		fmt.Fprintf(&b, "\n%s %s: %s changed verdict", j.Workflow, j.Job, plural.Count(j.ChangedTotal, "commit"))
 		if j.ChangedTotal > len(j.Changed) {
 			fmt.Fprintf(&b, ", e.g.")
 		}

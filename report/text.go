@@ -12,6 +12,7 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/plural"
 )
 
 // The text format, one block per finding:
@@ -162,19 +163,13 @@ func position(f finding.Finding) string {
 
 // summary is "3 findings (1 error, 2 warnings)"; zero counts are left out.
 func summary(total int, counts map[finding.Severity]int) string {
-	plural := func(n int, word string) string {
-		if n == 1 {
-			return "1 " + word
-		}
-		return strconv.Itoa(n) + " " + word + "s"
-	}
 	var parts []string
 	for _, s := range []finding.Severity{finding.Error, finding.Warning, finding.Notice} {
 		if n := counts[s]; n > 0 {
-			parts = append(parts, plural(n, s.String()))
+			parts = append(parts, plural.Count(n, s.String()))
 		}
 	}
-	out := plural(total, "finding")
+	out := plural.Count(total, "finding")
 	if len(parts) > 0 {
 		out += " (" + strings.Join(parts, ", ") + ")"
 	}

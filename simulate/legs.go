@@ -30,8 +30,11 @@ type LegVerdict struct {
 // had finished first is a matter of timing: its result is cancelled|its own.
 func (st *state) legs(j *workflowgraph.Job, named []LegOutcome, jobOutcome Result) (result Result, reason string, out []LegVerdict) {
 	legs, ok := workflowgraph.Legs(j)
-	if !ok || len(legs) == 0 {
+	switch {
+	case !ok:
 		return Unknown, "its matrix is not static, so its legs cannot be told apart", nil
+	case len(legs) == 0:
+		return Unknown, "it has no matrix, so it has no legs to name", nil
 	}
 	failFast, failFastKnown := true, true
 	if s := j.AST.Strategy; s != nil && s.FailFast != nil {

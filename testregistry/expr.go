@@ -95,6 +95,11 @@ func (p *parser) peek() token {
 	if p.i < len(p.toks) {
 		return p.toks[p.i]
 	}
+	return p.peekEnd()
+}
+
+// peekEnd is peek past the last token: apart, so that peek inlines.
+func (p *parser) peekEnd() token {
 	if p.nl.line > 0 && len(p.toks) > 0 && len(p.toks) == len(p.line) && &p.toks[0] == &p.line[0] {
 		return p.nl
 	}

@@ -228,6 +228,19 @@ func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
 		return nil, err
 	}
 	used := map[string]bool{}
+	var nregs, nfirsts int
+	for _, res := range results {
+		nregs += len(res.regs)
+		nfirsts += len(res.firsts)
+	}
+	// Sized once: a Registration is large, and doubling the slice would
+	// copy every one several times.
+	if nregs > 0 { // nil when none, as before
+		r.Registrations = make([]Registration, 0, nregs)
+	}
+	if nfirsts > 0 {
+		r.firsts = make([]callError, 0, nfirsts)
+	}
 	for _, res := range results {
 		fnd = append(fnd, res.findings...)
 		r.Registrations = append(r.Registrations, res.regs...)
@@ -543,7 +556,7 @@ func (r *Registry) crossChecks(labels *labelSet, used map[string]bool) []finding
 	var out []finding.Finding
 	cfg := r.cfg
 	type key struct{ file, backend, suite string }
-	seen := map[key]bool{}
+	seen := make(map[key]bool, len(r.Registrations))
 	for _, g := range r.Registrations {
 		k := key{g.File, g.Backend, g.Suite}
 		if seen[k] {

@@ -6,25 +6,20 @@ import (
 
 	"github.com/cicheck/cicheck/baseline"
 	"github.com/cicheck/cicheck/internal/cli"
+	"github.com/cicheck/cicheck/internal/plural"
 	"github.com/cicheck/cicheck/lint"
 )
 
 func init() {
-	register(&cli.Command{Name: "baseline", Summary: "record today's findings so that lint --baseline reports only new ones", Run: runBaseline, Verbs: []string{"write"}})
+	register(&cli.Command{Name: "baseline", Summary: "record today's findings so that lint --baseline reports only new ones",
+		Usage: strings.TrimSuffix(usage("baseline"), "\n\nflags:"), Subs: []*cli.Command{{Name: "write", Run: runBaselineWrite}}})
 }
 
-func runBaseline(e *env, args []string) error {
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-		fmt.Fprintln(e.Stdout, usage("baseline")[:strings.LastIndex(usage("baseline"), "\n\nflags:")])
-		return nil
-	}
-	if len(args) == 0 || args[0] != "write" {
-		return cli.Usagef("usage: cicheck baseline write [FILE]")
-	}
+func runBaselineWrite(e *env, args []string) error {
 	var o lintOptions
 	fl := e.Flags("cicheck baseline write", usage("baseline"))
 	addLintFlags(fl, &o)
-	if err := cli.Parse(fl, args[1:]); err != nil {
+	if err := cli.Parse(fl, args); err != nil {
 		return err
 	}
 	if fl.NArg() > 1 {
@@ -47,10 +42,6 @@ func runBaseline(e *env, args []string) error {
 	if err := lint.WriteFile(e.WD, name, b.Marshal()); err != nil {
 		return err
 	}
-	entries := fmt.Sprintf("%d entries", len(b.Entries))
-	if len(b.Entries) == 1 {
-		entries = "1 entry"
-	}
-	fmt.Fprintf(e.Stderr, "cicheck: wrote %d finding%s (%s) to %s\n", len(res.Findings), plural(len(res.Findings)), entries, name)
+	fmt.Fprintf(e.Stderr, "cicheck: wrote %s (%s) to %s\n", plural.Count(len(res.Findings), "finding"), plural.Count(len(b.Entries), "entry", "entries"), name)
 	return nil
 }

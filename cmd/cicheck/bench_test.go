@@ -18,6 +18,7 @@ import (
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/lint"
+	"github.com/cicheck/cicheck/report"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -265,4 +266,9 @@ func BenchmarkLintStages(b *testing.B) {
 			}
 		}
 	})
+}
+
+// writeReportDiscard renders the text report and drops it.
+func writeReportDiscard(res *lint.Result) error {
+	return report.Write(io.Discard, "text", res.Findings, report.Options{Sources: res.Sources, Rules: lint.RuleInfos()})
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/cicheck/cicheck/internal/cli"
@@ -43,9 +42,9 @@ func runCommandParse(e *env, args []string) error {
 	if len(rest) > 0 {
 		return cli.Usagef("command parse reads the comment on stdin and takes no arguments")
 	}
-	body, err := io.ReadAll(e.Stdin)
+	body, err := e.ReadStdin("comment")
 	if err != nil {
-		return cli.Usagef("<stdin>: cannot read the comment: %v", err)
+		return err
 	}
 	tree, err := f.tree(e)
 	if err != nil {
@@ -77,13 +76,7 @@ func runCommandParse(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := scope.WriteCommand(e.Stdout, f.format, cmd); err != nil {
-		return cli.Internal(err)
-	}
-	if cmd.Outcome == scope.Rejected {
-		return cli.Exit(exitFindings)
-	}
-	return nil
+	return cli.Wrote(scope.WriteCommand(e.Stdout, f.format, cmd), cmd.Outcome == scope.Rejected)
 }
 
 func runCommandPolicy(e *env, args []string) error {
@@ -111,7 +104,7 @@ func runCommandPolicy(e *env, args []string) error {
 	case 1:
 		file, base = fs.Arg(0), e.WD
 	default:
-		return cli.Raw(exitUsage, commandUsage)
+		return cli.Raw(cli.ExitUsage, commandUsage)
 	}
 	if file == "" {
 		return cli.Usagef("no policy file given (pass FILE, or --profile miles)")
@@ -146,9 +139,9 @@ func runCommandSanitize(e *env, args []string) error {
 	if f.cfg.Bot == "" {
 		return cli.Usagef("command sanitize needs --bot NAME (or --profile flashinfer)")
 	}
-	body, err := io.ReadAll(e.Stdin)
+	body, err := e.ReadStdin("text")
 	if err != nil {
-		return cli.Usagef("<stdin>: cannot read the text: %v", err)
+		return err
 	}
 	text := string(body)
 	if !*check {
@@ -160,5 +153,5 @@ func runCommandSanitize(e *env, args []string) error {
 		return nil
 	}
 	fmt.Fprintf(e.Stdout, "self-trigger: %d mention(s) of @%s outside code; run 'cicheck command sanitize' on the reply\n", n, f.cfg.Bot)
-	return cli.Exit(exitFindings)
+	return cli.Exit(cli.ExitFindings)
 }

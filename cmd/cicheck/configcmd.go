@@ -21,7 +21,7 @@ func runConfig(e *env, args []string) error {
 	}
 	if fl.NArg() != 1 || fl.Arg(0) != "print" {
 		fl.Usage()
-		return cli.Exit(exitUsage)
+		return cli.Exit(cli.ExitUsage)
 	}
 	cfg, src, err := lint.LoadConfig(e.WD, *cfgPath)
 	if err == nil {

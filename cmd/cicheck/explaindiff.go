@@ -1,15 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
+	"io"
 	"strings"
 
-	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/explain"
 	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
-	"github.com/cicheck/cicheck/pathsfilter"
 )
 
 func init() {
@@ -46,11 +44,11 @@ func runExplainDiff(e *env, args []string) error {
 	case o.nameStatus && o.files == "":
 		return cli.Usagef("--name-status applies to --files (git diffs always carry statuses)")
 	}
-	set, err := parseSet(o.set)
+	set, err := cli.KeyValues("set", o.set)
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfigWithFilter(e, o.config, o.pfVersion)
+	cfg, err := lint.LoadConfigFilterVersion(e.WD, o.config, o.pfVersion)
 	if err != nil {
 		return err
 	}
@@ -67,40 +65,6 @@ func runExplainDiff(e *env, args []string) error {
 		Event: o.event, Labels: o.labels, Set: set,
 		Classifier: cfg.Classifier(), PathsFilter: cfg.PathsFilter,
 	})
-	var buf bytes.Buffer
-	if err := explain.Write(&buf, o.format, rep, len(in.Changed), in.Advisories(root, rep, o.labels, cfg.Heavy.OptInLabel)); err != nil {
-		return cli.Internal(err)
-	}
-	if _, err := e.Stdout.Write(buf.Bytes()); err != nil {
-		return cli.Exit(exitInternal)
-	}
-	return nil
-}
-
-// parseSet reads --set KEY=VALUE flags.
-func parseSet(kvs []string) (map[string]string, error) {
-	set := map[string]string{}
-	for _, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, cli.Usagef("invalid --set %q (want KEY=VALUE)", kv)
-		}
-		set[k] = v
-	}
-	return set, nil
-}
-
-// loadConfigWithFilter loads the configuration, with
-// --paths-filter-version (when given) as the simulated release.
-func loadConfigWithFilter(e *env, cfgPath, pfVersion string) (*config.Config, error) {
-	if pfVersion != "" {
-		if _, full, ok := pathsfilter.ParseVersion(pfVersion); !ok || !full {
-			return nil, cli.Usagef("invalid --paths-filter-version %q (want vMAJOR.MINOR.PATCH)", pfVersion)
-		}
-	}
-	cfg, _, err := lint.LoadConfig(e.WD, cfgPath)
-	if err == nil && pfVersion != "" {
-		cfg.PathsFilter.Version = pfVersion
-	}
-	return cfg, err
+	adv := in.Advisories(root, rep, o.labels, cfg.Heavy.OptInLabel)
+	return cli.Buffered(e.Stdout, func(w io.Writer) error { return explain.Write(w, o.format, rep, len(in.Changed), adv) })
 }

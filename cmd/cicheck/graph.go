@@ -36,11 +36,11 @@ func runGraph(e *env, args []string) error {
 		}
 		// Syntax problems are shown (lint reports them as findings); the
 		// graph of what did parse is still drawn.
-		for _, f := range l.Parse {
-			fmt.Fprintf(e.Stderr, "cicheck: %s:%d:%d: %s [%s]\n", l.Target.Display, f.Line, f.Column, f.Message, f.Rule)
+		for _, msg := range l.ParseErrors() {
+			fmt.Fprintf(e.Stderr, "cicheck: %s\n", msg)
 		}
 		if l.Workflow == nil {
-			failed = cli.Exit(exitUsage)
+			failed = cli.Exit(cli.ExitUsage)
 			continue
 		}
 		gws = append(gws, render.Build(l.Target.Display, l.Workflow, cl))
@@ -58,16 +58,13 @@ func loadWorkflows(e *env, cfgPath string, paths []string) ([]lint.Loaded, *work
 	if err != nil {
 		return nil, nil, err
 	}
-	targets, err := lint.Discover(e.WD, paths, func(string, ...any) {})
-	if err != nil {
-		return nil, nil, err
-	}
-	return lint.LoadTargets(targets), cfg.Classifier(), nil
+	loaded, err := lint.LoadPaths(e.WD, paths)
+	return loaded, cfg.Classifier(), err
 }
 
 // reportLater prints err now and returns the exit the run ends with once
 // the other inputs are done.
 func reportLater(e *env, err error) error {
 	fmt.Fprintf(e.Stderr, "cicheck: %v\n", err)
-	return cli.Exit(exitUsage)
+	return cli.Exit(cli.ExitUsage)
 }

@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/cicheck/cicheck/baseline"
 	"github.com/cicheck/cicheck/internal/cli"
+	"github.com/cicheck/cicheck/internal/plural"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/report"
 )
@@ -58,11 +58,7 @@ func runLint(e *env, args []string) error {
 	}
 	var base *baseline.Baseline
 	if o.baseline != "" {
-		data, err := lint.ReadFile(e.WD, o.baseline)
-		if err != nil {
-			return err
-		}
-		if base, err = baseline.Parse(o.baseline, data); err != nil {
+		if base, err = lint.ReadBaseline(e.WD, o.baseline); err != nil {
 			return err
 		}
 	}
@@ -92,36 +88,31 @@ func runLint(e *env, args []string) error {
 		fmt.Fprintf(e.Stderr, "cicheck: %s\n", r.Summary(o.baseline))
 	}
 	failed, err := rep.Write(e.Stdout, res.Findings, res.Sources, version(), lint.RuleInfos)
-	switch {
-	case err != nil:
-		return cli.Internal(err)
-	case len(res.InputErrors) > 0:
-		return cli.Exit(exitUsage)
-	case failed:
-		return cli.Exit(exitFindings)
+	if err == nil && len(res.InputErrors) > 0 {
+		return cli.Exit(cli.ExitUsage)
 	}
-	return nil
+	return cli.Wrote(err, failed)
 }
 
 // lintRun runs the whole lint (workflows, and the test registry when the
 // repository is linted rather than named files), computing fixes when
 // fixing, and prints unusable-input errors.
 func lintRun(e *env, o *lintOptions, paths []string, fixing bool) (*lint.Result, error) {
+	logf := func(format string, a ...any) {
+		if o.verbose {
+			fmt.Fprintf(e.Stderr, "cicheck: "+format+"\n", a...)
+		}
+	}
 	cfg, cfgFile, err := lint.LoadConfig(e.WD, o.config)
 	if err != nil {
 		return nil, err
-	}
-	if o.verbose && cfgFile != "" {
-		fmt.Fprintf(e.Stderr, "cicheck: using configuration %s\n", cfgFile)
+	} else if cfgFile != "" {
+		logf("using configuration %s", cfgFile)
 	}
 	if o.stdin == nil {
 		o.stdin = lint.NewStdin(e.Stdin)
 	}
-	l := lint.New(lint.Options{WorkingDir: e.WD, Config: cfg, Shellcheck: o.shellcheck, Fix: o.fix && fixing, Stdin: o.stdin, Log: func(format string, a ...any) {
-		if o.verbose {
-			fmt.Fprintf(e.Stderr, "cicheck: "+format+"\n", a...)
-		}
-	}})
+	l := lint.New(lint.Options{WorkingDir: e.WD, Config: cfg, Shellcheck: o.shellcheck, Fix: o.fix && fixing, Stdin: o.stdin, Log: logf})
 	res, err := l.LintArgs(paths, o.stdinName)
 	if err != nil {
 		return nil, err
@@ -149,11 +140,11 @@ func applyFixes(e *env, o *lintOptions, paths []string) (done bool, err error) {
 	case err != nil || fixed.Stdin:
 		return true, err
 	case o.diff && fixed.Findings > 0:
-		return true, cli.Exit(exitFindings)
+		return true, cli.Exit(cli.ExitFindings)
 	case o.diff:
 		return true, nil
 	case fixed.Findings > 0:
-		fmt.Fprintf(e.Stderr, "cicheck: fixed %d finding%s in %d file%s\n", fixed.Findings, plural(fixed.Findings), fixed.Files, plural(fixed.Files))
+		fmt.Fprintf(e.Stderr, "cicheck: fixed %s in %s\n", plural.Count(fixed.Findings, "finding"), plural.Count(fixed.Files, "file"))
 	}
 	if len(paths) == 1 && paths[0] == "-" {
 		// Nothing to fix on stdin: echo it, as a formatter does.
@@ -162,9 +153,4 @@ func applyFixes(e *env, o *lintOptions, paths []string) (done bool, err error) {
 		return true, err
 	}
 	return false, nil
-}
-
-// writeReportDiscard renders the text report and drops it (benchmarks).
-func writeReportDiscard(res *lint.Result) error {
-	return report.Write(io.Discard, "text", res.Findings, report.Options{Sources: res.Sources, Rules: lint.RuleInfos()})
 }

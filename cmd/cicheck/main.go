@@ -17,14 +17,6 @@ import (
 	"github.com/cicheck/cicheck/internal/cli"
 )
 
-// Exit codes shared by every command (see design.md).
-const (
-	exitOK       = cli.ExitOK
-	exitFindings = cli.ExitFindings
-	exitUsage    = cli.ExitUsage
-	exitInternal = cli.ExitInternal
-)
-
 type env = cli.Env
 
 var app = &cli.App{Name: "cicheck", Default: "lint", Footer: "\nFlags without a command are lint's: 'cicheck --format sarif' is 'cicheck lint --format sarif'.\n" +
@@ -49,19 +41,12 @@ func run() int {
 	wd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "cicheck: cannot read working directory: %v\n", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	return dispatch(&env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, WD: wd}, os.Args[1:])
 }
 
 func dispatch(e *env, args []string) int { return app.Run(e, args) }
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
 
 //go:embed help/*.txt
 var helpFiles embed.FS

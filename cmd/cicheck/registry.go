@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime/debug"
 
 	"github.com/cicheck/cicheck/internal/cli"
@@ -27,43 +25,46 @@ func runRegistry(e *env, args []string) error {
 }
 
 // registryFlags are the flags every registry subcommand shares.
-type registryFlags struct{ root, config string }
+type registryFlags struct {
+	e            *env
+	root, config string
+}
 
-func (rf *registryFlags) add(fl *cli.FlagSet) {
+// registryCommand is the flag set of 'cicheck registry NAME', with the
+// shared flags declared.
+func registryCommand(e *env, name string) (*registryFlags, *cli.FlagSet) {
+	rf := &registryFlags{e: e}
+	fl := e.Flags("cicheck registry "+name, usage("registry "+name))
 	fl.StringVar(&rf.root, "root", "", "repository root (default: the git top level above the working directory)")
 	fl.StringVar(&rf.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
+	return rf, fl
 }
 
-// open opens the registry and, with scan, scans it.
-func (rf *registryFlags) open(e *env, scan bool) (*lint.Registry, *testregistry.Registry, error) {
-	reg, err := lint.OpenRegistry(e.WD, rf.root, rf.config)
-	if err != nil || !scan {
-		return reg, nil, err
+func (rf *registryFlags) open() (*lint.Registry, error) {
+	return lint.OpenRegistry(rf.e.WD, rf.root, rf.config)
+}
+
+// clean is a scan the commands that select from the registry accept: like
+// the reference collector, they refuse (exit 1) a registry with errors,
+// which are printed.
+func (rf *registryFlags) clean(r *testregistry.Registry, err error) (*testregistry.Registry, error) {
+	if err != nil {
+		return nil, err
 	}
-	r, err := reg.Scan()
-	return reg, r, err
-}
-
-// regRefuseOnErrors prints the registry's errors and refuses (exit 1) when
-// there are any: like the reference collector, selection refuses a broken
-// registry.
-func regRefuseOnErrors(e *env, r *testregistry.Registry) error {
 	errs := r.ErrorFindings()
 	for _, msg := range errs {
-		fmt.Fprintf(e.Stderr, "cicheck: %s\n", msg)
+		fmt.Fprintf(rf.e.Stderr, "cicheck: %s\n", msg)
 	}
 	if len(errs) > 0 {
-		return cli.Failf("the test registry has %d error(s); CI collection would fail (see 'cicheck registry check')", len(errs))
+		return nil, cli.Failf("the test registry has %d error(s); CI collection would fail (see 'cicheck registry check')", len(errs))
 	}
-	return nil
+	return r, nil
 }
 
 func registryCheck(e *env, args []string) error {
-	var rf registryFlags
 	var out report.Settings
 	var staged bool
-	fl := e.Flags("cicheck registry check", usage("registry-check"))
-	rf.add(fl)
+	rf, fl := registryCommand(e, "check")
 	addReportFlags(fl, &out)
 	fl.BoolVar(&staged, "staged", false, "pre-commit mode: nothing to do unless a test, labels, suites, access-policy or config file is staged; then report the staged files' findings (all findings when a registry-wide file is staged)")
 	if err := cli.ParseNoArgs(fl, args); err != nil {
@@ -73,7 +74,7 @@ func registryCheck(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	reg, _, err := rf.open(e, false)
+	reg, err := rf.open()
 	if err != nil {
 		return err
 	}
@@ -82,20 +83,13 @@ func registryCheck(e *env, args []string) error {
 		return err
 	}
 	failed, err := rep.Write(e.Stdout, found, sources, version(), lint.RegistryRuleInfos)
-	if err != nil {
-		return cli.Internal(err)
-	} else if failed {
-		return cli.Exit(exitFindings)
-	}
-	return nil
+	return cli.Wrote(err, failed)
 }
 
 func registrySelect(e *env, args []string) error {
-	var rf registryFlags
 	var q testregistry.SelectRequest
 	var format string
-	fl := e.Flags("cicheck registry select", usage("registry-select"))
-	rf.add(fl)
+	rf, fl := registryCommand(e, "select")
 	fl.StringVar(&q.Cadence, "cadence", "", "CI cadence: regular, nightly, weekly or release (default regular)")
 	fl.BoolVar(&q.Nightly, "nightly", false, "shorthand for --cadence nightly")
 	fl.StringArrayVar(&q.Labels, "labels", nil, "raw workflow labels, e.g. run-ci-megatron bypass-fastfail")
@@ -110,11 +104,12 @@ func registrySelect(e *env, args []string) error {
 	if _, _, err := q.Check(); err != nil {
 		return err
 	}
-	reg, r, err := rf.open(e, true)
+	reg, err := rf.open()
 	if err != nil {
 		return err
 	}
-	if err := regRefuseOnErrors(e, r); err != nil {
+	r, err := rf.clean(reg.Scan())
+	if err != nil {
 		return err
 	}
 	p, warns, sel, err := r.SelectFor(q, reg.Config)
@@ -124,17 +119,12 @@ func registrySelect(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := testregistry.WriteSelection(e.Stdout, format, p, sel, q.HW != ""); err != nil {
-		return cli.Internal(err)
-	}
-	return nil
+	return cli.Wrote(testregistry.WriteSelection(e.Stdout, format, p, sel, q.HW != ""), false)
 }
 
 func registryResolveFile(e *env, args []string) error {
-	var rf registryFlags
 	var tag, format string
-	fl := e.Flags("cicheck registry resolve-file", usage("registry-resolve-file"))
-	rf.add(fl)
+	rf, fl := registryCommand(e, "resolve-file")
 	fl.StringVar(&tag, "tag", "dev", "CI image tag")
 	fl.Enum(&format, "format", "text", "output format: text or json", "text", "json")
 	if err := cli.Parse(fl, args); err != nil {
@@ -143,18 +133,15 @@ func registryResolveFile(e *env, args []string) error {
 	if fl.NArg() != 1 {
 		return cli.Usagef("registry resolve-file takes exactly one PATH")
 	}
-	reg, _, err := rf.open(e, false)
+	reg, err := rf.open()
 	if err != nil {
 		return err
 	}
 	if err := testregistry.CheckFileRunDiscovery(reg.FS, reg.Config); err != nil {
 		return cli.Failf("%v", err)
 	}
-	r, err := reg.Scan()
+	r, err := rf.clean(reg.Scan())
 	if err != nil {
-		return err
-	}
-	if err := regRefuseOnErrors(e, r); err != nil {
 		return err
 	}
 	// Compared literally, as the reference does: tests/fast/./x.py or
@@ -164,22 +151,21 @@ func registryResolveFile(e *env, args []string) error {
 	if err != nil {
 		return cli.Failf("%v", err)
 	}
-	if err := testregistry.WriteFilePlan(e.Stdout, format, plan); err != nil {
-		return cli.Internal(err)
-	}
-	return nil
+	return cli.Wrote(testregistry.WriteFilePlan(e.Stdout, format, plan), false)
 }
 
 func registryExplainLabels(e *env, args []string) error {
-	var rf registryFlags
 	var format string
-	fl := e.Flags("cicheck registry explain-labels", usage("registry-explain-labels"))
-	rf.add(fl)
+	rf, fl := registryCommand(e, "explain-labels")
 	fl.Enum(&format, "format", "text", "output format: text or json", "text", "json")
 	if err := cli.ParseNoArgs(fl, args); err != nil {
 		return err
 	}
-	reg, r, err := rf.open(e, true)
+	reg, err := rf.open()
+	if err != nil {
+		return err
+	}
+	r, err := reg.Scan()
 	if err != nil {
 		return err
 	}
@@ -188,40 +174,32 @@ func registryExplainLabels(e *env, args []string) error {
 	}
 	// A registration with an error is missing from the lists, which would
 	// then understate what a label adds; select refuses for the same reason.
-	if err := regRefuseOnErrors(e, r); err != nil {
+	if _, err := rf.clean(r, nil); err != nil {
 		return err
 	}
-	if err := testregistry.WriteLabelUses(e.Stdout, format, r.ExplainLabels(), reg.Config); err != nil {
-		return cli.Internal(err)
-	}
-	return nil
+	return cli.Wrote(testregistry.WriteLabelUses(e.Stdout, format, r.ExplainLabels(), reg.Config), false)
 }
 
 // registryPolicy is ci_policy.py's entry point: workflow inputs from the
 // environment, GITHUB_OUTPUT lines on stdout, ::error:: on failure.
 func registryPolicy(e *env, args []string) error {
-	var rf registryFlags
-	fl := e.Flags("cicheck registry policy", usage("registry-policy"))
-	rf.add(fl)
+	rf, fl := registryCommand(e, "policy")
 	if err := cli.ParseNoArgs(fl, args); err != nil {
 		return err
 	}
-	reg, _, err := rf.open(e, false)
+	reg, err := rf.open()
 	if err != nil {
 		return err
 	}
 	in := testregistry.WorkflowInputs{EventName: e.Getenv("EVENT_NAME"), Schedule: e.Getenv("SCHEDULE"),
 		PRLabelsJSON: e.Getenv("PR_LABELS_JSON"), CadenceOverride: e.Getenv("CADENCE_OVERRIDE")}
-	var diff []byte
+	var diff []byte // unreadable: no diff, as the reference reads it
 	if diffPath := e.Getenv("CHANGED_FILES_PATH"); diffPath != "" {
-		if !filepath.IsAbs(diffPath) {
-			diffPath = filepath.Join(e.WD, diffPath)
-		}
-		diff, _ = os.ReadFile(diffPath)
+		diff, _ = lint.ReadFile(e.WD, diffPath)
 	}
 	wp, err := testregistry.ResolveWorkflowPolicy(reg.FS, reg.Config, in, diff)
 	if err != nil {
-		return cli.Raw(exitFindings, "::error::"+err.Error())
+		return cli.Raw(cli.ExitFindings, "::error::"+err.Error())
 	}
 	return testregistry.WriteWorkflowPolicy(e.Stdout, e.Stderr, wp)
 }

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/cicheck/cicheck/internal/cli"
@@ -57,11 +57,11 @@ func runReplay(e *env, args []string) error {
 			return cli.Usagef("invalid --label %q (say --no-labels for none)", l)
 		}
 	}
-	set, err := parseSet(o.set)
+	set, err := cli.KeyValues("set", o.set)
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfigWithFilter(e, o.config, o.pfVersion)
+	cfg, err := lint.LoadConfigFilterVersion(e.WD, o.config, o.pfVersion)
 	if err != nil {
 		return err
 	}
@@ -84,12 +84,5 @@ func runReplay(e *env, args []string) error {
 		Event: o.event, Labels: labels, Set: set, Classifier: cfg.Classifier(),
 		PathsFilter: cfg.PathsFilter, Minutes: cfg.Heavy.Minutes,
 	})
-	var buf bytes.Buffer
-	if err := replay.Write(&buf, o.format, res); err != nil {
-		return cli.Internal(err)
-	}
-	if _, err := e.Stdout.Write(buf.Bytes()); err != nil {
-		return cli.Exit(exitInternal)
-	}
-	return nil
+	return cli.Buffered(e.Stdout, func(w io.Writer) error { return replay.Write(w, o.format, res) })
 }

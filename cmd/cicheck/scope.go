@@ -3,9 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -72,15 +69,7 @@ func (f *scopeFlags) parse(e *env, args []string) ([]string, error) {
 	if f.format != "text" && f.format != "json" {
 		return nil, cli.Usagef("unknown format %q (valid: text, json)", f.format)
 	}
-	cfgPath := f.config
-	if cfgPath == "" && f.repo != "" {
-		// --repo names another repository: its own .cicheck.yaml applies.
-		p := filepath.Join(lint.RepoDir(e.WD, f.repo), config.FileName)
-		if _, err := os.Stat(p); err == nil {
-			cfgPath = p
-		}
-	}
-	full, _, err := lint.LoadConfig(e.WD, cfgPath)
+	full, _, err := lint.LoadRepoConfig(e.WD, f.config, f.repo)
 	if err != nil {
 		return nil, err
 	}
@@ -120,9 +109,9 @@ func runScopeCheck(e *env, args []string) error {
 		if len(targets) > 0 || f.cfg.BodyBlock == "" {
 			return cli.Usagef("--pr-body reads the PR body on stdin, takes no targets and needs scope.pr-body-block (e.g. --profile flashinfer)")
 		}
-		b, err := io.ReadAll(e.Stdin)
+		b, err := e.ReadStdin("PR body")
 		if err != nil {
-			return cli.Usagef("<stdin>: cannot read the PR body: %v", err)
+			return err
 		}
 		if !f.fs.Changed("root") {
 			f.cfg.Root = f.cfg.BodyRoot
@@ -140,13 +129,7 @@ func runScopeCheck(e *env, args []string) error {
 	for _, d := range drift {
 		fmt.Fprintf(e.Stderr, "cicheck: %s: %s:%d:%d: %s [%s]\n", d.Severity, d.File, d.Line, d.Column, d.Message, d.Rule)
 	}
-	if err := scope.WriteResult(e.Stdout, f.format, res); err != nil {
-		return cli.Internal(err)
-	}
-	if !res.Accepted() {
-		return cli.Exit(exitFindings)
-	}
-	return nil
+	return cli.Wrote(scope.WriteResult(e.Stdout, f.format, res), !res.Accepted())
 }
 
 func runScopeChunk(e *env, args []string) error {
@@ -169,14 +152,11 @@ func runScopeChunk(e *env, args []string) error {
 		for _, r := range rj.Reasons {
 			fmt.Fprintf(e.Stderr, "cicheck: rejected: %s\n", r)
 		}
-		return cli.Exit(exitFindings)
+		return cli.Exit(cli.ExitFindings)
 	} else if err != nil {
 		return err
 	}
-	if err := scope.WritePlan(e.Stdout, f.format, plan, fp); err != nil {
-		return cli.Internal(err)
-	}
-	return nil
+	return cli.Wrote(scope.WritePlan(e.Stdout, f.format, plan, fp), false)
 }
 
 func runScopeJoin(e *env, args []string) error {
@@ -195,11 +175,5 @@ func runScopeJoin(e *env, args []string) error {
 		return err
 	}
 	r := scope.Reassemble(statuses, f.cfg.StatusContext, f.cfg.SnapshotContext, scope.OptionsFrom(f.cfg), "<stdin>")
-	if err := scope.WriteReassembly(e.Stdout, f.format, r); err != nil {
-		return cli.Internal(err)
-	}
-	if !r.Accepted() {
-		return cli.Exit(exitFindings)
-	}
-	return nil
+	return cli.Wrote(scope.WriteReassembly(e.Stdout, f.format, r), !r.Accepted())
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/cicheck/cicheck/internal/cli"
@@ -48,26 +47,18 @@ func runSimulate(e *env, args []string) error {
 	if fl.NArg() != 1 {
 		return cli.Usagef("simulate takes exactly one WORKFLOW file (see cicheck simulate --help)")
 	}
-	targets, err := lint.Discover(e.WD, fl.Args(), func(string, ...any) {})
+	l, err := lint.LoadOne(e.WD, fl.Arg(0))
 	if err != nil {
 		return err
 	}
-	if len(targets) != 1 {
-		return cli.Usagef("%s: not a single workflow file", fl.Arg(0))
-	}
-	// Alone, as GitHub evaluates one workflow: no cache of local callees.
-	t := targets[0]
-	w, parse, err := workflowgraph.Load(os.DirFS(t.Root), t.Rel)
-	if err != nil {
-		return lint.Relabel(err, t.Rel, t.Display)
-	}
-	if w == nil {
-		for _, f := range parse {
-			fmt.Fprintf(e.Stderr, "cicheck: %s:%d:%d: %s\n", t.Display, f.Line, f.Column, f.Message)
+	if l.Workflow == nil {
+		for _, msg := range l.ParseErrors() {
+			fmt.Fprintf(e.Stderr, "cicheck: %s\n", msg)
 		}
-		return cli.Exit(exitUsage)
+		return cli.Exit(cli.ExitUsage)
 	}
-	sc, err := simulate.BuildScenario(w, t.Display, simulate.Spec{Fail: *fail, Skip: *skip, Cancel: *cancel, CancelRun: *cancelRun,
+	w, parse, display := l.Workflow, l.Parse, l.Target.Display
+	sc, err := simulate.BuildScenario(w, display, simulate.Spec{Fail: *fail, Skip: *skip, Cancel: *cancel, CancelRun: *cancelRun,
 		Event: *event, Labels: *labels, Inputs: *inputs, Outputs: *outputs, Set: *sets})
 	if err != nil {
 		return err
@@ -75,10 +66,10 @@ func runSimulate(e *env, args []string) error {
 	sim := simulate.New(w)
 	if refused := sim.RefusedWith(parse); len(refused) > 0 {
 		// GitHub refuses the file: no job runs, whatever the scenario.
-		if err := simulate.WriteRefused(e.Stdout, *format, t.Display, refused); err != nil {
+		if err := simulate.WriteRefused(e.Stdout, *format, display, refused); err != nil {
 			return cli.Internal(fmt.Errorf("writing the simulation: %w", err))
 		}
-		return cli.Exit(exitFindings)
+		return cli.Exit(cli.ExitFindings)
 	}
 	if *eachFailure {
 		cfg, _, err := lint.LoadConfig(e.WD, *cfgPath)

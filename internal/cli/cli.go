@@ -200,6 +200,16 @@ func (e *Env) Flags(name, usage string) *FlagSet {
 	return &FlagSet{FlagSet: fl}
 }
 
+// ReadStdin reads all of stdin, the what of a command that takes its
+// input there; a read error is unusable input (exit 2).
+func (e *Env) ReadStdin(what string) ([]byte, error) {
+	b, err := io.ReadAll(e.Stdin)
+	if err != nil {
+		return nil, Usagef("<stdin>: cannot read the %s: %v", what, err)
+	}
+	return b, nil
+}
+
 // Enum declares a string flag whose value must be one of valid.
 func (fl *FlagSet) Enum(p *string, name, def, usage string, valid ...string) {
 	fl.StringVar(p, name, def, usage)
@@ -256,6 +266,19 @@ func OneOf(flag, value string, valid ...string) error {
 		return nil
 	}
 	return Usagef("invalid --%s %q (valid: %s)", flag, value, strings.Join(valid, ", "))
+}
+
+// KeyValues reads a repeatable KEY=VALUE flag; a later KEY wins.
+func KeyValues(flag string, kvs []string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, Usagef("invalid --%s %q (want KEY=VALUE)", flag, kv)
+		}
+		m[k] = v
+	}
+	return m, nil
 }
 
 // SplitNargs rewrites "FLAG a b c" (argparse's nargs='*': the values up to

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 )
 
 // Error is an error with the exit code it ends the run with. A plain error
@@ -68,4 +70,28 @@ func (a *App) Report(e *Env, err error) int {
 		fmt.Fprintf(e.Stderr, "%s: %v\n", a.Name, err)
 	}
 	return x.Code
+}
+
+// Wrote ends a command once its output is written: a write error is
+// cicheck's (exit 3); otherwise failed (findings at or above --fail-on, a
+// rejected scope) ends the run with exit 1.
+func Wrote(writeErr error, failed bool) error {
+	switch {
+	case writeErr != nil:
+		return Internal(writeErr)
+	case failed:
+		return Exit(ExitFindings)
+	}
+	return nil
+}
+
+// Buffered writes a whole report to w, or nothing: write renders it into
+// memory first, so an error half-way never leaves half a report on w.
+func Buffered(w io.Writer, write func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return Internal(err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return Wrote(err, false)
 }

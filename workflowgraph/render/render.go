@@ -10,6 +10,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/cicheck/cicheck/internal/plural"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -93,7 +94,7 @@ func Build(file string, w *workflowgraph.Workflow, cl *workflowgraph.Classifier)
 func gateOf(w *workflowgraph.Workflow, j *workflowgraph.Job) Gate {
 	n := w.AncestorCount(j.ID)
 	g := Gate{Ancestors: n, StatusFunctions: nonNil(j.If.StatusFuncs())}
-	over := fmt.Sprintf("implicit success() over %d ancestor%s", n, plural(n))
+	over := "implicit success() over " + plural.Count(n, "ancestor")
 	if n == 0 {
 		over = "implicit success() (no needs)"
 	}
@@ -115,13 +116,6 @@ func gateOf(w *workflowgraph.Workflow, j *workflowgraph.Job) Gate {
 	}
 	g.Condition = strings.Join(strings.Fields(g.Condition), " ")
 	return g
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func (gj Job) marks() string {
@@ -160,7 +154,7 @@ func Text(w io.Writer, gws []Workflow) error {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "%s (%d job%s)\n", gw.File, len(gw.Jobs), plural(len(gw.Jobs)))
+		fmt.Fprintf(&b, "%s (%s)\n", gw.File, plural.Count(len(gw.Jobs), "job"))
 		writeTextJobs(&b, gw, "  ")
 		for _, c := range gw.Cycles {
 			fmt.Fprintf(&b, "  cycle: %s -> %s\n", strings.Join(c, " -> "), c[0])
