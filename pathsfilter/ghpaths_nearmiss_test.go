@@ -1,6 +1,9 @@
 package pathsfilter
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestGitHubPatternNearMisses: bracket ranges, quantifiers after an
 // escape, and brackets cut short, each beside the pattern that differs by
@@ -23,6 +26,19 @@ func TestGitHubPatternNearMisses(t *testing.T) {
 		{`[!-a]`, false, nil, nil},
 		{`[a-Z]`, false, nil, nil},
 		{`[0-9]`, true, []string{"5"}, []string{"a"}},
+		{`[a-a]`, true, []string{"a"}, []string{"b"}},
+		{`[a-z]`, true, []string{"z"}, []string{"A"}},
+		// members are letters and digits: each end of a-z, A-Z and 0-9
+		// beside the character just outside it
+		{`[az]`, true, []string{"a", "z"}, []string{"b"}},
+		{`[AZ]`, true, []string{"A", "Z"}, []string{"B"}},
+		{`[09]`, true, []string{"0", "9"}, []string{"5"}},
+		{"[`]", false, nil, nil},
+		{`[{]`, false, nil, nil},
+		{`[@]`, false, nil, nil},
+		{`[[]`, false, nil, nil},
+		{`[/]`, false, nil, nil},
+		{`[:]`, false, nil, nil},
 		// cut short after a range's dash, or before any member
 		{`[a-`, false, nil, nil},
 		{`[a`, false, nil, nil},
@@ -77,6 +93,27 @@ func TestNegationOnlyNearMiss(t *testing.T) {
 		}
 		if got := g.NegationOnly(); got != c.want {
 			t.Errorf("ignore %v %q: NegationOnly %v", c.ignore, c.patterns, got)
+		}
+	}
+}
+
+// TestTriggersFileLimit: GitHub looks at the first GitHubMaxFiles changed
+// files; exactly that many are all considered, one more is truncated.
+func TestTriggersFileLimit(t *testing.T) {
+	g, err := CompileGitHubPaths([]string{"last"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{GitHubMaxFiles, GitHubMaxFiles + 1} {
+		files := make([]string, n)
+		for i := range files {
+			files[i] = fmt.Sprintf("f%d", i)
+		}
+		files[n-1] = "last"
+		ok, d := g.Triggers(files)
+		trunc := n > GitHubMaxFiles
+		if ok == trunc || d.Truncated != trunc || d.Considered != GitHubMaxFiles {
+			t.Errorf("%d files: triggers %v, %+v; want triggers %v, truncated %v, %d considered", n, ok, d, !trunc, trunc, GitHubMaxFiles)
 		}
 	}
 }

@@ -4,9 +4,9 @@ import "testing"
 
 // TestFilterNamesNumbersAndDates: more keys as js-yaml 3.14.0 and 4.1.0
 // load them (node, TZ=UTC: Object.keys(load(text))), each beside its near
-// miss: hex digits in both cases against a non-digit, an explicit !!int
-// zero, float overflow, v3's sexagesimal float, timestamps west and east
-// of UTC.
+// miss: hex digits in both cases against a non-digit, a sign before a
+// base prefix, an explicit !!int zero, float overflow, v3's sexagesimal
+// float, timestamps west and east of UTC.
 func TestFilterNamesNumbersAndDates(t *testing.T) {
 	for _, c := range []struct {
 		key    string
@@ -21,6 +21,14 @@ func TestFilterNamesNumbersAndDates(t *testing.T) {
 		{"-1e400", "-Infinity", "-Infinity"},
 		{"1:30.5", "90.5", "1:30.5"},
 		{"0o7", "0o7", "7"},
+		// a sign before a base prefix, an octal or sexagesimal number
+		{"-0x1F", "-31", "-31"},
+		{"+0x1F", "31", "31"},
+		{"-0b11", "-3", "-3"},
+		{"-017", "-15", "-17"},
+		{"-0o17", "-0o17", "-15"},
+		{"-1:30", "-90", "-1:30"},
+		{"+12", "12", "12"},
 		{"2001-12-14t21:59:43.10-05:00", "Sat Dec 15 2001 02:59:43 GMT+0000 (Coordinated Universal Time)", "Sat Dec 15 2001 02:59:43 GMT+0000 (Coordinated Universal Time)"},
 		{"2001-12-14t21:59:43.10+05:30", "Fri Dec 14 2001 16:29:43 GMT+0000 (Coordinated Universal Time)", "Fri Dec 14 2001 16:29:43 GMT+0000 (Coordinated Universal Time)"},
 	} {

@@ -357,6 +357,10 @@ func TestLoadChecks(t *testing.T) {
 		{"__proto__: !!set {a: x}\nb: y\n", "ERR", "ERR"},
 		{"__proto__: !!set {a: ~}\nb: y\n", "b/1", "ERR"},
 		{"__proto__: {<<: x}\nb: y\n", "ERR", "ERR"},
+		// !!omap entries are mappings of one key each
+		{"a: !!omap [b]\n", "ERR", "ERR"},
+		{"a: !!omap [{b: c, d: e}]\n", "ERR", "ERR"},
+		{"a: !!omap [{b: c}, {d: e}]\n", "a/2", "a/2"},
 	}
 	for _, c := range cases {
 		for _, v := range []struct {

@@ -32,6 +32,16 @@ func TestPicomatchMoreRows(t *testing.T) {
 		// word boundaries and word characters at the ends of A-Z
 		{`!!!(a)\b`, `^(?:(?=.)(?:(?!(?:a))[^/]*?)\b)$`, "AA", true},
 		{`!\b*/\w`, `^(?!^(?:\b[^/]*?\/\w)$).*$`, "A/_", false},
+		// Z is a word character: no escape, and `*.Z` takes the fast path
+		// with its optional trailing slash
+		{"aZ", `^(?:^(?:aZ)$)$`, "aZ", true},
+		{"*.Z", `^(?:(?!(?:^|\/)\.{1,2}(?:\/|$))(?=.)[^/]*?\.Z\/?)$`, "a.Z/", true},
+		// a negated pattern's `.*` stops at a line break, also at the start
+		{"!x", `^(?!^(?:x)$).*$`, "\na", false},
+		// U+FFFF is the last character kept as itself beside a character
+		// outside the BMP (which is read as its two surrogates)
+		{"*\uffff\U00010000", "^(?:(?!\\.{1,2}(?:\\/|$))(?=.)[^/]*?\uffff\U00010000)$", "x\uffff\U00010000", true},
+		{"[\uffff]\U00010000", "^(?:(?:\\[\uffff\\]|[\uffff])\U00010000)$", "\uffff\U00010000", true},
 	} {
 		m, err := CompilePicomatch(c.pattern)
 		if err != nil {
@@ -91,6 +101,9 @@ func TestLiteralPrefilters(t *testing.T) {
 		{`^(?:éa)$`, "", "a", false, "a"},
 		{`^(?:a*b)$`, "", "b", false, "b"},
 		{`^(?:a{2}b)$`, "a", "b", false, "a"},
+		// unanchored at the start, two nodes; the empty regex
+		{`a$`, "", "a", false, "a"},
+		{``, "", "", false, ""},
 	} {
 		suffix, opt := anchoredLiteralSuffix(c.src)
 		if p, l := anchoredLiteralPrefix(c.src), longestRequiredLiteral(c.src); p != c.prefix || suffix != c.suffix || opt != c.optSlash || l != c.longest {
