@@ -117,21 +117,29 @@ func findBinding(src, sym string, minor int) (*binding, error) {
 		}
 	}
 	if b != nil && b.mutated == nil {
-		b.rebound = findRebinding(lines, sym, b.tok.line)
+		b.rebound = findRebinding(lines, sym, b.tok)
 	}
 	return b, nil
 }
 
-// findRebinding returns the first module-level token after line that binds
-// sym other than by "sym = literal": tuple unpacking, del, for, import,
-// "as" or ":=". After one of those the literal no longer tells what the
-// symbol holds, so the labels are unknown rather than the literal's.
-func findRebinding(lines []logicalLine, sym string, after int) *token {
+// findRebinding returns the first module-level token after the
+// statement of the assignment at tok that binds sym other than by
+// "sym = literal": tuple unpacking, del, for, import, "as" or ":=". After
+// one of those the literal no longer tells what the symbol holds, so the
+// labels are unknown rather than the literal's. The statements after the
+// assignment's on its own line count ("X = [...]; del X").
+func findRebinding(lines []logicalLine, sym string, tok token) *token {
 	for _, l := range lines {
-		if l.depth != 0 || len(l.toks) == 0 || l.toks[0].line <= after {
+		if l.depth != 0 || len(l.toks) == 0 || !tokBefore(tok, l.toks[len(l.toks)-1]) {
 			continue
 		}
 		toks := l.toks
+		if !tokBefore(tok, toks[0]) {
+			toks = toks[statementAfter(toks, tok):]
+			if len(toks) == 0 {
+				continue
+			}
+		}
 		first := toks[0].text
 		if first == "async" && len(toks) > 1 {
 			first = toks[1].text
@@ -148,9 +156,10 @@ func findRebinding(lines []logicalLine, sym string, after int) *token {
 					depth--
 				case ";":
 					// a new simple statement on the same line
-					inTarget, imports = false, false
+					inTarget, imports, first = false, false, ""
 					if i+1 < len(toks) {
-						inTarget = toks[i+1].text == "del"
+						first = toks[i+1].text
+						inTarget = first == "del"
 					}
 				}
 				continue
@@ -192,6 +201,26 @@ func findRebinding(lines []logicalLine, sym string, after int) *token {
 		}
 	}
 	return nil
+}
+
+// tokBefore reports whether a comes before b in the source.
+func tokBefore(a, b token) bool { return a.line < b.line || a.line == b.line && a.col < b.col }
+
+// statementAfter is the index of the first token of the simple statement
+// after the one holding tok (len(toks) when that is the line's last): the
+// token after the first bracket-level-0 ';' past tok.
+func statementAfter(toks []token, tok token) int {
+	depth := 0
+	for i, t := range toks {
+		if t.kind != tkOp {
+			continue
+		}
+		depth += bracketDelta(t.text)
+		if t.text == ";" && depth == 0 && tokBefore(tok, t) {
+			return i + 1
+		}
+	}
+	return len(toks)
 }
 
 // unpackTarget reports whether toks[i] is a name inside the target list of

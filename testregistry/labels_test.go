@@ -35,6 +35,14 @@ func TestLoadLabels(t *testing.T) {
 		{"rebound by import", "KNOWN_LABELS = ['a']\nfrom m import KNOWN_LABELS\n", "-", RuleLabelsNotLiteral, "cannot load KNOWN_LABELS statically: it is rebound after its assignment on line 1; label checks are skipped"},
 		{"rebound by as", "KNOWN_LABELS = ['a']\nimport m as KNOWN_LABELS\n", "-", RuleLabelsNotLiteral, "cannot load KNOWN_LABELS statically: it is rebound after its assignment on line 1; label checks are skipped"},
 		{"rebound by with", "KNOWN_LABELS = ['a']\nwith f() as KNOWN_LABELS: pass\n", "-", RuleLabelsNotLiteral, "cannot load KNOWN_LABELS statically: it is rebound after its assignment on line 1; label checks are skipped"},
+		// The statements after the assignment on its own line, and an
+		// import after a ';' on a later line, rebind it too.
+		{"deleted on the same line", "KNOWN_LABELS = ['a']; del KNOWN_LABELS\n", "-", RuleLabelsNotLiteral, "cannot load KNOWN_LABELS statically: it is rebound after its assignment on line 1; label checks are skipped"},
+		{"imported on the same line", "KNOWN_LABELS = ['a']; import KNOWN_LABELS\n", "-", RuleLabelsNotLiteral, "cannot load KNOWN_LABELS statically: it is rebound after its assignment on line 1; label checks are skipped"},
+		{"imported after a ';'", "KNOWN_LABELS = ['a']\nx = 1; import KNOWN_LABELS\n", "-", RuleLabelsNotLiteral, "cannot load KNOWN_LABELS statically: it is rebound after its assignment on line 1; label checks are skipped"},
+		{"read on the same line", "KNOWN_LABELS = ['a']; print(KNOWN_LABELS)\n", "a", "", ""},      // near miss: a read binds nothing
+		{"another name deleted on the same line", "KNOWN_LABELS = ['a']; del X\n", "a", "", ""},    // near miss: not the symbol
+		{"deleted before the assignment", "del KNOWN_LABELS; KNOWN_LABELS = ['a']\n", "a", "", ""}, // near miss: before it
 		{"rebound by walrus", "KNOWN_LABELS = ['a']\nif (KNOWN_LABELS := ['b']): pass\n", "-", RuleLabelsNotLiteral, "cannot load KNOWN_LABELS statically: it is rebound after its assignment on line 1; label checks are skipped"},
 		{"imported then bound", "from m import KNOWN_LABELS\nKNOWN_LABELS = ['a']\n", "a", "", ""},
 		{"reads are not rebindings", "KNOWN_LABELS = ['a']\nALL = sorted(KNOWN_LABELS)\nfor k in KNOWN_LABELS: pass\nx, y = KNOWN_LABELS, 1\nf(KNOWN_LABELS, a=1)\nd[KNOWN_LABELS, 1] = 2\ng(x)(KNOWN_LABELS, b=2)\nfrom KNOWN_LABELS import y\nq = (KNOWN_LABELS, 1)\n", "a", "", ""},

@@ -162,6 +162,29 @@ func TestSecondPassErrors(t *testing.T) {
 		// The import trailing comma wants a NEWLINE after it.
 		{11, "from a import b,; c", "1:17 invalid syntax"},
 		{11, "from a import b,", "1:17 trailing comma not allowed without surrounding parentheses"},
+		// A ':' after an expression no annotated assignment has as its
+		// target ("def" forgotten): the first pass stops at the ':', and
+		// the second names the target only when an expression (a PEG
+		// prefix) follows; reading into a bracket left open at the end of
+		// the file meets the tokenizer's error first.
+		{11, "deest_split():\n", "1:14 invalid syntax"},
+		{11, "x:\n", "1:3 invalid syntax"}, // near miss: a valid target reads on to the annotation
+		{11, "a.b:\n", "1:5 invalid syntax"},
+		{11, "a, b:\n", "1:5 invalid syntax"},
+		{11, "yield:\n", "1:6 invalid syntax"},
+		{11, "f(): =\n", "1:4 invalid syntax"},
+		{11, "f():;\n", "1:4 invalid syntax"},
+		{11, "f(): int\n", "1:1 illegal target for annotation"},
+		{11, "f(): 1 +\n", "1:1 illegal target for annotation"},
+		{11, "f(): 1 if\n", "1:1 illegal target for annotation"},
+		{11, "f(): not x\n", "1:1 illegal target for annotation"},
+		{11, "f(): lambda: 1\n", "1:1 illegal target for annotation"},
+		{11, "f(): lambda x\n", "1:4 invalid syntax"},
+		{11, "f(): not\n", "1:4 invalid syntax"},
+		{11, "[a]: int\n", "1:1 only single target (not list) can be annotated"},
+		{11, "f(): (", "1:6 '(' was never closed"},
+		{11, "f(): f(", "1:7 '(' was never closed"},
+		{11, "f(): x(1)(", "1:10 '(' was never closed"},
 	}
 	for _, tc := range tests {
 		_, err := lexLinesFor(tc.src, tc.minor, true, nil)

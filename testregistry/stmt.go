@@ -1298,13 +1298,18 @@ func (p *parser) simpleStmt() error {
 	case p.stmtEnd():
 		return nil
 	case p.isOp(":"):
-		// CPython's invalid_assignment rules need an annotation after
-		// the ':' to name the target.
-		if first.class != "Name" && first.class != "Attribute" && first.class != "Subscript" && p.i+1 < len(p.toks) {
-			if first.class == "Yield" && !first.paren {
-				// A bare yield is no expression: the rule that names
-				// the target does not match it.
-				return p.fail(p.peek(), "invalid syntax")
+		if first.class != "Name" && first.class != "Attribute" && first.class != "Subscript" {
+			// No annotated assignment has this target, so CPython's
+			// first pass reads no further than the ':', where a plain
+			// syntax error points. Its second pass names the target
+			// when an expression follows (invalid_assignment), whatever
+			// comes after that expression.
+			colon := p.peek()
+			ok, read := p.annotationFollows()
+			if !ok || first.class == "Yield" && !first.paren {
+				// A bare yield is no expression: the rule that names the
+				// target does not match it.
+				return &SyntaxError{Line: colon.line, Col: colon.col, Msg: "invalid syntax", read: &read}
 			}
 			if first.class == "Tuple" || first.class == "List" {
 				kind := "tuple"
@@ -1678,4 +1683,54 @@ func (p *parser) valuePattern() error {
 		p.next()
 	}
 	return nil
+}
+
+// annotationFollows reports whether an expression parses after the ':'
+// at the parser's position, as CPython's second pass reads it. PEG
+// alternatives fall back to a shorter operand, so "1 +" or "1 if" is the
+// expression 1 followed by something else: an expression parses as soon
+// as its first operand does. But a parse that reads past the last token
+// of a line left inside an open bracket (the end of the file) meets the
+// tokenizer's error first. read is the token the attempt stopped at; the
+// parser's position is left as it was.
+func (p *parser) annotationFollows() (ok bool, read token) {
+	if p.i+1 >= len(p.toks) {
+		return false, p.peek()
+	}
+	i, depth := p.i, p.depth
+	defer func() { p.i, p.depth = i, depth }()
+	p.next()
+	start := p.i
+	if _, err := p.expression(); err == nil {
+		return true, p.peek()
+	}
+	if p.atEnd() && openAtEnd(p.toks[start:]) {
+		return false, p.peek()
+	}
+	p.i = start
+	if p.isKw("lambda") {
+		return false, p.peek() // a lambda that did not parse
+	}
+	for p.isKw("not") || p.isKw("await") || p.isOp("-") || p.isOp("+") || p.isOp("~") {
+		p.next()
+	}
+	_, err := p.atom()
+	return err == nil, p.peek()
+}
+
+// openAtEnd reports whether toks leave a bracket open.
+func openAtEnd(toks []token) bool {
+	depth := 0
+	for _, t := range toks {
+		if t.kind != tkOp || len(t.text) != 1 {
+			continue
+		}
+		switch t.text[0] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		}
+	}
+	return depth > 0
 }
