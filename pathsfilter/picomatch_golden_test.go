@@ -1,11 +1,8 @@
 package pathsfilter
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -25,25 +22,17 @@ func unsupportedBackref(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "construct (backreference)")
 }
 
+// readJSONL calls fn with each row of testdata/name, a JSON array per
+// line; a file without rows fails the test.
 func readJSONL(t *testing.T, name string, fn func(row []any)) {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = f.Close() }()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
+	readNearMiss(t, name, func(line []byte) {
 		var row []any
-		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+		if err := json.Unmarshal(line, &row); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		fn(row)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	})
 }
 
 func TestPicomatchGoldenRegexSource(t *testing.T) {
