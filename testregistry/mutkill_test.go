@@ -15,8 +15,10 @@ import (
 )
 
 // cpython311Case is a source with CPython 3.11's verdict on it:
-// compile(src, "f.py", "exec") raising "line:col msg" (col is the
-// SyntaxError's offset), or "" when it compiles.
+// compile(src, "<nearmiss>", "exec") raising "line:col msg" (col is the
+// SyntaxError's offset), or "" when it compiles. The file name must name
+// no file: CPython 3.11 converts the offset over the line of a file of
+// that name when one exists, and clamps it to that line's length.
 type cpython311Case struct{ src, want string }
 
 // checkCPython311 compares cicheck's verdict on each source with want and,
@@ -54,7 +56,7 @@ warnings.simplefilter("ignore")
 out = []
 for s in json.load(sys.stdin):
     try:
-        compile(s, "f.py", "exec")
+        compile(s, "<nearmiss>", "exec")
         out.append("")
     except SyntaxError as e:
         out.append("%d:%d %s" % (e.lineno or 0, e.offset or 0, e.msg))
