@@ -69,6 +69,25 @@ func (a *Analysis) at(p Pos, job, msg, fix string) finding.Finding {
 // Each lint is a method, so a rule names its check by a compile-checked
 // method expression, never by a string.
 
+// check selects which lint a scan shared by several reports for: a value
+// of its own type, so no rule id string steers the logic.
+type check int
+
+const (
+	checkQuantUnsupported check = iota + 1
+	checkQuantIgnored
+	checkQuantUnverified
+	checkVersionUnknown
+	checkUnknownOutput
+	checkOutputUnknown
+	checkDeadPattern
+	checkExtglobNegation
+	checkUnsupportedGlob
+	checkTriggerNegationOnly
+	checkTriggerIgnoreNegation
+	checkTriggerPicomatch
+)
+
 // tag sets the rule id of every finding.
 func tag(id string, out []finding.Finding) []finding.Finding {
 	for i := range out {
@@ -89,32 +108,32 @@ func (a *Analysis) EveryUnsatisfiable() []finding.Finding {
 
 // QuantifierUnsupported reports the findings of RuleQuantifierUnsupported.
 func (a *Analysis) QuantifierUnsupported() []finding.Finding {
-	return tag(RuleQuantifierUnsupported, a.quantifier(RuleQuantifierUnsupported))
+	return tag(RuleQuantifierUnsupported, a.quantifier(checkQuantUnsupported))
 }
 
 // QuantifierIgnored reports the findings of RuleQuantifierIgnored.
 func (a *Analysis) QuantifierIgnored() []finding.Finding {
-	return tag(RuleQuantifierIgnored, a.quantifier(RuleQuantifierIgnored))
+	return tag(RuleQuantifierIgnored, a.quantifier(checkQuantIgnored))
 }
 
 // QuantifierUnverified reports the findings of RuleQuantifierUnverified.
 func (a *Analysis) QuantifierUnverified() []finding.Finding {
-	return tag(RuleQuantifierUnverified, a.quantifier(RuleQuantifierUnverified))
+	return tag(RuleQuantifierUnverified, a.quantifier(checkQuantUnverified))
 }
 
 // VersionUnknown reports the findings of RuleVersionUnknown.
 func (a *Analysis) VersionUnknown() []finding.Finding {
-	return tag(RuleVersionUnknown, a.quantifier(RuleVersionUnknown))
+	return tag(RuleVersionUnknown, a.quantifier(checkVersionUnknown))
 }
 
 // UnknownOutput reports the findings of RuleUnknownOutput.
 func (a *Analysis) UnknownOutput() []finding.Finding {
-	return tag(RuleUnknownOutput, a.outputs(RuleUnknownOutput))
+	return tag(RuleUnknownOutput, a.outputs(checkUnknownOutput))
 }
 
 // OutputUnknown reports the findings of RuleOutputUnknown.
 func (a *Analysis) OutputUnknown() []finding.Finding {
-	return tag(RuleOutputUnknown, a.outputs(RuleOutputUnknown))
+	return tag(RuleOutputUnknown, a.outputs(checkOutputUnknown))
 }
 
 // StatusTypo reports the findings of RuleStatusTypo.
@@ -128,17 +147,17 @@ func (a *Analysis) SelfTrigger() []finding.Finding { return tag(RuleSelfTrigger,
 
 // DeadPattern reports the findings of RuleDeadPattern.
 func (a *Analysis) DeadPattern() []finding.Finding {
-	return tag(RuleDeadPattern, a.patterns(RuleDeadPattern))
+	return tag(RuleDeadPattern, a.patterns(checkDeadPattern))
 }
 
 // ExtglobNegation reports the findings of RuleExtglobNegation.
 func (a *Analysis) ExtglobNegation() []finding.Finding {
-	return tag(RuleExtglobNegation, a.patterns(RuleExtglobNegation))
+	return tag(RuleExtglobNegation, a.patterns(checkExtglobNegation))
 }
 
 // UnsupportedGlob reports the findings of RuleUnsupportedGlob.
 func (a *Analysis) UnsupportedGlob() []finding.Finding {
-	return tag(RuleUnsupportedGlob, a.patterns(RuleUnsupportedGlob))
+	return tag(RuleUnsupportedGlob, a.patterns(checkUnsupportedGlob))
 }
 
 // ChangesCollision reports the findings of RuleChangesCollision.
@@ -156,17 +175,17 @@ func (a *Analysis) Invalid() []finding.Finding { return tag(RuleInvalid, a.inval
 
 // TriggerNegationOnly reports the findings of RuleTriggerNegationOnly.
 func (a *Analysis) TriggerNegationOnly() []finding.Finding {
-	return tag(RuleTriggerNegationOnly, a.trigger(RuleTriggerNegationOnly))
+	return tag(RuleTriggerNegationOnly, a.trigger(checkTriggerNegationOnly))
 }
 
 // TriggerIgnoreNegation reports the findings of RuleTriggerIgnoreNegation.
 func (a *Analysis) TriggerIgnoreNegation() []finding.Finding {
-	return tag(RuleTriggerIgnoreNegation, a.trigger(RuleTriggerIgnoreNegation))
+	return tag(RuleTriggerIgnoreNegation, a.trigger(checkTriggerIgnoreNegation))
 }
 
 // TriggerPicomatch reports the findings of RuleTriggerPicomatch.
 func (a *Analysis) TriggerPicomatch() []finding.Finding {
-	return tag(RuleTriggerPicomatch, a.trigger(RuleTriggerPicomatch))
+	return tag(RuleTriggerPicomatch, a.trigger(checkTriggerPicomatch))
 }
 
 func (a *Analysis) filters(fn func(s *Step, f *Filter)) {
@@ -420,11 +439,11 @@ func (a *Analysis) everyUnsatisfiable() []finding.Finding {
 	return out
 }
 
-func (a *Analysis) quantifier(id string) []finding.Finding {
+func (a *Analysis) quantifier(which check) []finding.Finding {
 	var out []finding.Finding
 	for _, s := range a.Steps {
-		switch id {
-		case RuleQuantifierUnsupported:
+		switch which {
+		case checkQuantUnsupported:
 			if s.QuantVerdict == QuantRejected {
 				fix := "use some or every"
 				if s.QuantifierRaw == string(QuantSomeWithExcludes) {
@@ -433,11 +452,11 @@ func (a *Analysis) quantifier(id string) []finding.Finding {
 				out = append(out, a.at(s.QuantifierPos, s.Job, fmt.Sprintf("dorny/paths-filter@%s (%s) rejects predicate-quantifier %q: the step fails with \"Input parameter 'predicate-quantifier' is set to invalid value '%s'. Valid values: %s\" and every job behind it is skipped",
 					s.Model.Ref, s.Model.Version, s.QuantifierRaw, s.QuantifierRaw, s.Model.ValidQuantifiers()), fix))
 			}
-		case RuleQuantifierIgnored:
+		case checkQuantIgnored:
 			if s.QuantVerdict == QuantIgnored {
 				out = append(out, a.at(s.QuantifierPos, s.Job, fmt.Sprintf("dorny/paths-filter@%s (%s) ignores predicate-quantifier (added in v3.0.2): filters are evaluated with some", s.Model.Ref, s.Model.Version), "pin dorny/paths-filter@v3.0.3 or later"))
 			}
-		case RuleQuantifierUnverified:
+		case checkQuantUnverified:
 			if s.Quantifier != QuantSomeWithExcludes || s.Filters == nil || s.QuantVerdict == QuantRejected {
 				continue
 			}
@@ -448,7 +467,7 @@ func (a *Analysis) quantifier(id string) []finding.Finding {
 					}
 				}
 			}
-		case RuleVersionUnknown:
+		case checkVersionUnknown:
 			if !s.Model.Resolved {
 				out = append(out, a.at(s.Pos, s.Job, fmt.Sprintf("cannot resolve dorny/paths-filter@%s to a release; simulating %s, with quantifier-dependent results unknown", s.Model.Ref, s.Model.Version), "pin a release tag, or map the ref under paths-filter.tags in .cicheck.yaml"))
 			}
@@ -542,7 +561,7 @@ func (a *Analysis) deadOutputs() map[string]string {
 	return dead
 }
 
-func (a *Analysis) outputs(id string) []finding.Finding {
+func (a *Analysis) outputs(which check) []finding.Finding {
 	var out []finding.Finding
 	if a.Workflow == nil || !a.hasFilters() {
 		return nil // every finding below names a paths-filter step with filters
@@ -550,11 +569,11 @@ func (a *Analysis) outputs(id string) []finding.Finding {
 	report := func(s *Step, job string, at Pos, name, where string) {
 		unreleased := unreleasedOutput(name)
 		switch {
-		case id == RuleOutputUnknown && unreleased:
+		case which == checkOutputUnknown && unreleased:
 			out = append(out, a.at(at, job, fmt.Sprintf("%s reads output %q, which dorny/paths-filter %s does not set (only unreleased revisions do); cicheck treats it as unknown", where, name, s.Model.Version), "read the filter outputs or `changes` instead"))
-		case id == RuleUnknownOutput && !unreleased && s.filesNeedListFiles(name):
+		case which == checkUnknownOutput && !unreleased && s.filesNeedListFiles(name):
 			out = append(out, a.at(at, job, fmt.Sprintf("%s reads steps.%s.outputs.%s, but the step sets %s only with list-files (csv, json, shell or escape) and its list-files is none: the value is always empty", where, s.ID, name, name), "list-files: json"))
-		case id == RuleUnknownOutput && !unreleased:
+		case which == checkUnknownOutput && !unreleased:
 			out = append(out, a.at(at, job, fmt.Sprintf("%s reads steps.%s.outputs.%s, but the paths-filter step has no filter %q (it sets: %s); the value is always empty, so the jobs behind it can never wake", where, s.ID, name, name, strings.Join(s.outputNames(), ", ")), closestOutput(s, name)))
 		}
 	}
@@ -593,7 +612,7 @@ func (a *Analysis) outputs(id string) []finding.Finding {
 			}
 		}
 	}
-	if id != RuleUnknownOutput {
+	if which != checkUnknownOutput {
 		return out
 	}
 	// A job condition reading a re-exported output that does not exist.
@@ -817,21 +836,21 @@ func (a *Analysis) selfTrigger() []finding.Finding {
 	return out
 }
 
-func (a *Analysis) patterns(id string) []finding.Finding {
+func (a *Analysis) patterns(which check) []finding.Finding {
 	var out []finding.Finding
 	a.filters(func(s *Step, f *Filter) {
 		for _, r := range f.Rules {
 			for _, p := range r.Patterns {
 				body := strings.TrimLeft(strings.TrimPrefix(p.Text, "./"), "!")
-				switch id {
-				case RuleDeadPattern:
+				switch which {
+				case checkDeadPattern:
 					switch {
 					case strings.HasSuffix(p.Text, "/"):
 						out = append(out, a.at(p.Pos, s.Job, fmt.Sprintf("filter %q: pattern %q ends with `/` and never matches a file path git reports", f.Name, p.Text), strings.TrimRight(p.Text, "/")+"/**"))
 					case strings.HasPrefix(body, "/"):
 						out = append(out, a.at(p.Pos, s.Job, fmt.Sprintf("filter %q: pattern %q starts with `/` and never matches: changed paths are repository-relative", f.Name, p.Text), strings.TrimLeft(body, "/")))
 					}
-				case RuleExtglobNegation:
+				case checkExtglobNegation:
 					if strings.Contains(p.Text, "!(") {
 						msg := fmt.Sprintf("filter %q: the extglob `!(…)` in %q negates per path segment run, not per file; check what it matches", f.Name, p.Text)
 						if w := extglobWitness(&p); w != "" {
@@ -839,7 +858,7 @@ func (a *Analysis) patterns(id string) []finding.Finding {
 						}
 						out = append(out, a.at(p.Pos, s.Job, msg, "prefer predicate-quantifier every with plain `!` exclusions"))
 					}
-				case RuleUnsupportedGlob:
+				case checkUnsupportedGlob:
 					if p.Err != nil {
 						out = append(out, a.at(p.Pos, s.Job, fmt.Sprintf("filter %q: %v; cicheck reports its result as unknown", f.Name, p.Err), ""))
 					}
@@ -926,7 +945,7 @@ func (a *Analysis) invalid() []finding.Finding {
 	return out
 }
 
-func (a *Analysis) trigger(id string) []finding.Finding {
+func (a *Analysis) trigger(which check) []finding.Finding {
 	var out []finding.Finding
 	if a.Workflow == nil {
 		return nil
@@ -950,17 +969,17 @@ func (a *Analysis) trigger(id string) []finding.Finding {
 			for _, v := range flt.Values {
 				if strings.HasPrefix(v.Value, "!") {
 					neg++
-					if id == RuleTriggerIgnoreNegation && isIgnore {
+					if which == checkTriggerIgnoreNegation && isIgnore {
 						out = append(out, a.at(strPos(a.File, v), "", fmt.Sprintf("on.%s.paths-ignore entry %q: `!` inside paths-ignore is undocumented; cicheck reports the trigger as unknown", name, v.Value), "move the exception into on."+name+".paths with a positive pattern before it"))
 					}
 				} else {
 					pos++
 				}
-				if id == RuleTriggerPicomatch && PicomatchOnlySyntax(v.Value) {
+				if which == checkTriggerPicomatch && PicomatchOnlySyntax(v.Value) {
 					out = append(out, a.at(strPos(a.File, v), "", fmt.Sprintf("on.%s.%s entry %q uses picomatch syntax (braces or extglobs), which GitHub's path filter treats literally", name, key, v.Value), "list each alternative as its own pattern"))
 				}
 			}
-			if id == RuleTriggerNegationOnly && !isIgnore && neg > 0 && pos == 0 {
+			if which == checkTriggerNegationOnly && !isIgnore && neg > 0 && pos == 0 {
 				out = append(out, a.at(strPos(a.File, flt.Name), "", fmt.Sprintf("on.%s.paths has only `!` patterns: nothing is ever included, so the workflow never runs for a path change", name), "start with a positive pattern such as '**'"))
 			}
 		}
