@@ -1722,14 +1722,8 @@ func (p *parser) annotationFollows() (ok bool, read token) {
 func openAtEnd(toks []token) bool {
 	depth := 0
 	for _, t := range toks {
-		if t.kind != tkOp || len(t.text) != 1 {
-			continue
-		}
-		switch t.text[0] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
+		if t.kind == tkOp {
+			depth += bracketDelta(t.text)
 		}
 	}
 	return depth > 0
