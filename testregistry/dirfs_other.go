@@ -10,8 +10,11 @@ import (
 // DirFS is os.DirFS(dir); see dirfs_unix.go for what unix systems add.
 func DirFS(dir string) fs.FS { return os.DirFS(dir) }
 
+// fileReader is a scan worker's reusable read state (none here).
+type fileReader struct{}
+
 // readString reads a file as a string.
-func readString(fsys fs.FS, name string, _ *[]byte) (string, error) {
+func readString(fsys fs.FS, name string, _ *fileReader) (string, error) {
 	b, err := fs.ReadFile(fsys, name)
 	return string(b), err
 }

@@ -2,11 +2,13 @@ package testregistry
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 func TestDirFS(t *testing.T) {
@@ -50,5 +52,68 @@ func TestDirFS(t *testing.T) {
 	}
 	if err := CheckFileRunDiscovery(fsys, DefaultConfig()); err == nil || err.Error() != "CI test directory must not be a symlink: tests/e2e/linked" {
 		t.Errorf("CheckFileRunDiscovery = %v", err)
+	}
+}
+
+// TestDirFSAsFS runs the standard library's file system conformance check
+// over DirFS (ReadDir and ReadFile are DirFS's own on Linux) and compares
+// each directory listing with os.ReadDir's: names, order and types.
+func TestDirFSAsFS(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"tests/e2e/deep", "tests/.hidden", "empty"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := []string{"tests/e2e/test_a.py", "tests/e2e/deep/test_b.py", "tests/.hidden/test_c.py", "tests/B.py", "top.txt"}
+	for i, name := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.Repeat("x", i*7000)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Enough entries that getdents needs more than one call.
+	for i := 0; i < 300; i++ {
+		if err := os.WriteFile(filepath.Join(dir, "empty", fmt.Sprintf("file-with-a-long-name-%03d.py", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("e2e", filepath.Join(dir, "tests/link")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	fsys := DirFS(dir)
+	if err := fstest.TestFS(fsys, append(files, "empty/file-with-a-long-name-299.py")...); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{".", "tests", "tests/e2e", "empty"} {
+		got, err := fs.ReadDir(fsys, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadDir(filepath.Join(dir, d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d entries, os.ReadDir %d", d, len(got), len(want))
+		}
+		for i := range got {
+			if got[i].Name() != want[i].Name() || got[i].Type() != want[i].Type() || got[i].IsDir() != want[i].IsDir() {
+				t.Errorf("%s[%d] = %v, os.ReadDir %v", d, i, got[i], want[i])
+			}
+		}
+	}
+	if _, err := fs.ReadDir(fsys, "nope"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadDir of a missing directory: %v", err)
+	}
+	if _, err := fs.ReadDir(fsys, "top.txt"); err == nil {
+		t.Errorf("ReadDir of a file succeeded")
+	}
+	for _, bad := range []string{"../x", "a\x00b", "/abs"} {
+		if _, err := fs.ReadDir(fsys, bad); err == nil {
+			t.Errorf("ReadDir(%q) succeeded", bad)
+		}
+		if _, err := fs.ReadFile(fsys, bad); err == nil {
+			t.Errorf("ReadFile(%q) succeeded", bad)
+		}
 	}
 }

@@ -25,25 +25,51 @@ type dirFS struct {
 
 // ReadFile implements fs.ReadFileFS.
 func (d dirFS) ReadFile(name string) ([]byte, error) {
-	b, err := d.readInto(name, nil)
+	var r fileReader
+	b, err := r.readInto(d, name, nil)
 	if err != nil {
 		return nil, err
 	}
 	return bytes.Clone(b), nil
 }
 
+// fileReader is the memory one scan worker reuses from file to file: the
+// NUL-terminated path the kernel is given (a Go string would be copied
+// into a fresh one for every call) and the block the files are read into.
+type fileReader struct {
+	path  []byte
+	chunk []byte
+}
+
+// cpath is name under d's directory as the kernel takes a path,
+// NUL-terminated; false if the path holds a NUL of its own.
+func (r *fileReader) cpath(d dirFS, name string) ([]byte, bool) {
+	r.path = append(r.path[:0], d.dir...)
+	if len(r.path) > 0 && r.path[len(r.path)-1] != '/' {
+		r.path = append(r.path, '/')
+	}
+	r.path = append(r.path, filepath.FromSlash(name)...)
+	ok := bytes.IndexByte(r.path, 0) < 0
+	r.path = append(r.path, 0)
+	return r.path, ok
+}
+
 // readInto reads name into buf (reused across calls: a fresh 16 KiB buffer
 // per file was most of the page faults of a 2,000-file scan) and returns
 // the filled slice, which aliases buf's storage when it fits.
-func (d dirFS) readInto(name string, buf []byte) ([]byte, error) {
+func (r *fileReader) readInto(d dirFS, name string, buf []byte) ([]byte, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "readfile", Path: name, Err: fs.ErrInvalid}
 	}
-	fd, err := open(filepath.Join(d.dir, filepath.FromSlash(name)))
+	p, ok := r.cpath(d, name)
+	if !ok {
+		return nil, &fs.PathError{Op: "readfile", Path: name, Err: fs.ErrInvalid}
+	}
+	fd, err := openPath(p, syscall.O_RDONLY|syscall.O_CLOEXEC)
 	if err != nil {
 		return nil, &fs.PathError{Op: "readfile", Path: name, Err: err}
 	}
-	defer syscall.Close(fd) //nolint:errcheck // a read-only descriptor
+	defer closeFile(fd)
 	buf = buf[:0]
 	if cap(buf) == 0 {
 		buf = make([]byte, 0, 16<<10)
@@ -52,7 +78,7 @@ func (d dirFS) readInto(name string, buf []byte) ([]byte, error) {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		n, err := readFile(fd, buf[len(buf):cap(buf)])
 		switch {
 		case errors.Is(err, syscall.EINTR):
 			continue
@@ -66,38 +92,29 @@ func (d dirFS) readInto(name string, buf []byte) ([]byte, error) {
 }
 
 // readString reads a file as a string. From a dirFS the file is read
-// straight into the free end of *chunk, a block shared by the files one
+// straight into the free end of r.chunk, a block shared by the files one
 // worker reads, and the string aliases it: no copy, and one allocation per
-// 256 KiB instead of two per file. Bytes of *chunk below its length are
+// 256 KiB instead of two per file. Bytes of r.chunk below its length are
 // never written again, which is what makes the aliasing safe.
-func readString(fsys fs.FS, name string, chunk *[]byte) (string, error) {
+func readString(fsys fs.FS, name string, r *fileReader) (string, error) {
 	d, ok := fsys.(dirFS)
 	if !ok {
 		b, err := fs.ReadFile(fsys, name)
 		return string(b), err
 	}
 	const chunkSize, minFree = 256 << 10, 16 << 10
-	if cap(*chunk)-len(*chunk) < minFree {
-		*chunk = make([]byte, 0, chunkSize)
+	if cap(r.chunk)-len(r.chunk) < minFree {
+		r.chunk = make([]byte, 0, chunkSize)
 	}
-	free := (*chunk)[len(*chunk):len(*chunk):cap(*chunk)]
-	b, err := d.readInto(name, free)
+	free := r.chunk[len(r.chunk):len(r.chunk):cap(r.chunk)]
+	b, err := r.readInto(d, name, free)
 	if err != nil || len(b) == 0 {
 		return "", err
 	}
 	if cap(b) == cap(free) && &b[:1][0] == &free[:1][0] {
-		*chunk = (*chunk)[:len(*chunk)+len(b)] // read in place
+		r.chunk = r.chunk[:len(r.chunk)+len(b)] // read in place
 	} // else the file outgrew the chunk: b is its own array
 	return unsafe.String(&b[0], len(b)), nil
-}
-
-func open(path string) (int, error) {
-	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		if !errors.Is(err, syscall.EINTR) {
-			return fd, err
-		}
-	}
 }
 
 // ReadLink implements fs.ReadLinkFS, keeping os.DirFS's symlink support.

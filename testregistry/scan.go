@@ -208,13 +208,13 @@ func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var buf []byte
+			var rd fileReader
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(files) {
 					return
 				}
-				src, err := readString(fsys, files[i], &buf)
+				src, err := readString(fsys, files[i], &rd)
 				if err != nil {
 					errs[i] = err
 					continue

@@ -13,7 +13,7 @@ set -eu
 N=${1:-2000}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-go build -o "$TMP/cicheck" ./cmd/cicheck
+CGO_ENABLED=0 go build -o "$TMP/cicheck" ./cmd/cicheck # static, as installed and released
 python3 bench/registry/gen.py "$TMP/repo" "$N"
 best() {
 	b=""
