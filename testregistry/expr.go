@@ -130,12 +130,14 @@ func (p *parser) isKw(s string) bool {
 	return t.kind == tkName && t.text == s
 }
 
+// next is peek and a step past the token; written to inline, as it runs
+// for every token of every line.
 func (p *parser) next() token {
-	t := p.peek()
 	if p.i < len(p.toks) {
 		p.i++
+		return p.toks[p.i-1]
 	}
-	return t
+	return p.peekEnd()
 }
 
 func (p *parser) fail(t token, msg string) *SyntaxError {
