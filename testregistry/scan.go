@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/cicheck/cicheck/finding"
 )
@@ -220,6 +221,10 @@ func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
 					continue
 				}
 				results[i] = sc.scanFile(files[i], src)
+				results[i].detach(src) // src's memory is the next file's
+				if afterFile != nil {
+					afterFile(src)
+				}
 			}
 		}()
 	}
@@ -325,6 +330,67 @@ type fileResult struct {
 	findings []finding.Finding
 	labels   []string // labels written in any call, valid or not
 	firsts   []callError
+}
+
+// afterFile, when set (by a test), runs after each file's result is
+// detached from its source.
+var afterFile func(src string)
+
+// detach copies every string of the result that points into src, whose
+// memory the scan reuses for the next file; strings made elsewhere stay
+// shared.
+func (res *fileResult) detach(src string) {
+	if len(src) == 0 {
+		return
+	}
+	lo := uintptr(unsafe.Pointer(unsafe.StringData(src)))
+	own := func(s *string) {
+		if len(*s) > 0 {
+			if p := uintptr(unsafe.Pointer(unsafe.StringData(*s))); p >= lo && p < lo+uintptr(len(src)) {
+				*s = strings.Clone(*s)
+			}
+		}
+	}
+	ownAll := func(ss []string) {
+		for i := range ss {
+			own(&ss[i])
+		}
+	}
+	for i := range res.regs {
+		g := &res.regs[i]
+		own(&g.File)
+		own(&g.Func)
+		own(&g.Backend)
+		own(&g.Suite)
+		ownAll(g.Labels)
+		if g.Disabled != nil {
+			d := *g.Disabled
+			own(&d)
+			g.Disabled = &d
+		}
+		for k, v := range g.Extra {
+			switch v := v.(type) {
+			case string:
+				own(&v)
+				g.Extra[k] = v
+			case []string:
+				ownAll(v)
+			}
+		}
+	}
+	for i := range res.findings {
+		f := &res.findings[i]
+		own(&f.Rule)
+		own(&f.File)
+		own(&f.Message)
+		own(&f.Job)
+		own(&f.Fix)
+	}
+	ownAll(res.labels)
+	for i := range res.firsts {
+		own(&res.firsts[i].file)
+		own(&res.firsts[i].msg)
+	}
 }
 
 // callError is the first error of one call in spec §5 order: the message
