@@ -51,9 +51,10 @@ func isKeyword(s string) bool {
 }
 
 type parser struct {
-	toks []token
-	i    int
-	slab []node
+	toks       []token
+	paramStack []paramItem // the parameter lists being parsed (params)
+	i          int
+	slab       []node
 	// check: only the syntax matters (the statement check of every line);
 	// call arguments, dict items and string values are not kept.
 	check bool

@@ -28,6 +28,7 @@ func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	defer closeFile(fd)
 	var ents []dirEntry
+	in := &dirRef{fsys: d, dir: name}
 	buf := make([]byte, 8<<10)
 	for {
 		n, _, e := syscall.RawSyscall(syscall.SYS_GETDENTS64, uintptr(fd), uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
@@ -40,7 +41,7 @@ func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
 		if n == 0 {
 			break
 		}
-		ents = appendDirents(ents, buf[:n], d, name)
+		ents = appendDirents(ents, buf[:n], in)
 	}
 	slices.SortFunc(ents, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
 	out := make([]fs.DirEntry, len(ents))
@@ -51,19 +52,23 @@ func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
 }
 
 // appendDirents parses linux_dirent64 records (inode, offset, record
-// length, type, NUL-terminated name), leaving out "." and "..".
-func appendDirents(ents []dirEntry, b []byte, d dirFS, dir string) []dirEntry {
-	for len(b) >= 19 {
-		reclen := int(binary.NativeEndian.Uint16(b[16:18]))
+// length, type, NUL-terminated name), leaving out "." and "..". The names
+// share one copy of the block, and ents grows once for it (a record takes
+// at least 24 bytes).
+func appendDirents(ents []dirEntry, block []byte, in *dirRef) []dirEntry {
+	ents = slices.Grow(ents, len(block)/24)
+	all := string(block)
+	for b := all; len(b) >= 19; {
+		reclen := int(binary.NativeEndian.Uint16([]byte(b[16:18])))
 		if reclen < 19 || reclen > len(b) {
 			break // a malformed record: what came before it stands
 		}
-		rec := b[19:reclen]
-		if i := slices.Index(rec, 0); i >= 0 {
-			rec = rec[:i]
+		name := b[19:reclen]
+		if i := strings.IndexByte(name, 0); i >= 0 {
+			name = name[:i]
 		}
-		if name := string(rec); name != "." && name != ".." {
-			ents = append(ents, dirEntry{name: name, typ: direntType(b[18]), fsys: d, dir: dir})
+		if name != "." && name != ".." {
+			ents = append(ents, dirEntry{name: name, typ: direntType(b[18]), in: in})
 		}
 		b = b[reclen:]
 	}
@@ -97,6 +102,11 @@ func direntType(t byte) fs.FileMode {
 type dirEntry struct {
 	name string
 	typ  fs.FileMode
+	in   *dirRef
+}
+
+// dirRef is the directory a ReadDir lists, shared by its entries.
+type dirRef struct {
 	fsys dirFS
 	dir  string
 }
@@ -116,10 +126,10 @@ func (e *dirEntry) Type() fs.FileMode {
 
 func (e *dirEntry) Info() (fs.FileInfo, error) {
 	p := e.name
-	if e.dir != "." {
-		p = e.dir + "/" + e.name
+	if e.in.dir != "." {
+		p = e.in.dir + "/" + e.name
 	}
-	return fs.Lstat(e.fsys.FS, p)
+	return fs.Lstat(e.in.fsys.FS, p)
 }
 
 func (e *dirEntry) String() string { return fs.FormatDirEntry(e) }

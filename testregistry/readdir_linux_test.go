@@ -28,7 +28,7 @@ func TestAppendDirents(t *testing.T) {
 	}{{".", 4}, {"..", 4}, {"a.py", 8}, {"sub", 4}, {"ln", 10}, {"odd", 0}} {
 		b = append(b, dirent64(r.name, r.typ)...)
 	}
-	got := appendDirents(nil, b, dirFS{}, ".")
+	got := appendDirents(nil, b, &dirRef{dir: "."})
 	var names []string
 	for _, e := range got {
 		names = append(names, e.name)
@@ -43,12 +43,12 @@ func TestAppendDirents(t *testing.T) {
 	// it stand.
 	bad := dirent64("x", 8)
 	binary.NativeEndian.PutUint16(bad[16:18], 12)
-	if got := appendDirents(nil, append(dirent64("a", 8), bad...), dirFS{}, "."); len(got) != 1 || got[0].name != "a" {
+	if got := appendDirents(nil, append(dirent64("a", 8), bad...), &dirRef{dir: "."}); len(got) != 1 || got[0].name != "a" {
 		t.Errorf("short record: %v", got)
 	}
 	long := dirent64("y", 8)
 	binary.NativeEndian.PutUint16(long[16:18], 400)
-	if got := appendDirents(nil, append(dirent64("a", 8), long...), dirFS{}, "."); len(got) != 1 {
+	if got := appendDirents(nil, append(dirent64("a", 8), long...), &dirRef{dir: "."}); len(got) != 1 {
 		t.Errorf("overlong record: %v", got)
 	}
 }
@@ -62,7 +62,7 @@ func TestDirEntryUnknownType(t *testing.T) {
 	}
 	d := DirFS(dir).(dirFS)
 	for name, want := range map[string]fs.FileMode{"sub": fs.ModeDir, "gone": 0} {
-		e := &dirEntry{name: name, typ: ^fs.FileMode(0), fsys: d, dir: "d"}
+		e := &dirEntry{name: name, typ: ^fs.FileMode(0), in: &dirRef{fsys: d, dir: "d"}}
 		if got := e.Type(); got != want || e.IsDir() != (want == fs.ModeDir) {
 			t.Errorf("%s: Type() = %v, want %v", name, got, want)
 		}

@@ -535,6 +535,9 @@ func (s *scanner) scanFile(file, src string) fileResult {
 		}
 		return res
 	}
+	if len(calls) > 0 {
+		res.regs = make([]Registration, 0, len(calls))
+	}
 	for _, c := range calls {
 		for _, kw := range c.node.kws {
 			if kw.name == "labels" && kw.value.class == "List" {
@@ -545,7 +548,7 @@ func (s *scanner) scanFile(file, src string) fileResult {
 				}
 			}
 		}
-		reg, fs := s.validateCall(file, c)
+		reg, ok, fs := s.validateCall(file, c)
 		res.findings = append(res.findings, fs...)
 		for _, f := range fs {
 			if f.Severity == finding.Error {
@@ -553,8 +556,8 @@ func (s *scanner) scanFile(file, src string) fileResult {
 				break
 			}
 		}
-		if reg != nil {
-			res.regs = append(res.regs, *reg)
+		if ok {
+			res.regs = append(res.regs, reg)
 		}
 	}
 	ir := s.cfg.ImplicitRoot
@@ -621,15 +624,23 @@ func firstMention(src string, names []string) (line, col int, ok bool) {
 func (r *Registry) crossChecks(labels *labelSet, used map[string]bool) []finding.Finding {
 	var out []finding.Finding
 	cfg := r.cfg
-	type key struct{ file, backend, suite string }
-	seen := make(map[key]bool, len(r.Registrations))
-	for _, g := range r.Registrations {
-		k := key{g.File, g.Backend, g.Suite}
-		if seen[k] {
+	// A file's registrations are adjacent (they are appended file by
+	// file), so a duplicate is looked for among the file's own: a map of
+	// every registration was a fifth of the memory a scan's serial part
+	// touched.
+	type key struct{ backend, suite string }
+	var seen []key
+	for i, g := range r.Registrations {
+		if i == 0 || g.File != r.Registrations[i-1].File {
+			seen = seen[:0]
+		}
+		k := key{g.Backend, g.Suite}
+		if slices.Contains(seen, k) {
 			out = append(out, newFinding(RuleDuplicate, g.File, g.Line, g.Column,
 				fmt.Sprintf("%s is registered twice for backend %s and suite %s", g.File, strings.ToUpper(g.Backend), g.Suite)))
+		} else {
+			seen = append(seen, k)
 		}
-		seen[k] = true
 		if r.Suites != nil && !slices.Contains(r.Suites[g.Backend], g.Suite) {
 			f := newFinding(RuleUnknownSuite, g.File, g.Line, g.Column,
 				fmt.Sprintf("suite %s is not in %s for backend %s; this registration is never selected", pyRepr(g.Suite), cfg.Suites.Symbol, strings.ToUpper(g.Backend)))

@@ -613,18 +613,25 @@ func (p *parser) funcDef() error {
 // parenthesised name); V and K with a default keep their kind and eq.
 type paramItem struct {
 	kind  byte
-	tok   token  // the item's first token
-	eq    *token // the '=' of a default
-	noVal bool   // '=' with no expression after it
-	comma bool   // followed by ','
+	tok   token    // the item's first token
+	eq    position // the '=' of a default (line 0: none)
+	noVal bool     // '=' with no expression after it
+	comma bool     // followed by ','
 }
+
+// position is a place in the source; line 0 is none.
+type position struct{ line, col int }
 
 // params parses a parameter list up to and including closer, then checks
 // the order of its items with the invalid_parameters, invalid_star_etc
 // and invalid_kwds rules of CPython's grammar, in their order, so that a
 // misordered list gets CPython's message.
 func (p *parser) params(closer string, annotations bool) error {
-	var items []paramItem
+	// The items live on p.paramStack, a stack a nested list (a lambda in a
+	// default) pushes onto and pops: one array for a whole scan worker.
+	base := len(p.paramStack)
+	defer func() { p.paramStack = p.paramStack[:base] }()
+	items := p.paramStack[base:]
 	for !p.isOp(closer) {
 		it := paramItem{tok: p.peek()}
 		// expr: the item ends with an annotation or default, where a
@@ -661,7 +668,7 @@ func (p *parser) params(closer string, annotations bool) error {
 			}
 			if p.isOp("=") {
 				eq := p.next()
-				it.eq = &eq
+				it.eq = position{eq.line, eq.col}
 				if !p.isOp(",") && !p.isOp(closer) {
 					if _, err := p.expression(); err != nil {
 						return err
@@ -687,7 +694,7 @@ func (p *parser) params(closer string, annotations bool) error {
 			}
 			if p.isOp("=") {
 				eq := p.next()
-				it.kind, it.eq = 'D', &eq
+				it.kind, it.eq = 'D', position{eq.line, eq.col}
 				if p.isOp(",") || p.isOp(closer) {
 					it.noVal = true
 				} else if _, err := p.expression(); err != nil {
@@ -706,7 +713,8 @@ func (p *parser) params(closer string, annotations bool) error {
 			}
 			return noHint(p.fail(p.peek(), "invalid syntax"))
 		}
-		items = append(items, it)
+		p.paramStack = append(p.paramStack, it)
+		items = p.paramStack[base:]
 		if !it.comma {
 			break
 		}
@@ -868,7 +876,7 @@ func (p *parser) checkParams(items []paramItem, annotations bool) *SyntaxError {
 			return nil
 		},
 		func() *SyntaxError {
-			if m := pd(slash); kind(m) == 'S' && items[m].comma || kind(m) == 'V' && items[m].eq == nil {
+			if m := pd(slash); kind(m) == 'S' && items[m].comma || kind(m) == 'V' && items[m].eq.line == 0 {
 				if m2 := pd(m + 1); kind(m2) == '/' {
 					return at(m2, "/ must be ahead of *")
 				}
@@ -908,11 +916,11 @@ func (p *parser) checkParams(items []paramItem, annotations bool) *SyntaxError {
 		switch {
 		case k == 'S' && (!st.comma || m+1 == n || kind(m+1) == 'K'):
 			return at(m, "named arguments must follow bare *")
-		case k == 'V' && st.eq != nil:
+		case k == 'V' && st.eq.line != 0:
 			return &SyntaxError{Line: st.eq.line, Col: st.eq.col, Msg: "var-positional argument cannot have default value"}
 		}
 		m2 := pd(m + 1)
-		if kind(m2) == 'V' && items[m2].eq == nil || kind(m2) == 'S' && items[m2].comma {
+		if kind(m2) == 'V' && items[m2].eq.line == 0 || kind(m2) == 'S' && items[m2].comma {
 			return at(m2, "* argument may appear only once")
 		}
 		for i := m + 1; i < m2; i++ {
@@ -924,7 +932,7 @@ func (p *parser) checkParams(items []paramItem, annotations bool) *SyntaxError {
 	}
 	if kind(m) == 'K' {
 		kw := items[m]
-		if kw.eq != nil {
+		if kw.eq.line != 0 {
 			return &SyntaxError{Line: kw.eq.line, Col: kw.eq.col, Msg: "var-keyword argument cannot have default value"}
 		}
 		if kw.comma && m+1 < n {

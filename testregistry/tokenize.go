@@ -197,7 +197,7 @@ func lexArena(src string, minor int, keepAll bool, want func([]token) bool, memo
 	}
 	sc := scratchPool.Get().(*scratch)
 	lx := &lexer{src: src, minor: minor, line: 1, atBOL: true, indents: append(sc.indents[:0], indentLevel{0, 0}), keepAll: keepAll, want: want,
-		toks: sc.toks[:0], brackets: sc.brackets[:0], check: parser{check: true, minor: minor, slab: sc.slab[:0], memo: memo}, memo: memo}
+		toks: sc.toks[:0], brackets: sc.brackets[:0], check: parser{check: true, minor: minor, slab: sc.slab[:0], paramStack: sc.params[:0], memo: memo}, memo: memo}
 	if a != nil {
 		lx.keep = a.keep[:0]
 	}
@@ -219,7 +219,7 @@ func lexArena(src string, minor int, keepAll bool, want func([]token) bool, memo
 		// tokenizing the rest of the file for a better error.
 		err = lx.parseErr
 	}
-	sc.toks, sc.slab, sc.brackets, sc.indents = lx.toks[:0], lx.check.slab[:0], lx.brackets[:0], lx.indents[:0]
+	sc.toks, sc.slab, sc.brackets, sc.indents, sc.params = lx.toks[:0], lx.check.slab[:0], lx.brackets[:0], lx.indents[:0], lx.check.paramStack[:0]
 	scratchPool.Put(sc)
 	if err != nil {
 		return nil, err
@@ -236,6 +236,7 @@ type scratch struct {
 	slab     []node
 	brackets []token
 	indents  []indentLevel
+	params   []paramItem
 }
 
 var scratchPool = sync.Pool{New: func() any {

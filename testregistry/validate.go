@@ -19,7 +19,7 @@ func (n *node) pytype() string { return n.ctype }
 // in the order of spec §5 (the reference reports only the first); unlike the
 // reference, every independent error is reported. A call with any error
 // yields no registration.
-func (s *scanner) validateCall(file string, c call) (*Registration, []finding.Finding) {
+func (s *scanner) validateCall(file string, c call) (Registration, bool, []finding.Finding) {
 	fn := c.fn
 	n := c.node
 	marker := s.cfg.Markers[fn]
@@ -170,7 +170,13 @@ func (s *scanner) validateCall(file string, c call) (*Registration, []finding.Fi
 	if v := vals["disabled"]; v != nil && v.ctype != "str" && v.ctype != "NoneType" {
 		add(RuleWrongType, v.line, v.col, "disabled must be a string or None in %s()", fn)
 	}
-	extraVals := map[string]any{}
+	var extraVals map[string]any // made at its first value: most calls have none
+	putExtra := func(k string, v any) {
+		if extraVals == nil {
+			extraVals = map[string]any{}
+		}
+		extraVals[k] = v
+	}
 	for _, kw := range extraNames {
 		v := vals[kw]
 		if v == nil {
@@ -184,25 +190,25 @@ func (s *scanner) validateCall(file string, c call) (*Registration, []finding.Fi
 				add(RuleWrongType, v.line, v.col, "%s must be a string in %s()", kw, fn)
 				continue
 			}
-			extraVals[kw] = v.str
+			putExtra(kw, v.str)
 			got = []string{v.str}
 		case "bool":
 			if v.ctype != "bool" {
 				add(RuleWrongType, v.line, v.col, "%s must be a boolean in %s()", kw, fn)
 				continue
 			}
-			extraVals[kw] = v.b
+			putExtra(kw, v.b)
 		case "number":
 			if v.ctype != "int" && v.ctype != "float" && v.ctype != "bool" {
 				add(RuleWrongType, v.line, v.col, "%s must be a number in %s()", kw, fn)
 				continue
 			}
-			extraVals[kw] = v.num
+			putExtra(kw, v.num)
 		case "str_list":
 			for _, e := range v.elts {
 				got = append(got, e.str)
 			}
-			extraVals[kw] = got
+			putExtra(kw, got)
 		}
 		if len(p.Allowed) > 0 {
 			for i, g := range got {
@@ -247,9 +253,9 @@ func (s *scanner) validateCall(file string, c call) (*Registration, []finding.Fi
 		seen[e.str] = true
 	}
 	if bad {
-		return nil, out
+		return Registration{}, false, out
 	}
-	reg := &Registration{File: file, Line: n.line, Column: n.col, Func: fn, Backend: marker.Backend,
+	reg := Registration{File: file, Line: n.line, Column: n.col, Func: fn, Backend: marker.Backend,
 		EstTime: vals["est_time"].num, Suite: vals["suite"].str, Labels: labelStrs}
 	if reg.Labels == nil {
 		reg.Labels = []string{}
@@ -270,7 +276,7 @@ func (s *scanner) validateCall(file string, c call) (*Registration, []finding.Fi
 		out = append(out, newFinding(RuleSemanticDefault, file, n.line, n.col,
 			fmt.Sprintf("%s() repeats the implicit default of %s; delete the call", fn, ir.Prefix)))
 	}
-	return reg, out
+	return reg, true, out
 }
 
 // semanticDefaultEstTime is the est_time the reference repository's lint

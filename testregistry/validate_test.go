@@ -1,6 +1,7 @@
 package testregistry
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -299,4 +300,27 @@ func itoaT(i int) string {
 		return digits[i : i+1]
 	}
 	return itoaT(i/10) + digits[i%10:i%10+1]
+}
+
+// TestDuplicateRegistrationAcrossFiles: a (backend, suite) pair registered
+// twice in one file is a duplicate even with another registration between
+// the two; the same pair in two files is not.
+func TestDuplicateRegistrationAcrossFiles(t *testing.T) {
+	r, err := Scan(repo(map[string]string{
+		"tests/e2e/test_a.py": "register_cpu_ci(1, 'stage-a-cpu')\nregister_cpu_ci(1, 'stage-b-cpu')\nregister_cpu_ci(2, 'stage-a-cpu')\n",
+		"tests/e2e/test_b.py": "register_cpu_ci(1, 'stage-a-cpu')\nregister_cpu_ci(1, 'stage-b-cpu')\n",
+		"tests/e2e/test_c.py": "register_cpu_ci(1, 'stage-b-cpu')\n",
+	}), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dups []string
+	for _, f := range r.Findings {
+		if f.Rule == RuleDuplicate {
+			dups = append(dups, fmt.Sprintf("%s:%d", f.File, f.Line))
+		}
+	}
+	if strings.Join(dups, " ") != "tests/e2e/test_a.py:3" {
+		t.Errorf("duplicates at %v, want tests/e2e/test_a.py:3 only", dups)
+	}
 }
