@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -115,5 +116,50 @@ func TestDirFSAsFS(t *testing.T) {
 		if _, err := fs.ReadFile(fsys, bad); err == nil {
 			t.Errorf("ReadFile(%q) succeeded", bad)
 		}
+	}
+}
+
+// TestDiscoverManyDirectories: the parallel walk finds what fs.WalkDir
+// finds (dot-names and non-matching names left out) on a tree of 300
+// directories, through DirFS and through a MapFS.
+func TestDiscoverManyDirectories(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := 0; i < 300; i++ {
+		d := fmt.Sprintf("tests/e2e/g%d/s%d/t%d", i%7, i%13, i)
+		files[d+"/test_x.py"] = ""
+		files[d+"/helper.py"] = ""
+		files[d+"/.hidden/test_y.py"] = ""
+	}
+	files["tests/fast/test_top.py"] = ""
+	writeTree(t, dir, files)
+	var want []string
+	err := fs.WalkDir(os.DirFS(dir), "tests", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			return fs.SkipDir
+		}
+		if !d.IsDir() && strings.HasPrefix(d.Name(), "test_") {
+			want = append(want, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapfs := fstest.MapFS{}
+	for name := range files {
+		mapfs[name] = &fstest.MapFile{}
+	}
+	for _, fsys := range []fs.FS{DirFS(dir), mapfs} {
+		got, err := Discover(fsys, DefaultConfig())
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("%T: Discover = %d files (%v), want %d", fsys, len(got), err, len(want))
+		}
+	}
+	if len(want) != 301 {
+		t.Errorf("the oracle found %d files", len(want))
 	}
 }

@@ -1,6 +1,7 @@
 package testregistry
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -268,17 +269,37 @@ func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
 
 // Discover lists the test files under the roots with Python glob semantics
 // (recursive, dot-names skipped, directory symlinks followed), sorted by
-// code point.
+// code point. Directories are listed by a worker per processor: listing
+// is most of what discovery costs, and nothing else of a scan runs yet.
 func Discover(fsys fs.FS, cfg Config) ([]string, error) {
-	var out []string
-	for _, root := range cfg.Roots {
+	w := &walker{fsys: fsys, glob: cfg.FileGlob, rootErr: make([]error, len(cfg.Roots))}
+	w.cond = sync.NewCond(&w.mu)
+	for i, root := range cfg.Roots {
 		root = strings.TrimSuffix(path.Clean(root), "/")
 		if st, err := fs.Stat(fsys, root); err != nil || !st.IsDir() {
 			continue
 		}
-		if err := walkGlob(fsys, root, cfg.FileGlob, 0, &out); err != nil {
-			return nil, err
-		}
+		w.push(walkDir{root, 0, i})
+	}
+	var wg sync.WaitGroup
+	found := make([][]string, runtime.GOMAXPROCS(0))
+	for i := range found {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for d, ok := w.pop(); ok; d, ok = w.pop() {
+				found[i] = w.list(d, found[i])
+				w.done()
+			}
+		}()
+	}
+	wg.Wait()
+	if err := cmp.Or(w.rootErr...); err != nil {
+		return nil, err // the first root's in configuration order, as a walk one root at a time
+	}
+	var out []string
+	for _, f := range found {
+		out = append(out, f...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
@@ -288,41 +309,97 @@ func Discover(fsys fs.FS, cfg Config) ([]string, error) {
 // would follow until the OS refuses the path.
 const maxDepth = 40
 
-func walkGlob(fsys fs.FS, dir, glob string, depth int, out *[]string) error {
-	entries, err := fs.ReadDir(fsys, dir)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || depth > 0 {
-			return nil // unreadable subdirectories are skipped, as glob does
+// walkDir is a directory waiting to be listed: its depth below its root
+// and the root's index in the configuration.
+type walkDir struct {
+	dir         string
+	depth, root int
+}
+
+// walker is the shared state of Discover's workers: the directories not
+// yet listed, and how many are being listed (no worker stops while one is,
+// as it may find more).
+type walker struct {
+	fsys    fs.FS
+	glob    string
+	mu      sync.Mutex
+	cond    *sync.Cond
+	todo    []walkDir
+	busy    int
+	rootErr []error
+}
+
+func (w *walker) push(d walkDir) {
+	w.mu.Lock()
+	w.todo = append(w.todo, d)
+	w.mu.Unlock()
+	w.cond.Signal()
+}
+
+// pop takes a directory to list, waiting while another worker may still
+// find some; false when none is left and none is being listed.
+func (w *walker) pop() (walkDir, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for len(w.todo) == 0 {
+		if w.busy == 0 {
+			return walkDir{}, false
 		}
-		return err
+		w.cond.Wait()
+	}
+	d := w.todo[len(w.todo)-1]
+	w.todo = w.todo[:len(w.todo)-1]
+	w.busy++
+	return d, true
+}
+
+// done ends the listing of a popped directory.
+func (w *walker) done() {
+	w.mu.Lock()
+	w.busy--
+	last := w.busy == 0 && len(w.todo) == 0
+	w.mu.Unlock()
+	if last {
+		w.cond.Broadcast() // the waiting workers stop
+	}
+}
+
+// list appends d's matching files to out and queues its subdirectories.
+func (w *walker) list(d walkDir, out []string) []string {
+	entries, err := fs.ReadDir(w.fsys, d.dir)
+	if err != nil {
+		if d.depth == 0 && !errors.Is(err, fs.ErrNotExist) {
+			w.mu.Lock()
+			w.rootErr[d.root] = err
+			w.mu.Unlock()
+		}
+		return out // unreadable subdirectories are skipped, as glob does
 	}
 	for _, e := range entries {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") {
 			continue
 		}
-		p := dir + "/" + name
+		p := d.dir + "/" + name
 		isDir := e.IsDir()
 		if e.Type()&fs.ModeSymlink != 0 {
-			if st, err := fs.Stat(fsys, p); err == nil {
+			if st, err := fs.Stat(w.fsys, p); err == nil {
 				isDir = st.IsDir()
 			} else {
 				continue // dangling symlink: glob lists it, but reading fails; skip
 			}
 		}
 		if isDir {
-			if depth < maxDepth {
-				if err := walkGlob(fsys, p, glob, depth+1, out); err != nil {
-					return err
-				}
+			if d.depth < maxDepth {
+				w.push(walkDir{p, d.depth + 1, d.root})
 			}
 			continue
 		}
-		if ok, _ := path.Match(glob, name); ok {
-			*out = append(*out, p)
+		if ok, _ := path.Match(w.glob, name); ok {
+			out = append(out, p)
 		}
 	}
-	return nil
+	return out
 }
 
 type fileResult struct {
