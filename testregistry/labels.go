@@ -58,7 +58,7 @@ func findBinding(src, sym string, minor int) (*binding, error) {
 		return nil, err
 	}
 	var b *binding
-	for _, st := range topStatements(lines) {
+	for _, st := range topStatements(lines, nil) {
 		if st[0].kind != tkName || st[0].text != sym {
 			// "del X[k]" also mutates.
 			if b != nil && len(st) > 2 && st[0].text == "del" && st[1].text == sym {

@@ -491,11 +491,10 @@ type call struct {
 	node *node
 }
 
-// topStatements yields the simple statements at module level, split on ';'.
-// Compound statements (their header line and body) are skipped, so calls in
+// topStatements appends to out the simple statements at module level,
+// split on ';'. Compound statements (their header line and body) are skipped, so calls in
 // if/def/class/with/try blocks are never seen.
-func topStatements(lines []logicalLine) [][]token {
-	var out [][]token
+func topStatements(lines []logicalLine, out [][]token) [][]token {
 	for _, l := range lines {
 		if l.depth != 0 || len(l.toks) == 0 || endsWithColon(l.toks) {
 			continue
@@ -558,7 +557,13 @@ func findCallsIn(src string, minor int, markers map[string]Marker, a *arena) ([]
 		p.slab = a.slab[:0]
 		defer func() { a.slab = p.slab }()
 	}
-	for _, st := range topStatements(lines) {
+	var stmts [][]token
+	if a != nil {
+		defer func() { a.stmts = stmts[:0] }()
+		stmts = a.stmts[:0]
+	}
+	stmts = topStatements(lines, stmts)
+	for _, st := range stmts {
 		if !mayBeCall(st, markers) {
 			continue
 		}

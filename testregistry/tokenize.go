@@ -169,19 +169,30 @@ func lexWith(src string, minor int, keepAll bool, want func([]token) bool, memo 
 }
 
 // arena is memory a caller reuses from file to file for what outlives the
-// lexer but not the scan of one file: the kept lines' tokens and the nodes
-// of the registration calls. Growing both from nothing for every file was
-// a third of a scan's allocations.
+// lexer but not the scan of one file: the kept lines and their tokens, the
+// top-level statements, the nodes of the registration calls and the
+// f-string memo. Growing them from nothing for every file was a third of
+// a scan's allocations, and with the collector off each is fresh memory.
 type arena struct {
-	keep []token
-	slab []node
+	keep  []token
+	lines []logicalLine
+	stmts [][]token
+	slab  []node
+	memo  exprMemo
 }
 
 var arenaPool = sync.Pool{New: func() any { return &arena{keep: make([]token, 0, 256), slab: make([]node, 0, 64)} }}
 
 // lexArena is lexWith keeping the lines' tokens in a (nil: fresh memory).
 func lexArena(src string, minor int, keepAll bool, want func([]token) bool, memo exprMemo, a *arena) ([]logicalLine, error) {
-	if memo == nil {
+	switch {
+	case memo == nil && a != nil:
+		if a.memo == nil {
+			a.memo = exprMemo{}
+		}
+		clear(a.memo)
+		memo = a.memo
+	case memo == nil:
 		memo = exprMemo{}
 	}
 	if err := checkUTF8(src); err != nil {
@@ -199,11 +210,12 @@ func lexArena(src string, minor int, keepAll bool, want func([]token) bool, memo
 	lx := &lexer{src: src, minor: minor, line: 1, atBOL: true, indents: append(sc.indents[:0], indentLevel{0, 0}), keepAll: keepAll, want: want,
 		toks: sc.toks[:0], brackets: sc.brackets[:0], check: parser{check: true, minor: minor, slab: sc.slab[:0], paramStack: sc.params[:0], memo: memo}, memo: memo}
 	if a != nil {
-		lx.keep = a.keep[:0]
+		lx.keep, lx.lines = a.keep[:0], a.lines[:0]
 	}
+	lx.blocks = sc.blocks[:0]
 	err := lx.run()
 	if a != nil {
-		a.keep = lx.keep
+		a.keep, a.lines = lx.keep, lx.lines
 	}
 	var se *SyntaxError
 	errors.As(err, &se)
@@ -219,7 +231,7 @@ func lexArena(src string, minor int, keepAll bool, want func([]token) bool, memo
 		// tokenizing the rest of the file for a better error.
 		err = lx.parseErr
 	}
-	sc.toks, sc.slab, sc.brackets, sc.indents, sc.params = lx.toks[:0], lx.check.slab[:0], lx.brackets[:0], lx.indents[:0], lx.check.paramStack[:0]
+	sc.toks, sc.slab, sc.brackets, sc.indents, sc.params, sc.blocks = lx.toks[:0], lx.check.slab[:0], lx.brackets[:0], lx.indents[:0], lx.check.paramStack[:0], lx.blocks[:0]
 	scratchPool.Put(sc)
 	if err != nil {
 		return nil, err
@@ -237,6 +249,7 @@ type scratch struct {
 	brackets []token
 	indents  []indentLevel
 	params   []paramItem
+	blocks   blockState
 }
 
 var scratchPool = sync.Pool{New: func() any {
