@@ -1,6 +1,6 @@
 package testregistry
 
-import "fmt"
+import "strconv"
 
 // Config is this engine's section of .cicheck.yaml (`registry:`). It is plain
 // data with yaml tags; the config package decodes it strictly over the
@@ -63,8 +63,8 @@ func pythonMinor(v string) (int, bool) {
 	if v == "" {
 		v = PythonNewest
 	}
-	for m := 11; m <= 14; m++ {
-		if v == fmt.Sprintf("3.%d", m) {
+	for m := 11; m <= newestMinor; m++ {
+		if v == "3."+strconv.Itoa(m) {
 			return m, true
 		}
 	}

@@ -179,7 +179,7 @@ func TestDifferentialCPython(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Python = g.Python
 	known := []string{"amd", "ft-long", "megatron", "short"} // testdata/crosscheck/tests/ci/labels.py
-	sc := &scanner{cfg: cfg, known: map[string]bool{}, knownList: known, knownOK: true}
+	sc := &scanner{cfg: cfg, minor: targetMinor(cfg.Python), known: map[string]bool{}, knownList: known, knownOK: true}
 	for _, k := range known {
 		sc.known[k] = true
 	}

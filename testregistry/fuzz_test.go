@@ -30,10 +30,10 @@ func FuzzTokenize(f *testing.F) {
 		"@dec\n", "if x:\n  y\n  @dec", "match x:\n  pass\n", "case 1:\n  pass\n", "x = 1\n  y\n'abc"} {
 		f.Add(s)
 	}
-	sc := &scanner{cfg: DefaultConfig(), known: map[string]bool{"megatron": true}, knownList: []string{"megatron"}, knownOK: true}
+	sc := &scanner{cfg: DefaultConfig(), minor: targetMinor(DefaultConfig().Python), known: map[string]bool{"megatron": true}, knownList: []string{"megatron"}, knownOK: true}
 	cfg311 := DefaultConfig()
 	cfg311.Python = "3.11"
-	sc311 := &scanner{cfg: cfg311, known: sc.known, knownList: sc.knownList, knownOK: true}
+	sc311 := &scanner{cfg: cfg311, minor: targetMinor(cfg311.Python), known: sc.known, knownList: sc.knownList, knownOK: true}
 	f.Fuzz(func(t *testing.T, src string) {
 		lines, err := lexLines(src, true, nil)
 		if err == nil {
@@ -72,7 +72,7 @@ func FuzzCallArgs(f *testing.F) {
 	}
 	cfg := DefaultConfig()
 	cfg.ExtraParams = map[string]map[string]Param{"register_cuda_ci": {"hardware": {Required: true, Type: "str_list", Allowed: []string{"h100"}}}}
-	sc := &scanner{cfg: cfg, known: map[string]bool{"megatron": true}, knownList: []string{"megatron"}, knownOK: true}
+	sc := &scanner{cfg: cfg, minor: targetMinor(cfg.Python), known: map[string]bool{"megatron": true}, knownList: []string{"megatron"}, knownOK: true}
 	f.Fuzz(func(t *testing.T, args string) {
 		for _, fn := range []string{"register_cpu_ci", "register_cuda_ci"} {
 			res := sc.scanFile("tests/e2e/test_fuzz.py", fn+"("+args+")\n")

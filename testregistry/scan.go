@@ -202,7 +202,7 @@ func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
 	for _, k := range r.Known {
 		known[k] = true
 	}
-	sc := &scanner{cfg: cfg, known: known, knownOK: r.KnownOK, knownList: r.Known}
+	sc := &scanner{cfg: cfg, minor: targetMinor(cfg.Python), known: known, knownOK: r.KnownOK, knownList: r.Known}
 	// Workers take files by an atomic counter: no channel hand-off per file.
 	var wg sync.WaitGroup
 	var next atomic.Int64
@@ -480,6 +480,7 @@ type callError struct {
 
 type scanner struct {
 	cfg       Config
+	minor     int // the target Python 3.minor
 	known     map[string]bool
 	knownList []string
 	knownOK   bool
@@ -604,7 +605,7 @@ func mayBeCall(st []token, markers map[string]Marker) bool {
 
 func (s *scanner) scanFile(file, src string) fileResult {
 	var res fileResult
-	minor := targetMinor(s.cfg.Python)
+	minor := s.minor
 	// Nothing of the calls' tokens and nodes outlives this function: the
 	// results hold strings only.
 	a := arenaPool.Get().(*arena)

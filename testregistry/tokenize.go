@@ -38,7 +38,10 @@ func (t token) isOp(s string) bool { return t.kind == tkOp && t.text == s }
 
 // strParts splits a string token into its lower-cased prefix and its body.
 func (t token) strParts() (prefix, body string) {
-	i := strings.IndexAny(t.text, `"'`)
+	i := 0 // the prefix is a few letters: a loop beats IndexAny's set
+	for i < len(t.text) && t.text[i] != '"' && t.text[i] != '\'' {
+		i++
+	}
 	q := 1
 	if len(t.text)-i >= 6 && t.text[i+1] == t.text[i] && t.text[i+2] == t.text[i] {
 		q = 3
