@@ -55,16 +55,13 @@ func TestScanDetachesFromReadBuffer(t *testing.T) {
 			b[i] = '#'
 		}
 	}
-	defer func() { afterFile = nil }()
 	var regs int
 	for _, dir := range dirs {
 		fresh, err := Scan(os.DirFS(dir), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		afterFile = scribble // only here: os.DirFS's sources are the results' own
-		reused, err := Scan(DirFS(dir), cfg)
-		afterFile = nil
+		reused, err := scanWith(DirFS(dir), cfg, nil, scribble) // only here: os.DirFS's sources are the results' own
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -163,6 +163,12 @@ func Scan(fsys fs.FS, cfg Config) (*Registry, error) { return ScanWith(fsys, cfg
 // LoadWorkflows reads the configured directory), so a run that has parsed
 // them does not parse them again.
 func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
+	return scanWith(fsys, cfg, wfs, nil)
+}
+
+// scanWith is ScanWith calling afterFile (when not nil: a test's) with each
+// file's source once the file's result no longer refers to it.
+func scanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile, afterFile func(src string)) (*Registry, error) {
 	cfg, err := cfg.Resolve(fsys)
 	if err != nil {
 		return nil, err
@@ -408,10 +414,6 @@ type fileResult struct {
 	labels   []string // labels written in any call, valid or not
 	firsts   []callError
 }
-
-// afterFile, when set (by a test), runs after each file's result is
-// detached from its source.
-var afterFile func(src string)
 
 // detach copies every string of the result that points into src, whose
 // memory the scan reuses for the next file; strings made elsewhere stay
