@@ -68,3 +68,20 @@ func TestDirEntryUnknownType(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAppendDirents: any block the kernel could hand back parses without
+// a panic into names that hold no NUL and are never "." or "..".
+func FuzzAppendDirents(f *testing.F) {
+	f.Add(append(dirent64("a.py", 8), dirent64("sub", 4)...))
+	f.Add(append(dirent64(".", 4), dirent64("..", 4)...))
+	f.Add(dirent64("", 0))
+	f.Add([]byte{})
+	f.Add(make([]byte, 19))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, e := range appendDirents(nil, b, &dirRef{dir: "."}) {
+			if strings.IndexByte(e.name, 0) >= 0 || e.name == "." || e.name == ".." {
+				t.Fatalf("entry %q", e.name)
+			}
+		}
+	})
+}
