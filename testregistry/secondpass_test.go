@@ -185,6 +185,23 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "f(): (", "1:6 '(' was never closed"},
 		{11, "f(): f(", "1:7 '(' was never closed"},
 		{11, "f(): x(1)(", "1:10 '(' was never closed"},
+		// After the annotation, invalid_expression and
+		// invalid_legacy_expression read the expressions juxtaposed to
+		// it, one after another, into a bracket open at the end.
+		{11, "f(): x y (", "1:10 '(' was never closed"},
+		{11, "f(): x y z (", "1:12 '(' was never closed"},
+		{11, "f(): x y", "1:1 illegal target for annotation"},        // near miss: no bracket
+		{11, "f(): x y (\n)\n", "1:1 illegal target for annotation"}, // near miss: closed later
+		{11, "f(): x, y (", "1:1 illegal target for annotation"},     // near miss: a comma ends it
+		{11, "f(): x y (1)", "1:1 illegal target for annotation"},    // near miss: closed
+		// The NEWLINE added after a last line without one sits after
+		// its trailing blanks.
+		{11, "x: ", "1:4 invalid syntax"},
+		{11, "x:", "1:3 invalid syntax"}, // near miss: no blank
+		{11, "x: # c", "1:4 invalid syntax"},
+		{11, "x = ", "1:5 invalid syntax"},
+		{11, "x = 1 +  ", "1:10 invalid syntax"},
+		{11, "f():  ", "1:4 invalid syntax"},
 	}
 	for _, tc := range tests {
 		_, err := lexLinesFor(tc.src, tc.minor, true, nil)

@@ -1710,6 +1710,18 @@ func (p *parser) annotationFollows() (ok bool, read token) {
 	p.next()
 	start := p.i
 	if _, err := p.expression(); err == nil {
+		// An expression right after it ("x y (") is tried as well, by
+		// invalid_expression and invalid_legacy_expression, one after
+		// another: one that runs into a bracket left open at the end of
+		// the file meets the tokenizer's error first.
+		for !p.atEnd() && startsExpr(p.peek()) {
+			if _, err := p.expression(); err != nil {
+				if p.atEnd() && openAtEnd(p.toks[start:]) {
+					return false, p.peek()
+				}
+				break
+			}
+		}
 		return true, p.peek()
 	}
 	if p.atEnd() && openAtEnd(p.toks[start:]) {

@@ -495,7 +495,16 @@ func (lx *lexer) eof() error {
 		}
 		return lx.parserErrAt(b.line, b.col, "'%s' was never closed", b.text)
 	}
-	if err := lx.endLine(); err != nil {
+	// The NEWLINE CPython adds at the end of a last line without one sits
+	// where the line break would be: after trailing blanks, or at a
+	// comment.
+	lx.check.nl = token{kind: tkNewline, line: lx.line, col: lx.col()}
+	if lx.comment.line == lx.line {
+		lx.check.nl.col = lx.comment.col
+	}
+	err := lx.endLine()
+	lx.check.nl = token{}
+	if err != nil {
 		return err
 	}
 	if lx.parseErr != nil {
