@@ -53,8 +53,11 @@ func isKeyword(s string) bool {
 type parser struct {
 	toks       []token
 	paramStack []paramItem // the parameter lists being parsed (params)
-	i          int
-	slab       []node
+	// named: an expression outside brackets here is a named_expression
+	// in CPython's grammar (walrusRule); set by the statement parser.
+	named bool
+	i     int
+	slab  []node
 	// check: only the syntax matters (the statement check of every line);
 	// call arguments, dict items and string values are not kept.
 	check bool
@@ -230,12 +233,18 @@ func (p *parser) namedExpression() (*node, error) {
 		}
 		return p.mk("NamedExpr", t), nil
 	}
+	start := p.i
 	n, err := p.expression()
 	if err == nil && p.isOp(":=") {
-		if p.inAssignedValue() {
-			return nil, p.fail(p.peek(), "invalid syntax") // star_expressions there: no rule for ':='
+		// invalid_named_expression names the target only where the
+		// grammar has a named_expression, and only when an expression
+		// follows the ':='; elsewhere the ':=' is a plain syntax error.
+		if p.walrusRule(start) {
+			if ok, _ := p.expressionFollows(); ok {
+				return nil, &SyntaxError{Line: n.line, Col: n.col, Msg: "cannot use assignment expressions with " + describeTarget(n)}
+			}
 		}
-		return nil, &SyntaxError{Line: n.line, Col: n.col, Msg: "cannot use assignment expressions with " + describeTarget(n)}
+		return nil, p.fail(p.peek(), "invalid syntax")
 	}
 	// Only the statement check (p.check) looks for syntax errors; the
 	// evaluating parse of a marker call runs on checked lines.
@@ -276,20 +285,53 @@ func (p *parser) argsEnd() (token, *SyntaxError) {
 	return p.peek(), nil
 }
 
-// inAssignedValue reports a position outside brackets after an
-// assignment's '=' (the value of "x = ...").
-func (p *parser) inAssignedValue() bool {
-	depth, assigned := 0, false
-	for _, t := range p.toks[:p.i] {
-		if t.kind != tkOp {
-			continue
+// walrusRule reports whether an expression starting at token start sits
+// where CPython's grammar reads a named_expression (star_named_expression),
+// the only places its invalid_named_expression rule sees: in brackets, a
+// parenthesised group or tuple, a list or set display, a subscript (not a
+// slice bound), but not call arguments, dict items or comprehension
+// clauses; outside them, wherever the statement parser set p.named (a
+// condition, a decorator, a match subject, the expressions that start an
+// expression statement).
+func (p *parser) walrusRule(start int) bool {
+	type frame struct {
+		call, sub, brace bool
+		clause, colon    bool // a 'for' or 'if' clause, a ':' or '**' seen at its depth
+		lambdas          int  // lambdas whose ':' is still to come
+	}
+	var stack []frame
+	for i := 0; i < start && i < len(p.toks); i++ {
+		t := p.toks[i]
+		var f *frame
+		if len(stack) > 0 {
+			f = &stack[len(stack)-1]
 		}
-		depth += bracketDelta(t.text)
-		if depth == 0 && t.text == "=" {
-			assigned = true
+		switch {
+		case t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{"):
+			after := i > 0 && endsExpr(p.toks[i-1])
+			stack = append(stack, frame{call: t.text == "(" && after, sub: t.text == "[" && after, brace: t.text == "{"})
+		case t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}"):
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case f == nil:
+		case t.kind == tkName && (t.text == "for" || t.text == "if" && !f.call):
+			f.clause = true
+		case t.kind == tkName && t.text == "lambda":
+			f.lambdas++
+		case t.isOp(":") && f.lambdas > 0:
+			f.lambdas--
+		case t.isOp(":") || t.isOp("**") && f.brace:
+			f.colon = true
+		case t.isOp(",") && f.sub:
+			f.colon = false // the next slice of a subscript
 		}
 	}
-	return assigned && depth == 0
+	if len(stack) == 0 {
+		return p.named
+	}
+	f := stack[len(stack)-1]
+	return !f.call && !f.clause && !f.colon
 }
 
 // namedSlot reports whether the parser is where CPython's grammar has a
@@ -761,6 +803,25 @@ func (p *parser) positionalAfterKw(err error, at int, unpacking bool) error {
 	var se *SyntaxError
 	if !errors.As(err, &se) || se.Msg != "invalid syntax" || se.action {
 		return err
+	}
+	for k := at + 1; k < len(p.toks); k++ {
+		if t := p.toks[k]; t.line == se.Line && t.col == se.Col {
+			if t.isOp(":=") {
+				// "b.c := 1" is no argument to invalid_arguments (it
+				// reads "expression !':='"): the error is the first
+				// pass's, which after a keyword argument read the
+				// argument's first token and, after a name, the one
+				// after it, looking for '='.
+				t = p.toks[at]
+				if t.kind == tkName && at+1 < len(p.toks) {
+					t = p.toks[at+1]
+				}
+				se := p.fail(t, "invalid syntax")
+				se.noHint = true // no second-pass rule matches either
+				return se
+			}
+			break
+		}
 	}
 	probe := *se
 	if h := p.hint(p.toks, &probe); h.Msg != "invalid syntax" {
@@ -1291,7 +1352,14 @@ func (p *parser) dict() (*node, error) {
 			return nil, err
 		}
 		if !p.isOp(":") {
-			return nil, p.fail(k.tokAt(), "':' expected after dictionary key")
+			// CPython points at the key's last character, on the line
+			// the key starts on.
+			last := p.toks[p.i-1]
+			end := last.col + len(last.text) - 1
+			if nl := strings.LastIndexByte(last.text, '\n'); nl >= 0 {
+				end = len(last.text) - nl - 1
+			}
+			return nil, p.fail(token{line: k.line, col: end}, "':' expected after dictionary key")
 		}
 		if err := p.dictValueStart(); err != nil {
 			return nil, err
@@ -1321,8 +1389,6 @@ func (p *parser) dictValueStart() error {
 }
 
 // tokAt is a token at the node's position, for error locations.
-func (n *node) tokAt() token { return token{line: n.line, col: n.col} }
-
 // at moves an error to a node's position.
 func (se *SyntaxError) at(n *node) *SyntaxError {
 	se.Line, se.Col = n.line, n.col

@@ -202,6 +202,31 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "x = ", "1:5 invalid syntax"},
 		{11, "x = 1 +  ", "1:10 invalid syntax"},
 		{11, "f():  ", "1:4 invalid syntax"},
+		// invalid_named_expression names a ':=' target only where the grammar
+		// reads a named_expression, and only when an expression follows.
+		{11, "f(1:= , 2)\n", "1:4 invalid syntax"},                                   // call argument: no rule for ':='
+		{11, "(a.b := )\n", "1:6 invalid syntax"},                                    // nothing follows the ':='
+		{11, "(a.b := 1)\n", "1:2 cannot use assignment expressions with attribute"}, // near miss: a group, an expression follows
+		{11, "print(x.y := 1)\n", "1:11 invalid syntax"},                             // call argument
+		{11, "return x.y := 1\n", "1:12 invalid syntax"},                             // a return value is star_expressions
+		{11, "x.y := 1\n", "1:1 cannot use assignment expressions with attribute"},   // near miss: an expression statement starts with star_named_expressions
+		{11, "x, y.z := 1\n", "1:4 cannot use assignment expressions with attribute"},
+		{11, "a; x.y := 1\n", "1:4 cannot use assignment expressions with attribute"},
+		{11, "if True: x.y := 1\n", "1:10 cannot use assignment expressions with attribute"},
+		{11, "yield x.y := 1\n", "1:11 invalid syntax"}, // a yield value
+		{11, "del x.y := 1\n", "1:9 invalid syntax"},
+		{11, "for x in a.b := 1: pass\n", "1:14 invalid syntax"},
+		{11, "[a for b in c.d := 1]\n", "1:17 invalid syntax"},                                     // a comprehension clause
+		{11, "x[1:x.y := 2]\n", "1:9 invalid syntax"},                                              // a slice bound
+		{11, "x[a:b, c.d := 1]\n", "1:8 cannot use assignment expressions with attribute"},         // near miss: the next slice
+		{11, "{1: x.y := 2}\n", "1:9 invalid syntax"},                                              // a dict value
+		{11, "{x.y := 1: 2}\n", "1:2 cannot use assignment expressions with attribute"},            // near miss: a set's first element
+		{11, "[lambda x: x, y.z := 1]\n", "1:15 cannot use assignment expressions with attribute"}, // near miss: a lambda's ':' is no slice
+		{11, "class A(a.b := 1): pass\n", "1:13 invalid syntax"},
+		{11, "f(a=1, b.c := 2)\n", "1:9 invalid syntax"}, // after a keyword argument the first pass read b and '.'
+		{11, "f(a=1, (b) := 2)\n", "1:8 invalid syntax"},
+		{11, "f(a=1, b := 2)\n", "1:14 positional argument follows keyword argument"}, // near miss: a name's ':=' is an argument
+		{11, "{1: 2, x.y := 3}\n", "1:10 ':' expected after dictionary key"},          // the key's last character
 	}
 	for _, tc := range tests {
 		_, err := lexLinesFor(tc.src, tc.minor, true, nil)

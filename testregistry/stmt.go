@@ -394,7 +394,7 @@ func (p *parser) statement() error {
 	t := p.peek()
 	if t.kind == tkOp && t.text == "@" {
 		p.next()
-		if _, err := p.namedExpression(); err != nil {
+		if _, err := p.namedCondition(); err != nil {
 			return err
 		}
 		return p.end()
@@ -418,7 +418,7 @@ func (p *parser) statement() error {
 			return p.classDef()
 		case "if", "elif", "while":
 			p.next()
-			if _, err := p.namedExpression(); err != nil {
+			if _, err := p.namedCondition(); err != nil {
 				return err
 			}
 			return p.block()
@@ -1190,7 +1190,11 @@ func (p *parser) yieldOrStar() (*node, error) {
 				return nil, err
 			}
 		} else if !p.stmtEnd() && !p.isOp("=") && !p.isOp(")") {
-			if _, err := p.starExpressions(); err != nil {
+			named := p.named
+			p.named = false // a yield's value is star_expressions
+			_, err := p.starExpressions()
+			p.named = named
+			if err != nil {
 				return nil, err
 			}
 		}
@@ -1298,7 +1302,12 @@ func (p *parser) simpleStmt() error {
 			}
 		}
 	}
+	// The expressions an expression statement starts with are
+	// star_named_expressions to invalid_assignment; what follows an '='
+	// is not.
+	p.named = true
 	first, err := p.yieldOrStar()
+	p.named = false
 	if err != nil {
 		return err
 	}
@@ -1313,7 +1322,7 @@ func (p *parser) simpleStmt() error {
 			// when an expression follows (invalid_assignment), whatever
 			// comes after that expression.
 			colon := p.peek()
-			ok, read := p.annotationFollows()
+			ok, read := p.expressionFollows()
 			if !ok || first.class == "Yield" && !first.paren {
 				// A bare yield is no expression: the rule that names the
 				// target does not match it.
@@ -1467,8 +1476,18 @@ func (p *parser) fromImport() error {
 	return nil
 }
 
+// namedCondition parses a named_expression outside brackets: a condition,
+// a guard, a decorator.
+func (p *parser) namedCondition() (*node, error) {
+	p.named = true
+	defer func() { p.named = false }()
+	return p.namedExpression()
+}
+
 // matchHeader parses "match subject:" after the keyword.
 func (p *parser) matchHeader() error {
+	p.named = true
+	defer func() { p.named = false }()
 	if _, err := p.namedExpression(); err != nil {
 		return err
 	}
@@ -1481,6 +1500,7 @@ func (p *parser) matchHeader() error {
 			return err
 		}
 	}
+	p.named = false
 	if !p.isOp(":") {
 		if p.atEnd() {
 			return p.fail(p.peek(), "expected ':'")
@@ -1498,7 +1518,7 @@ func (p *parser) caseHeader() error {
 	}
 	if p.isKw("if") {
 		p.next()
-		if _, err := p.namedExpression(); err != nil {
+		if _, err := p.namedCondition(); err != nil {
 			return err
 		}
 	}
@@ -1693,15 +1713,16 @@ func (p *parser) valuePattern() error {
 	return nil
 }
 
-// annotationFollows reports whether an expression parses after the ':'
-// at the parser's position, as CPython's second pass reads it. PEG
+// expressionFollows reports whether an expression parses after the
+// operator (an annotation's ':', a ':=') at the parser's position, as
+// CPython's second pass reads it. PEG
 // alternatives fall back to a shorter operand, so "1 +" or "1 if" is the
 // expression 1 followed by something else: an expression parses as soon
 // as its first operand does. But a parse that reads past the last token
 // of a line left inside an open bracket (the end of the file) meets the
 // tokenizer's error first. read is the token the attempt stopped at; the
 // parser's position is left as it was.
-func (p *parser) annotationFollows() (ok bool, read token) {
+func (p *parser) expressionFollows() (ok bool, read token) {
 	if p.i+1 >= len(p.toks) {
 		return false, p.peek()
 	}
