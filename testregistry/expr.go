@@ -1388,7 +1388,6 @@ func (p *parser) dictValueStart() error {
 	return nil
 }
 
-// tokAt is a token at the node's position, for error locations.
 // at moves an error to a node's position.
 func (se *SyntaxError) at(n *node) *SyntaxError {
 	se.Line, se.Col = n.line, n.col
