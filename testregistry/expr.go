@@ -713,7 +713,11 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 			if !p.check {
 				c.elts = append(c.elts, v)
 			}
-		case t.kind == tkName && p.i+1 < len(p.toks) && p.toks[p.i+1].kind == tkOp && p.toks[p.i+1].text == "=":
+		case t.kind == tkName && p.i+1 < len(p.toks) && p.toks[p.i+1].kind == tkOp && p.toks[p.i+1].text == "=" &&
+			(!isKeyword(t.text) || t.text == "True" || t.text == "False" || t.text == "None"):
+			// invalid_kwarg names True, False and None; another keyword
+			// is no NAME to the grammar, and parses (or fails) as the
+			// start of an expression.
 			if isKeyword(t.text) {
 				return nil, p.fail(t, "cannot assign to "+t.text)
 			}

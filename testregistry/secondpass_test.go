@@ -202,6 +202,12 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "x = ", "1:5 invalid syntax"},
 		{11, "x = 1 +  ", "1:10 invalid syntax"},
 		{11, "f():  ", "1:4 invalid syntax"},
+		// A keyword as a keyword argument's name.
+		{11, "f(and=1)\n", "1:3 invalid syntax"},   // another keyword is no NAME to invalid_kwarg
+		{11, "f(await=1)\n", "1:8 invalid syntax"}, // await starts an expression: it fails at '='
+		{11, "f(not=1)\n", "1:6 invalid syntax"},
+		{11, "f(True=1)\n", "1:3 cannot assign to True"}, // near miss: True, False and None are named
+		{11, "f(a=1, None=1)\n", "1:8 cannot assign to None"},
 		// invalid_named_expression names a ':=' target only where the grammar
 		// reads a named_expression, and only when an expression follows.
 		{11, "f(1:= , 2)\n", "1:4 invalid syntax"},                                   // call argument: no rule for ':='
