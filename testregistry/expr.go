@@ -56,8 +56,12 @@ type parser struct {
 	// named: an expression outside brackets here is a named_expression
 	// in CPython's grammar (walrusRule); set by the statement parser.
 	named bool
-	i     int
-	slab  []node
+	// forTarget is 1 + the index of a comprehension's targets that
+	// invalid_for_target reads as star_expressions, while hint looks
+	// for the second pass's errors in them (0: none).
+	forTarget int
+	i         int
+	slab      []node
 	// check: only the syntax matters (the statement check of every line);
 	// call arguments, dict items and string values are not kept.
 	check bool
@@ -451,7 +455,7 @@ func (p *parser) expression() (*node, error) {
 			// Reported over the whole "a if b" (a known range), but
 			// read up to the token after it.
 			la := p.peek()
-			return nil, &SyntaxError{Line: t.line, Col: t.col, Msg: "expected 'else' after 'if' expression", read: &la}
+			return nil, &SyntaxError{Line: t.line, Col: t.col, Msg: expectedElse, read: &la}
 		}
 		p.next()
 		if _, err := p.expression(); err != nil {
@@ -554,6 +558,7 @@ func (p *parser) binExpr(minPrec int) (*node, error) {
 		if prec == 0 || prec < minPrec {
 			return left, nil
 		}
+		op := p.toks[p.i : p.i+width]
 		p.i += width
 		next := prec + 1 // for and/or: the right operand may start with not
 		if prec == precCompare {
@@ -570,7 +575,16 @@ func (p *parser) binExpr(minPrec int) (*node, error) {
 			class = "Compare"
 		}
 		if left.class != class || class == "BinOp" {
+			first := left
 			left = p.alloc(node{class: class, line: left.line, col: left.col})
+			if class == "Compare" {
+				// A comparison keeps its first operator and left operand
+				// for the for-target rule (forTargetInvalid).
+				left.fn, left.name = first, op[0].text
+				if len(op) > 1 {
+					left.name += " " + op[1].text // not in, is not
+				}
+			}
 		}
 	}
 }
@@ -920,6 +934,81 @@ func (p *parser) startsAt(i int, bitOr bool) bool {
 }
 
 // comprehension parses one or more "for targets in iter [if cond]" clauses.
+// forTargetError is the error of a comprehension's 'for' whose targets
+// (from toks[targets]) are no star_targets followed by 'in': CPython's
+// second pass reads star_expressions there (invalid_for_target). An
+// error its rules raise on the way wins ("[x for i if y]", a missing
+// comma); then a target no assignment can have; else the first pass's
+// error, where the 'in' is missing or the targets end.
+func (p *parser) forTargetError(targets int, fail *SyntaxError) error {
+	sub := parser{toks: p.toks[targets:], check: true, minor: p.minor, memo: p.memo}
+	n, err := sub.starExpressions()
+	var se *SyntaxError
+	if errors.As(err, &se) && se.Msg != "invalid syntax" {
+		return se
+	}
+	if err != nil {
+		// A PEG parse keeps the longest prefix that parses ("None in"
+		// is the target None): its target is the one judged.
+		n = p.longestPrefix(targets, targets+sub.i)
+	}
+	at := fail
+	if err == nil && targets+sub.i < len(p.toks) {
+		at = p.fail(p.toks[targets+sub.i], "invalid syntax") // where an operand may follow another
+	}
+	p.forTarget = targets + 1 // an expression starts there for the print rule
+	h := p.hint(p.toks, at)
+	p.forTarget = 0
+	if h != at {
+		return h
+	}
+	if n != nil {
+		if bad := forTargetInvalid(n); bad != nil {
+			return &SyntaxError{Line: bad.line, Col: bad.col, Msg: "cannot assign to " + describeTarget(bad)}
+		}
+	}
+	return fail
+}
+
+// longestPrefix is the star_expressions that the tokens from toks[from]
+// up to (not including) toks[end] or fewer parse as in full, or nil.
+func (p *parser) longestPrefix(from, end int) *node {
+	for j := min(end, len(p.toks)); j > from; j-- {
+		sub := parser{toks: p.toks[from:j], check: true, minor: p.minor, memo: p.memo}
+		if n, err := sub.starExpressions(); err == nil && sub.atEnd() {
+			return n
+		}
+	}
+	return nil
+}
+
+// forTargetInvalid is CPython's _PyPegen_get_invalid_target for a for
+// target: the first part no assignment can have, nil if none. A
+// comparison whose first operator is 'in' ("f() in y", how the target
+// and the 'in' read as one expression) is judged by its left operand;
+// any other comparison is no error of this rule.
+func forTargetInvalid(n *node) *node {
+	switch n.class {
+	case "Name", "Attribute", "Subscript":
+		return nil
+	case "Starred":
+		return forTargetInvalid(n.fn)
+	case "Tuple", "List":
+		for _, e := range n.elts {
+			if bad := forTargetInvalid(e); bad != nil {
+				return bad
+			}
+		}
+		return nil
+	case "Compare":
+		if n.name == "in" && n.fn != nil {
+			return forTargetInvalid(n.fn)
+		}
+		return nil
+	}
+	return n
+}
+
 func (p *parser) comprehension() error {
 	for p.isKw("for") || p.isKw("async") {
 		if p.isKw("async") {
@@ -929,18 +1018,21 @@ func (p *parser) comprehension() error {
 			return p.fail(p.peek(), "invalid syntax")
 		}
 		p.next()
+		targets := p.i
+		bad := false // a target no assignment can have
 		for {
 			if p.isOp("*") {
 				p.next()
 			}
 			t, err := p.bitOr()
+			var se *SyntaxError
+			if errors.As(err, &se) && se.Msg == "invalid syntax" && !se.action && !se.noHint {
+				return p.forTargetError(targets, se) // no star_targets ("for lambda: 1 in")
+			}
 			if err != nil {
 				return err
 			}
-			// invalid_for_target: "[x for f() in y]" cannot assign.
-			if err := p.checkTarget(t, "assign to"); err != nil {
-				return err
-			}
+			bad = bad || p.checkTarget(t, "assign to") != nil
 			if !p.isOp(",") {
 				break
 			}
@@ -949,8 +1041,8 @@ func (p *parser) comprehension() error {
 				break
 			}
 		}
-		if !p.isKw("in") {
-			return p.fail(p.peek(), "invalid syntax")
+		if !p.isKw("in") || bad {
+			return p.forTargetError(targets, p.fail(p.peek(), "invalid syntax"))
 		}
 		p.next()
 		if _, err := p.disjunction(); err != nil {

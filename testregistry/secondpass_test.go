@@ -202,6 +202,27 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "x = ", "1:5 invalid syntax"},
 		{11, "x = 1 +  ", "1:10 invalid syntax"},
 		{11, "f():  ", "1:4 invalid syntax"},
+		// A 'for' whose targets are no star_targets followed by 'in': the
+		// second pass reads star_expressions there (invalid_for_target).
+		{11, "[x for i j]\n", "1:8 invalid syntax. Perhaps you forgot a comma?"},                  // invalid_for_target reads star_expressions after the 'for'
+		{11, "[x for a, b in l c]\n", "1:18 invalid syntax"},                                      // near miss: star_targets and 'in' matched: the iterable has no such rule
+		{11, "[x for a in b for 1 in l c]\n", "1:19 invalid syntax. Perhaps you forgot a comma?"}, // near miss: an invalid target: the iterable is read too
+		{11, "[x for f() k in l]\n", "1:8 invalid syntax. Perhaps you forgot a comma?"},           // the missing comma is found before the target is judged
+		{11, "[x for f() in l]\n", "1:8 cannot assign to function call"},                          // near miss
+		{11, "[x for *i k in l]\n", "1:11 invalid syntax"},                                        // a starred target has no missing-comma rule
+		{11, "[x for print k in l]\n", "1:8 Missing parentheses in call to 'print'. Did you mean print(...)?"},
+		{11, "[x for print in l]\n", ""},                                                  // near miss: a valid target
+		{11, "(x for i if j else k in)\n", "1:8 cannot assign to conditional expression"}, // the longest prefix that parses is the target
+		{11, "(x for None in)\n", "1:8 cannot assign to None"},
+		{11, "[x for lambda: 1]\n", "1:8 cannot assign to lambda"},
+		{11, "(x for i 'a' k in l)\n", "1:10 invalid syntax. Perhaps you forgot a comma?"}, // invalid_legacy_expression after the name
+		{11, "[x for i if j]\n", "1:8 expected 'else' after 'if' expression"},
+		{11, "for print k in l: pass\n", "1:5 Missing parentheses in call to 'print'. Did you mean print(...)?"}, // a for statement the same
+		{11, "for lambda: 1 in l: pass\n", "1:5 cannot assign to lambda"},
+		{11, "for a[0] c in l if c d: pass\n", "1:10 invalid syntax"},     // near miss: the right side of a missing comma raises nothing
+		{11, "foo k if c\n", "1:5 expected 'else' after 'if' expression"}, // the legacy rule's star_expressions raise
+		{11, "print k if c\n", "1:7 expected 'else' after 'if' expression"},
+		{11, "[x for a in b for await x in l c]\n", "1:19 invalid syntax. Perhaps you forgot a comma?"}, // await belongs to its operand
 		// A keyword as a keyword argument's name.
 		{11, "f(and=1)\n", "1:3 invalid syntax"},   // another keyword is no NAME to invalid_kwarg
 		{11, "f(await=1)\n", "1:8 invalid syntax"}, // await starts an expression: it fails at '='

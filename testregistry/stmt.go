@@ -86,8 +86,12 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 		} else {
 			_, err = sub.expression()
 		}
+		// An invalid_* rule raising on the way ("expected 'else' after
+		// 'if' expression") ends the second pass like a failing action;
+		// the missing-comma rule reads its right side without them
+		// (expression_without_invalid), the legacy rule with them.
 		var se *SyntaxError
-		if errors.As(err, &se) && se.action && action == nil {
+		if errors.As(err, &se) && (se.action || star && se.Msg == expectedElse) && action == nil {
 			action = se
 		}
 		if err != nil {
@@ -140,10 +144,20 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 		}
 		a, b := toks[k-1], toks[k]
 		start := exprStart(toks, k-1)
-		// A comprehension's disjunction has no expression rule; an if
-		// statement's condition (a named_expression) does.
-		if start > 0 && (toks[start-1].text == "for" || toks[start-1].text == "if" && start > 1) {
+		// A comprehension's disjunctions have no expression rule; an if
+		// statement's condition (a named_expression) does. Its 'for'
+		// clause does when its targets are no star_targets followed by
+		// 'in': CPython's invalid_for_target then reads star_expressions
+		// after the 'for' ("[x for i j]"), whose starred form has no
+		// such rule; once they are, the 'in' cuts the other
+		// alternatives off.
+		if start > 0 && toks[start-1].text == "if" && start > 1 {
 			return action
+		}
+		if clause := forClause(toks, start); clause >= 0 {
+			if toks[start].isOp("*") || hasKeyword(toks[start:k], "in") && p.forTarget != clause+1 {
+				return action
+			}
 		}
 		if endsExpr(a) && startsExpr(b) && b.text != "-" && b.text != "+" &&
 			!(toks[start].kind == tkName && !isKeyword(toks[start].text) && start+1 < len(toks) && toks[start+1].kind == tkString) &&
@@ -161,7 +175,7 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 	}
 	for i := 0; i < k && i+1 < len(toks); i++ {
 		t := toks[i]
-		if t.kind == tkName && (t.text == "print" || t.text == "exec") && (i == 0 || expressionSlot(toks[i-1])) &&
+		if t.kind == tkName && (t.text == "print" || t.text == "exec") && (i == 0 || expressionSlot(toks[i-1]) || p.forTarget == i+1) &&
 			toks[i+1].text != "(" && (startsExpr(toks[i+1]) || toks[i+1].text == "*") {
 			end := parses(i+1, true)
 			if action != nil {
@@ -210,7 +224,7 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 	// star_expressions it parses after a lone name can meet the
 	// missing-comma rule further on ("f(x = u 'a' e=3)").
 	if k > 0 && k < len(toks) && toks[k-1].kind == tkName && !isKeyword(toks[k-1].text) && exprStart(toks, k-1) == k-1 &&
-		!toks[k].isOp("(") && (k == 1 || expressionSlot(toks[k-2])) {
+		!toks[k].isOp("(") && (k == 1 || expressionSlot(toks[k-2]) || p.forTarget == k) {
 		sub := parser{toks: toks[k:], check: true, minor: minor}
 		_, err := sub.starExpressions()
 		k2 := -1
@@ -218,7 +232,9 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 		switch {
 		case err == nil:
 			k2 = k + sub.i // it stops where the next operand starts
-		case errors.As(err, &se2) && se2.Msg == "invalid syntax" && !se2.action:
+		case errors.As(err, &se2) && se2.Msg == expectedElse:
+			return se2 // invalid_expression raised on the way
+		case errors.As(err, &se2) && !se2.action:
 			k2 = len(toks)
 			for i := k; i < len(toks); i++ {
 				if t := toks[i]; t.line > se2.Line || t.line == se2.Line && t.col >= se2.Col {
@@ -238,6 +254,47 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 		return action
 	}
 	return se
+}
+
+// expectedElse is invalid_expression's error for a conditional without
+// its else, which any expression the second pass reads can raise.
+const expectedElse = "expected 'else' after 'if' expression"
+
+// hasKeyword reports the keyword kw outside brackets in toks.
+func hasKeyword(toks []token, kw string) bool {
+	depth := 0
+	for _, t := range toks {
+		switch {
+		case t.kind == tkOp:
+			depth += bracketDelta(t.text)
+		case depth == 0 && t.kind == tkName && t.text == kw:
+			return true
+		}
+	}
+	return false
+}
+
+// forClause is the index of the first target of the 'for' clause whose
+// target list toks[i] is in (after the 'for', before its 'in'), or -1.
+func forClause(toks []token, i int) int {
+	depth := 0
+	for j := i - 1; j >= 0; j-- {
+		t := toks[j]
+		switch {
+		case t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}"):
+			depth++
+		case t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{"):
+			if depth == 0 {
+				return -1
+			}
+			depth--
+		case depth == 0 && t.kind == tkName && (t.text == "in" || t.text == "if"):
+			return -1
+		case depth == 0 && t.kind == tkName && t.text == "for":
+			return j + 1
+		}
+	}
+	return -1
 }
 
 // topLevelElse reports an "else" outside brackets in toks.
@@ -305,6 +362,8 @@ func exprStart(toks []token, i int) int {
 			if j < 0 {
 				return 0
 			}
+		case q.kind == tkName && q.text == "await":
+			j-- // await binds to its primary
 		default:
 			return j
 		}
@@ -969,17 +1028,22 @@ func (p *parser) classDef() error {
 
 func (p *parser) forStmt() error {
 	p.next() // for
+	start := p.i
 	targets, err := p.targetList()
+	var se *SyntaxError
+	if errors.As(err, &se) && se.Msg == "invalid syntax" && !se.action && !se.noHint {
+		return p.forTargetError(start, se) // no star_targets ("for lambda: 1 in")
+	}
 	if err != nil {
 		return err
 	}
+	bad := false
 	for _, t := range targets {
-		if err := p.checkTarget(t, "assign to"); err != nil {
-			return err
-		}
+		bad = bad || p.checkTarget(t, "assign to") != nil
 	}
-	if !p.isKw("in") {
-		return p.fail(p.peek(), "invalid syntax")
+	if !p.isKw("in") || bad {
+		// As in a comprehension: invalid_for_target.
+		return p.forTargetError(start, p.fail(p.peek(), "invalid syntax"))
 	}
 	p.next()
 	if _, err := p.starExpressions(); err != nil {
