@@ -202,6 +202,11 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "x = ", "1:5 invalid syntax"},
 		{11, "x = 1 +  ", "1:10 invalid syntax"},
 		{11, "f():  ", "1:4 invalid syntax"},
+		{11, "x = 1\n \\\n\ny = 2\n", ""}, // a continuation into a blank line is a blank line
+		{11, " \\\n# c\nx = 1\n", ""},
+		{11, "x = 1\n \\\ny = 2\n", "3:1 unexpected indent"},                                  // near miss: continued into a statement, the indentation counts (CPython: offset 0; columns here start at 1)
+		{11, "def f():\n    x = 1\n    @d\ndef g(x):\n    pass\n", "4:1 unexpected unindent"}, // a decorator, then a def one level out (CPython: offset 0)
+		{11, "if x:\n    @d\n    def f(): pass\n", ""},                                        // near miss: the def at the decorator's level
 		// A 'for' whose targets are no star_targets followed by 'in': the
 		// second pass reads star_expressions there (invalid_for_target).
 		{11, "[x for i j]\n", "1:8 invalid syntax. Perhaps you forgot a comma?"},                  // invalid_for_target reads star_expressions after the 'for'

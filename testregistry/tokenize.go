@@ -327,7 +327,7 @@ func (lx *lexer) checkStmt(line []token, depth int) (se *SyntaxError, blocked bo
 	// decorator, or that is not a case block in a match block, before it
 	// looks at the rest of the line.
 	// So does an elif, else, except or finally without its statement.
-	if lx.decorated && !startsDef(line) || depth > 0 && depth <= len(lx.blocks) && lx.blocks[depth-1] == "match" && line[0].text != "case" {
+	if lx.decorated && (!startsDef(line) || depth < lx.decoDepth) || depth > 0 && depth <= len(lx.blocks) && lx.blocks[depth-1] == "match" && line[0].text != "case" {
 		se = &SyntaxError{Line: line[0].line, Col: line[0].col, Msg: "invalid syntax"}
 		if lx.decorated && depth < lx.decoDepth {
 			se.Msg, se.sticky = "unexpected unindent", true // the parser meets a DEDENT
@@ -820,6 +820,11 @@ done:
 			for lx.pos < len(lx.src) && (lx.src[lx.pos] == ' ' || lx.src[lx.pos] == '\t' || lx.src[lx.pos] == '\f') {
 				lx.pos++
 			}
+		}
+		// Continued into a line with nothing on it: the whole is a blank
+		// line, which sets no indentation.
+		if lx.pos < len(lx.src) && (lx.src[lx.pos] == '#' || lx.src[lx.pos] == '\n' || lx.src[lx.pos] == '\r') {
+			return lx.indentation()
 		}
 	}
 	top := lx.indents[len(lx.indents)-1]
