@@ -202,7 +202,11 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "x = ", "1:5 invalid syntax"},
 		{11, "x = 1 +  ", "1:10 invalid syntax"},
 		{11, "f():  ", "1:4 invalid syntax"},
-		{11, "x = 1\n \\\n\ny = 2\n", ""}, // a continuation into a blank line is a blank line
+		{11, "f(1, \\\n", "1:2 '(' was never closed"},                                                  // the end of the file after a continuation, in a bracket
+		{11, "x = 1 + \\\n", "1:10 unexpected EOF while parsing"},                                      // near miss: no bracket
+		{11, "def pack( (xs, n):\n    return 1\n", "1:11 Function parameters cannot be parenthesized"}, // '(a, b)' is parenthesised parameters whatever follows
+		{11, "def f(a (b)):\n  pass\n", "1:9 invalid syntax"},                                          // near miss: a name before it
+		{11, "x = 1\n \\\n\ny = 2\n", ""},                                                              // a continuation into a blank line is a blank line
 		{11, " \\\n# c\nx = 1\n", ""},
 		{11, "x = 1\n \\\ny = 2\n", "3:1 unexpected indent"},                                  // near miss: continued into a statement, the indentation counts (CPython: offset 0; columns here start at 1)
 		{11, "def f():\n    x = 1\n    @d\ndef g(x):\n    pass\n", "4:1 unexpected unindent"}, // a decorator, then a def one level out (CPython: offset 0)

@@ -764,7 +764,13 @@ func (p *parser) params(closer string, annotations bool) error {
 		}
 		it.comma = p.isOp(",")
 		if !it.comma && !p.isOp(closer) {
-			if se := p.checkParams(items, annotations); se != nil {
+			checked := items
+			if it.kind == '(' {
+				// The parenthesised-parameters rule matches "(a, b)"
+				// whatever follows it.
+				checked = append(items[:len(items):len(items)], it)
+			}
+			if se := p.checkParams(checked, annotations); se != nil {
 				return se
 			}
 			if expr {

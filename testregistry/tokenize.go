@@ -415,6 +415,8 @@ func (lx *lexer) run() error {
 			line, col := lx.line, lx.col()
 			lx.pos++
 			switch {
+			case lx.pos >= len(lx.src) && len(lx.brackets) > 0:
+				return lx.eof() // the end of the file in a bracket: it was never closed
 			case lx.pos >= len(lx.src):
 				// CPython points after the backslash, at what it read.
 				return lx.quietErr(line, col+1, "unexpected EOF while parsing")
@@ -431,6 +433,9 @@ func (lx *lexer) run() error {
 				return lx.quietErr(line, col+1, "unexpected character after line continuation character")
 			}
 			if lx.pos >= len(lx.src) {
+				if len(lx.brackets) > 0 {
+					return lx.eof()
+				}
 				return lx.quietErr(line, col+1, "unexpected EOF while parsing")
 			}
 		case c >= '0' && c <= '9' || c == '.' && lx.pos+1 < len(lx.src) && isDigit(lx.src[lx.pos+1]):
