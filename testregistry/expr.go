@@ -56,6 +56,10 @@ type parser struct {
 	// named: an expression outside brackets here is a named_expression
 	// in CPython's grammar (walrusRule); set by the statement parser.
 	named bool
+	// subject: the tokens are a match statement's subject, read by
+	// CPython's second pass (hint), where every expression outside
+	// brackets is a named_expression.
+	subject bool
 	// forTarget is 1 + the index of a comprehension's targets that
 	// invalid_for_target reads as star_expressions, while hint looks
 	// for the second pass's errors in them (0: none).
@@ -361,6 +365,9 @@ func (p *parser) namedSlot() bool {
 			// an expression.
 			return !(t.text == "(" && j > 0 && endsExpr(p.toks[j-1]) && !isKeyword(p.toks[j-1].text))
 		}
+	}
+	if p.subject {
+		return true // a match statement's subject_expr
 	}
 	switch p.toks[0].text {
 	case "if", "elif", "while":
@@ -821,6 +828,16 @@ func (p *parser) positionalAfterKw(err error, at int, unpacking bool) error {
 	var se *SyntaxError
 	if !errors.As(err, &se) || se.Msg != "invalid syntax" || se.action {
 		return err
+	}
+	if at+1 < len(p.toks) && p.toks[at].kind == tkName && p.toks[at+1].isOp(":=") {
+		// "b := " with no value: the cut after ':=' fails the argument
+		// for invalid_arguments too; the first pass stopped at the ':='.
+		sub := parser{toks: p.toks[at+2:], check: true, minor: p.minor, memo: p.memo}
+		if _, err := sub.expression(); err != nil {
+			se := p.fail(p.toks[at+1], "invalid syntax")
+			se.noHint = true
+			return se
+		}
 	}
 	for k := at + 1; k < len(p.toks); k++ {
 		if t := p.toks[k]; t.line == se.Line && t.col == se.Col {

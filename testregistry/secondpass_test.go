@@ -202,6 +202,17 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "x = ", "1:5 invalid syntax"},
 		{11, "x = 1 +  ", "1:10 invalid syntax"},
 		{11, "f():  ", "1:4 invalid syntax"},
+		{11, "if __name__ print \"__main__\":\n    pass\n", "1:13 Missing parentheses in call to 'print'. Did you mean print(...)?"}, // invalid_legacy_expression at the name before print reads print as an expression's start
+		{11, "x = a b print c\n", "1:9 Missing parentheses in call to 'print'. Did you mean print(...)?"},
+		{11, "x = (a print b)\n", "1:6 invalid syntax. Perhaps you forgot a comma?"},              // near miss: in brackets the missing-comma rule raises first
+		{11, "f(a=1, b:= =2)\n", "1:9 invalid syntax"},                                            // a walrus with no value is no argument
+		{11, "f(a=1, b := 2)\n", "1:14 positional argument follows keyword argument"},             // near miss
+		{11, "match x = 1\n", "1:7 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}, // a match statement's subject is read first
+		{11, "match x.y = 1\n", "1:7 cannot assign to attribute here. Maybe you meant '==' instead of '='?"},
+		{11, "match = 1\n", ""}, // near miss: no subject
+		{11, "[i for i lambda range(3)]\n", "1:10 invalid syntax"},                                     // a lambda's parameters hold no expression
+		{11, "def f(():\n    pass\n", "1:7 invalid syntax"},                                            // '()' is no parenthesised parameters
+		{11, "def f((a, b)):\n    pass\n", "1:7 Function parameters cannot be parenthesized"},          // near miss
 		{11, "f(1, \\\n", "1:2 '(' was never closed"},                                                  // the end of the file after a continuation, in a bracket
 		{11, "x = 1 + \\\n", "1:10 unexpected EOF while parsing"},                                      // near miss: no bracket
 		{11, "def pack( (xs, n):\n    return 1\n", "1:11 Function parameters cannot be parenthesized"}, // '(a, b)' is parenthesised parameters whatever follows

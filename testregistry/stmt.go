@@ -58,6 +58,17 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 	if len(toks) > 0 && (toks[0].text == "import" || toks[0].text == "from") && toks[0].kind == tkName {
 		return se // an import holds no expression for these rules to parse
 	}
+	// A line that starts with the soft keyword match is tried as a match
+	// statement first (compound statements come before simple ones): an
+	// invalid_* rule its subject_expr raises wins ("match x = 1").
+	if len(toks) > 1 && toks[0].kind == tkName && toks[0].text == "match" && softKeywordToken("match", minor) &&
+		(startsExpr(toks[1]) || toks[1].isOp("*")) {
+		sub := parser{toks: toks[1:], check: true, minor: minor, named: true, subject: true}
+		var se2 *SyntaxError
+		if _, err := sub.starExpressions(); errors.As(err, &se2) && se2.Msg != "invalid syntax" && !se2.action {
+			return se2
+		}
+	}
 	k := len(toks)
 	for i, t := range toks {
 		if t.line > se.Line || t.line == se.Line && t.col >= se.Col {
@@ -173,9 +184,9 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 		}
 		return action
 	}
-	for i := 0; i < k && i+1 < len(toks); i++ {
+	for i := 0; i+1 < len(toks); i++ {
 		t := toks[i]
-		if t.kind == tkName && (t.text == "print" || t.text == "exec") && (i == 0 || expressionSlot(toks[i-1]) || p.forTarget == i+1) &&
+		if t.kind == tkName && (t.text == "print" || t.text == "exec") && (i < k && (i == 0 || expressionSlot(toks[i-1]) || p.forTarget == i+1) || legacyChain(toks, i, p.forTarget)) &&
 			toks[i+1].text != "(" && (startsExpr(toks[i+1]) || toks[i+1].text == "*") {
 			end := parses(i+1, true)
 			if action != nil {
@@ -232,8 +243,8 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 		switch {
 		case err == nil:
 			k2 = k + sub.i // it stops where the next operand starts
-		case errors.As(err, &se2) && se2.Msg == expectedElse:
-			return se2 // invalid_expression raised on the way
+		case errors.As(err, &se2) && se2.Msg != "invalid syntax":
+			return se2 // an invalid_* rule raised on the way
 		case errors.As(err, &se2) && !se2.action:
 			k2 = len(toks)
 			for i := k; i < len(toks); i++ {
@@ -245,7 +256,9 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 		}
 		if k2 > k {
 			reached(k2) // it read there: into an unclosed bracket, to the end
-			if hint := comma(k2); hint != nil && !hint.action {
+			// A lambda's parameters hold no expression for the rule
+			// ("lambda range(3)" fails at the '(').
+			if hint := comma(k2); hint != nil && !hint.action && !inLambdaParams(toks[k:k2]) {
 				return hint
 			}
 		}
@@ -254,6 +267,56 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 		return action
 	}
 	return se
+}
+
+// inLambdaParams reports whether the end of toks is inside the parameter
+// list of a lambda in toks (after the keyword, before its ':').
+func inLambdaParams(toks []token) bool {
+	depth := 0
+	for j := len(toks) - 1; j >= 0; j-- {
+		t := toks[j]
+		switch {
+		case t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}"):
+			depth++
+		case t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{"):
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case depth == 0 && t.isOp(":"):
+			return false
+		case depth == 0 && t.kind == tkName && t.text == "lambda":
+			return true
+		}
+	}
+	return false
+}
+
+// legacyChain reports whether toks[i] follows names juxtaposed from an
+// expression's start outside brackets ("x = a b print c"):
+// invalid_legacy_expression,
+// tried at every name an expression starts with, parses star_expressions
+// after the name, where the next name starts an expression in turn.
+func legacyChain(toks []token, i, forTarget int) bool {
+	depth := 0
+	for _, t := range toks[:i] {
+		if t.kind == tkOp {
+			depth += bracketDelta(t.text)
+		}
+	}
+	if depth > 0 {
+		return false // in brackets the missing-comma rule, tried first, raises
+	}
+	for j := i - 1; j >= 0; j-- {
+		t := toks[j]
+		if t.kind != tkName || isKeyword(t.text) || j+1 < len(toks) && toks[j+1].isOp("(") {
+			return false
+		}
+		if j == 0 || expressionSlot(toks[j-1]) || forTarget == j+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // expectedElse is invalid_expression's error for a conditional without
@@ -676,6 +739,38 @@ type paramItem struct {
 	eq    position // the '=' of a default (line 0: none)
 	noVal bool     // '=' with no expression after it
 	comma bool     // followed by ','
+	names bool     // for (: parameters without defaults inside
+}
+
+// parenthesisedParams reports whether toks, the inside of a parenthesis
+// in a parameter list, is what invalid_parameters calls parenthesised
+// parameters: one or more names (with annotations in a def), separated
+// by commas, one more allowed at the end.
+func parenthesisedParams(toks []token, annotations bool) bool {
+	n := 0
+	for len(toks) > 0 {
+		end, depth := len(toks), 0
+		for i, t := range toks {
+			if t.kind == tkOp {
+				depth += bracketDelta(t.text)
+			}
+			if depth == 0 && t.isOp(",") {
+				end = i
+				break
+			}
+		}
+		part := toks[:end]
+		if len(part) == 0 || part[0].kind != tkName || isKeyword(part[0].text) ||
+			len(part) > 1 && !(annotations && part[1].isOp(":") && len(part) > 2) {
+			return false
+		}
+		n++
+		if end == len(toks) {
+			break
+		}
+		toks = toks[end+1:] // after the comma; empty when it was the last
+	}
+	return n > 0
 }
 
 // position is a place in the source; line 0 is none.
@@ -736,9 +831,11 @@ func (p *parser) params(closer string, annotations bool) error {
 			}
 		case p.isOp("("):
 			it.kind = '('
+			open := p.i
 			if err := p.skipBracket(); err != nil {
 				return err
 			}
+			it.names = parenthesisedParams(p.toks[open+1:p.i-1], annotations)
 		default:
 			if err := p.name(); err != nil {
 				return noHint(err)
@@ -909,7 +1006,7 @@ func (p *parser) checkParams(items []paramItem, annotations bool) *SyntaxError {
 		for kind(i) == 'P' {
 			i++
 		}
-		if kind(i) == '(' {
+		if kind(i) == '(' && items[i].names {
 			what := "Function"
 			if !annotations {
 				what = "Lambda expression"
