@@ -56,6 +56,9 @@ type parser struct {
 	// named: an expression outside brackets here is a named_expression
 	// in CPython's grammar (walrusRule); set by the statement parser.
 	named bool
+	// inMatch: the line is in a match statement's block, where a case
+	// block can start (set by the lexer for the statement check).
+	inMatch bool
 	// subject: the tokens are a match statement's subject, read by
 	// CPython's second pass (hint), where every expression outside
 	// brackets is a named_expression.
@@ -765,6 +768,12 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 			}
 			if p.isKw("for") || p.isKw("async") {
 				if err := p.comprehension(); err != nil {
+					var se *SyntaxError
+					if (sawKw || sawDoubleStar) && errors.As(err, &se) && se.Msg == "invalid syntax" && !se.action {
+						// No comprehension after it: the argument alone
+						// follows the keyword ones (invalid_arguments).
+						return nil, p.positionalAfterKw(se, argStart, sawDoubleStar)
+					}
 					return nil, err
 				}
 				// CPython's rules need an argument before it, or a ','

@@ -594,6 +594,9 @@ func (p *parser) statement() error {
 				return nil
 			}
 			if colonAtDepth0(p.toks) < 0 {
+				if t.text == "case" && !p.inMatch {
+					return err // a case block only inside a match statement
+				}
 				// A header that ends the line without its ':'.
 				p.i = 1
 				herr := p.caseHeader()
@@ -742,35 +745,39 @@ type paramItem struct {
 	names bool     // for (: parameters without defaults inside
 }
 
-// parenthesisedParams reports whether toks, the inside of a parenthesis
-// in a parameter list, is what invalid_parameters calls parenthesised
-// parameters: one or more names (with annotations in a def), separated
-// by commas, one more allowed at the end.
-func parenthesisedParams(toks []token, annotations bool) bool {
-	n := 0
-	for len(toks) > 0 {
-		end, depth := len(toks), 0
-		for i, t := range toks {
-			if t.kind == tkOp {
-				depth += bracketDelta(t.text)
+// parenthesisedParams reads, after a '(' in a parameter list, what
+// invalid_parameters calls parenthesised parameters: one or more names
+// (with annotations in a def), separated by commas, one more allowed
+// before the ')'. It returns nil past the ')', or the token that breaks
+// the pattern (the end of the line when it runs out).
+func (p *parser) parenthesisedParams(annotations bool) *token {
+	for {
+		if t := p.peek(); t.kind != tkName || isKeyword(t.text) {
+			return &t
+		}
+		p.next()
+		if annotations && p.isOp(":") {
+			p.next()
+			if _, err := p.expression(); err != nil {
+				t := p.peek()
+				return &t
 			}
-			if depth == 0 && t.isOp(",") {
-				end = i
-				break
+		}
+		if p.isOp(",") {
+			p.next()
+			if p.isOp(")") {
+				p.next()
+				return nil
 			}
+			continue
 		}
-		part := toks[:end]
-		if len(part) == 0 || part[0].kind != tkName || isKeyword(part[0].text) ||
-			len(part) > 1 && !(annotations && part[1].isOp(":") && len(part) > 2) {
-			return false
+		if p.isOp(")") {
+			p.next()
+			return nil
 		}
-		n++
-		if end == len(toks) {
-			break
-		}
-		toks = toks[end+1:] // after the comma; empty when it was the last
+		t := p.peek()
+		return &t
 	}
-	return n > 0
 }
 
 // position is a place in the source; line 0 is none.
@@ -830,12 +837,23 @@ func (p *parser) params(closer string, annotations bool) error {
 				}
 			}
 		case p.isOp("("):
-			it.kind = '('
-			open := p.i
-			if err := p.skipBracket(); err != nil {
-				return err
+			// No parameter starts with '(': the first pass fails here.
+			// invalid_parameters reads "'(' param_no_default+ ','? ')'"
+			// from it, and fails (with the first pass's error) at the
+			// first token that breaks that.
+			it.kind, it.names = '(', true
+			open := p.next()
+			if stop := p.parenthesisedParams(annotations); stop != nil {
+				p.furthest = max(p.furthest, stop.line)
+				se := p.fail(open, "invalid syntax")
+				se.read, se.noHint = stop, true
+				return se
 			}
-			it.names = parenthesisedParams(p.toks[open+1:p.i-1], annotations)
+			// The rule raises once it has matched, whatever follows (the
+			// end of the file too).
+			if se := p.checkParams(append(items[:len(items):len(items)], it), annotations); se != nil {
+				return se
+			}
 		default:
 			if err := p.name(); err != nil {
 				return noHint(err)
@@ -861,13 +879,7 @@ func (p *parser) params(closer string, annotations bool) error {
 		}
 		it.comma = p.isOp(",")
 		if !it.comma && !p.isOp(closer) {
-			checked := items
-			if it.kind == '(' {
-				// The parenthesised-parameters rule matches "(a, b)"
-				// whatever follows it.
-				checked = append(items[:len(items):len(items)], it)
-			}
-			if se := p.checkParams(checked, annotations); se != nil {
+			if se := p.checkParams(items, annotations); se != nil {
 				return se
 			}
 			if expr {

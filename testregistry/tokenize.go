@@ -323,6 +323,7 @@ func latentPrint(line []token) *SyntaxError {
 // for quietErr) at depth; blocked: its clause was checked against the
 // statement it continues.
 func (lx *lexer) checkStmt(line []token, depth int) (se *SyntaxError, blocked bool) {
+	lx.check.inMatch = depth > 0 && depth <= len(lx.blocks) && lx.blocks[depth-1] == "match"
 	// The parser fails at the first token of a line that cannot follow a
 	// decorator, or that is not a case block in a match block, before it
 	// looks at the rest of the line.

@@ -9,8 +9,10 @@ testregistry/testdata/crosscheck) with one generated edit: a snippet from
 one class of syntax that Python's parser treats specially (string escapes,
 bytes, parameter order, f-strings, decorators, a BOM, a NUL byte, number
 literals, Python 2 statements, indentation, assignment targets, dict
-displays, backticks, grammar newer than 3.11) or a random character-level
-mutation. The oracle is the running python3: the reference collector's
+displays, backticks, grammar newer than 3.11), a random character-level
+mutation, or a line-level (delete, duplicate, swap, indent, dedent, join)
+or token-level (delete, duplicate, swap, insert, substitute, truncate)
+mutation, the edits a typo or a bad merge leaves. The oracle is the running python3: the reference collector's
 ast.parse and evaluation (bench/registry/collect.py's collect_file). The
 output holds the seed files once and each case as an edit of one of them,
 so the Go test (testregistry/differential_test.go) rebuilds every file and
@@ -21,11 +23,13 @@ runs this oracle live instead.
 reads {"python": ..., "cases": [{"file", "src"}]} and prints the verdicts.
 """
 import ast
+import io
 import warnings
 import json
 import os
 import random
 import sys
+import tokenize
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -234,6 +238,94 @@ def random_mutation(rng, src):
     return i, 0, src[i:j]
 
 
+def tokens_of(src):
+    """(start, end, text) of src's tokens (Python's tokenize), as str offsets."""
+    out = []
+    offs = [0]
+    for line in src.splitlines(True):
+        offs.append(offs[-1] + len(line))
+    try:
+        for t in tokenize.generate_tokens(io.StringIO(src).readline):
+            if t.type in (tokenize.ENDMARKER, tokenize.DEDENT, tokenize.INDENT):
+                continue
+            s, e = offs[t.start[0] - 1] + t.start[1], offs[t.end[0] - 1] + t.end[1]
+            if e > s:
+                out.append((s, e, t.string))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    return out
+
+
+# Tokens a token-level mutation inserts or puts in another's place: every
+# kind of operator, keyword and literal a typo or a bad merge leaves.
+MUTATION_TOKENS = ["(", ")", "[", "]", "{", "}", ":", ",", ".", "=", "==", "+", "-", "*", "**", "/", "//", "%", "@",
+                   "->", ":=", "lambda", "if", "else", "for", "in", "not", "and", "or", "is", "None", "True", "def",
+                   "class", "return", "yield", "await", "async", "with", "as", "import", "from", "pass", "global", "x",
+                   "register_cpu_ci", "labels", "'s'", '"t"', "f'{x}'", "0", "1.5", "0x1", "1e3", "...", ";", "\\",
+                   "#", "del", "assert", "raise", "try", "except", "finally", "while", "break", "print", "match",
+                   "case", "type", "_"]
+
+
+def mutate_lines(kind):
+    """A line-level edit of src: delete, duplicate or swap lines, indent or
+    dedent one, or join one to the next."""
+    def edit(rng, src):
+        lines = src.split("\n")
+        starts = [0]
+        for line in lines[:-1]:
+            starts.append(starts[-1] + len(line) + 1)
+        i = rng.randrange(len(lines))
+        at, line = starts[i], lines[i]
+        if kind == "line-del":
+            return at, len(line) + (1 if i < len(lines) - 1 else 0), ""
+        if kind == "line-dup":
+            return at, 0, line + "\n"
+        if kind == "line-swap" and i + 1 < len(lines):
+            return at, len(line) + 1 + len(lines[i + 1]), lines[i + 1] + "\n" + line
+        if kind == "line-indent":
+            return at, 0, rng.choice([" ", "  ", "    ", "\t", "        "])
+        if kind == "line-dedent":
+            n = len(line) - len(line.lstrip(" "))
+            if n:
+                return at, min(n, rng.choice([1, 2, 4])), ""
+        if kind == "line-join" and i + 1 < len(lines):
+            return at + len(line), 1, rng.choice(["", " ", "; "])
+        return None
+    return edit
+
+
+def mutate_tokens(kind):
+    """A token-level edit of src: delete, duplicate or swap tokens, insert
+    or substitute one of MUTATION_TOKENS, or cut the file at a token."""
+    def edit(rng, src):
+        ts = tokens_of(src)
+        if not ts:
+            return None
+        k = rng.randrange(len(ts))
+        s, e, text = ts[k]
+        if kind == "tok-del":
+            return s, e - s, ""
+        if kind == "tok-dup":
+            return s, 0, text + rng.choice(["", " "])
+        if kind == "tok-swap" and k + 1 < len(ts):
+            s2, e2, t2 = ts[k + 1]
+            return s, e2 - s, t2 + src[e:s2] + text
+        if kind == "tok-ins":
+            return rng.choice([s, e]), 0, rng.choice(["", " "]) + rng.choice(MUTATION_TOKENS) + rng.choice(["", " "])
+        if kind == "tok-repl":
+            return s, e - s, rng.choice(MUTATION_TOKENS)
+        if kind == "truncate":
+            return s, len(src) - s, ""
+        return None
+    return edit
+
+
+# Mutation classes after the snippet classes (and "random"), so that adding
+# them left the earlier classes' cases of a seed as they were.
+MUTATIONS = {k: mutate_lines(k) for k in ["line-del", "line-dup", "line-swap", "line-indent", "line-dedent", "line-join"]}
+MUTATIONS.update({k: mutate_tokens(k) for k in ["tok-del", "tok-dup", "tok-swap", "tok-ins", "tok-repl", "truncate"]})
+
+
 CLASSES = {
     "escape": snip_escape, "bytes": snip_bytes, "params": snip_params, "fstring": snip_fstring,
     "decorator": snip_decorator, "number": snip_number, "py2": snip_py2, "indent": snip_indent, "assign": snip_assign,
@@ -276,7 +368,7 @@ def main(argv):
     bases = load_seeds()
     names = sorted(bases)
     cases = []
-    for cls in list(CLASSES) + ["random"]:
+    for cls in list(CLASSES) + ["random"] + list(MUTATIONS):
         seen = set()
         tries = 0
         while len([c for c in cases if c["class"] == cls]) < n and tries < n * 20:
@@ -285,6 +377,11 @@ def main(argv):
             src = bases[base]
             if cls == "random":
                 at, dl, ins = random_mutation(rng, src)
+            elif cls in MUTATIONS:
+                edit = MUTATIONS[cls](rng, src)
+                if edit is None:
+                    continue
+                at, dl, ins = edit
             else:
                 at, dl, ins = place(rng, src, CLASSES[cls](rng), cls)
             key = (base, at, dl, ins)
