@@ -557,6 +557,7 @@ func (p *parser) binExpr(minPrec int) (*node, error) {
 			return nil, err
 		}
 		left = p.mk("UnaryOp", t)
+		left.name = "not" // no bitwise_or, unlike -x (bitwiseOr)
 	} else {
 		var err error
 		if left, err = p.factor(); err != nil {
@@ -729,6 +730,12 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 			}
 			// In a call, * takes a full expression ("*a or b", "*x if c else y").
 			p.next()
+			if sawKw && !startsExpr(p.peek()) && !p.isKw("lambda") && !p.isKw("not") && !p.isKw("await") &&
+				!p.isOp("-") && !p.isOp("+") && !p.isOp("~") {
+				// A bare '*' after keyword arguments: invalid_arguments'
+				// "kwargs ',' '*'" (CPython's message is about unpacking).
+				return nil, p.fail(t, "iterable argument unpacking follows keyword argument unpacking")
+			}
 			e, err := p.expression()
 			if err != nil {
 				return nil, err
@@ -764,7 +771,9 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 				return nil, err
 			}
 			if p.isOp("=") {
-				return nil, p.fail(p.peek(), `expression cannot contain assignment, perhaps you meant "=="?`)
+				// invalid_kwarg raises over the range from the
+				// expression's start.
+				return nil, &SyntaxError{Line: v.line, Col: v.col, Msg: `expression cannot contain assignment, perhaps you meant "=="?`}
 			}
 			if p.isKw("for") || p.isKw("async") {
 				if err := p.comprehension(); err != nil {

@@ -202,14 +202,22 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "x = ", "1:5 invalid syntax"},
 		{11, "x = 1 +  ", "1:10 invalid syntax"},
 		{11, "f():  ", "1:4 invalid syntax"},
-		{11, "f(a=1, b for=2)\n", "1:13 positional argument follows keyword argument"},   // no comprehension after the argument: it follows a keyword argument
-		{11, "f(a=1, b for x in y)\n", "1:8 Generator expression must be parenthesized"}, // near miss: a comprehension
-		{11, "case torch\n", "1:6 invalid syntax"},                                       // no case block outside a match statement
-		{11, "match x:\n    case y\n", "2:11 expected ':'"},                              // near miss: inside one
-		{11, "def prepare((:\n    return 1", "1:13 invalid syntax"},                      // a '(' in a parameter list fails where the names in it stop
+		{11, "def f()->:\n    pass\n", "1:8 expected ':'"}, // no annotation after '->': the forced ':' fails at the arrow
+		{11, "def f()->(:\n  pass\n", "1:8 expected ':'"},
+		{11, "def f() -> int\n  pass\n", "1:15 expected ':'"},                                          // near miss: after the annotation
+		{11, "not x = 1\n", "1:1 cannot assign to expression"},                                         // 'not x' is no bitwise_or: the assignment's message
+		{11, "-x = 1\n", "1:1 cannot assign to expression here. Maybe you meant '==' instead of '='?"}, // near miss
+		{11, "f(x.y=1)\n", "1:3 expression cannot contain assignment, perhaps you meant \"==\"?"},      // invalid_kwarg points at the expression's start
+		{11, "f(a=1, *)\n", "1:8 iterable argument unpacking follows keyword argument unpacking"},      // a bare '*' after keyword arguments
+		{11, "f(a, *)\n", "1:7 invalid syntax"},                                                        // near miss: no keyword argument before
+		{11, "f(a=1, b for=2)\n", "1:13 positional argument follows keyword argument"},                 // no comprehension after the argument: it follows a keyword argument
+		{11, "f(a=1, b for x in y)\n", "1:8 Generator expression must be parenthesized"},               // near miss: a comprehension
+		{11, "case torch\n", "1:6 invalid syntax"},                                                     // no case block outside a match statement
+		{11, "match x:\n    case y\n", "2:11 expected ':'"},                                            // near miss: inside one
+		{11, "def prepare((:\n    return 1", "1:13 invalid syntax"},                                    // a '(' in a parameter list fails where the names in it stop
 		{11, "def f((a b)):\n  pass\n", "1:7 invalid syntax"},
-		{11, "def f((a\n  pass\n", "1:7 '(' was never closed"},                  // near miss: reading on into the end of the file
-		{11, "def f((a),\n", "1:7 Function parameters cannot be parenthesized"}, // the parenthesised-parameters rule raises whatever follows
+		{11, "def f((a\n  pass\n", "1:7 '(' was never closed"},                                                                       // near miss: reading on into the end of the file
+		{11, "def f((a),\n", "1:7 Function parameters cannot be parenthesized"},                                                      // the parenthesised-parameters rule raises whatever follows
 		{11, "if __name__ print \"__main__\":\n    pass\n", "1:13 Missing parentheses in call to 'print'. Did you mean print(...)?"}, // invalid_legacy_expression at the name before print reads print as an expression's start
 		{11, "x = a b print c\n", "1:9 Missing parentheses in call to 'print'. Did you mean print(...)?"},
 		{11, "x = (a print b)\n", "1:6 invalid syntax. Perhaps you forgot a comma?"},              // near miss: in brackets the missing-comma rule raises first

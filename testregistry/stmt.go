@@ -725,9 +725,29 @@ func (p *parser) funcDef() error {
 		return err
 	}
 	if p.isOp("->") {
-		p.next()
+		arrow := p.next()
+		start := p.i
 		if _, err := p.expression(); err != nil {
-			return err
+			var se *SyntaxError
+			if errors.As(err, &se) && se.action {
+				return err
+			}
+			// The optional "'->' expression" keeps the longest
+			// expression that parses, or is skipped; the forced ':'
+			// then fails (at once, in the first pass) where it stops.
+			at := arrow
+			for j := len(p.toks); j > start; j-- {
+				sub := parser{toks: p.toks[start:j], check: true, minor: p.minor, memo: p.memo}
+				if _, err := sub.expression(); err == nil && sub.atEnd() {
+					at = p.toks[min(j, len(p.toks)-1)]
+					if j == len(p.toks) {
+						p.i = j
+						at = p.peek()
+					}
+					break
+				}
+			}
+			return p.fail(at, "expected ':'")
 		}
 	}
 	return p.blockColon(true)
@@ -1310,6 +1330,8 @@ func bitwiseOr(n *node) bool {
 		return false
 	case "Tuple":
 		return false
+	case "UnaryOp":
+		return n.name != "not"
 	}
 	return true
 }
