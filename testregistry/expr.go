@@ -193,6 +193,17 @@ func (p *parser) walrusAhead() bool {
 func (p *parser) starExpressions() (*node, error) {
 	start := p.peek()
 	if p.walrusAhead() {
+		if p.named {
+			// Where a named_expression can start (an expression
+			// statement's start), CPython's second pass reads the
+			// walrus's value: an error an invalid_* rule raises there
+			// wins ("x := (a=1)").
+			sub := parser{toks: p.toks[p.i+2:], check: true, minor: p.minor, memo: p.memo}
+			var se *SyntaxError
+			if _, err := sub.expression(); errors.As(err, &se) && se.Msg != "invalid syntax" && !se.noHint {
+				return nil, se
+			}
+		}
 		return nil, p.fail(p.toks[p.i+1], "invalid syntax")
 	}
 	first, err := p.starExpression()
@@ -455,7 +466,27 @@ func (p *parser) expression() (*node, error) {
 	}
 	if p.isKw("if") {
 		p.next()
+		cond := p.i
 		if _, err := p.disjunction(); err != nil {
+			// invalid_expression reads the condition as the longest
+			// disjunction that parses ("c" of "c (else"): when neither
+			// 'else' nor ':' follows it, the missing else is the error.
+			var se *SyntaxError
+			if !errors.As(err, &se) || se.Msg != "invalid syntax" || se.action || atLineEnd(se, p.toks) && openAtEnd(p.toks) {
+				return nil, err // raised, or into the end of the file: the tokenizer's error comes first
+			}
+			if h := p.hint(p.toks, se); h != se {
+				return nil, h // an invalid_* rule inside the condition raises first
+			}
+			for j := len(p.toks) - 1; j > cond; j-- {
+				sub := parser{toks: p.toks[cond:j], check: true, minor: p.minor, memo: p.memo}
+				if _, err := sub.disjunction(); err == nil && sub.atEnd() {
+					if next := p.toks[j]; !next.isOp(":") && !(next.kind == tkName && next.text == "else") {
+						return nil, &SyntaxError{Line: t.line, Col: t.col, Msg: expectedElse, read: &next}
+					}
+					break
+				}
+			}
 			return nil, err
 		}
 		if !p.isKw("else") {
@@ -1328,6 +1359,9 @@ func (p *parser) forClausesAhead() (bool, error) {
 	var se *SyntaxError
 	if errors.As(err, &se) && se.Msg != "invalid syntax" {
 		return false, err // raised inside them ("[a, for f() in x]": invalid_for_target)
+	}
+	if se != nil && atLineEnd(se, p.toks) {
+		return false, err // reading them ran into the end of the file in the bracket
 	}
 	return err == nil, nil
 }
