@@ -3,6 +3,7 @@ package testregistry
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 )
 
@@ -272,24 +273,38 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 // inLambdaParams reports whether the end of toks is inside the parameter
 // list of a lambda in toks (after the keyword, before its ':').
 func inLambdaParams(toks []token) bool {
-	depth := 0
-	for j := len(toks) - 1; j >= 0; j-- {
-		t := toks[j]
-		switch {
-		case t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}"):
-			depth++
-		case t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{"):
-			if depth == 0 {
-				return false
-			}
-			depth--
-		case depth == 0 && t.isOp(":"):
+	for j := range sameLevelBack(toks, len(toks)) {
+		switch t := toks[j]; {
+		case t.isOp(":"):
 			return false
-		case depth == 0 && t.kind == tkName && t.text == "lambda":
+		case t.kind == tkName && t.text == "lambda":
 			return true
 		}
 	}
 	return false
+}
+
+// sameLevelBack yields, from toks[from-1] back, the indexes of the tokens
+// in the bracket level of toks[from] (skipping what nested brackets hold),
+// stopping at the bracket that opens the level.
+func sameLevelBack(toks []token, from int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		depth := 0
+		for j := from - 1; j >= 0; j-- {
+			t := toks[j]
+			switch {
+			case t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}"):
+				depth++
+			case t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{"):
+				if depth == 0 {
+					return
+				}
+				depth--
+			case depth == 0 && !yield(j):
+				return
+			}
+		}
+	}
 }
 
 // legacyChain reports whether toks[i] follows names juxtaposed from an
@@ -340,21 +355,14 @@ func hasKeyword(toks []token, kw string) bool {
 // forClause is the index of the first target of the 'for' clause whose
 // target list toks[i] is in (after the 'for', before its 'in'), or -1.
 func forClause(toks []token, i int) int {
-	depth := 0
-	for j := i - 1; j >= 0; j-- {
-		t := toks[j]
-		switch {
-		case t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}"):
-			depth++
-		case t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{"):
-			if depth == 0 {
+	for j := range sameLevelBack(toks, i) {
+		if t := toks[j]; t.kind == tkName {
+			switch t.text {
+			case "in", "if":
 				return -1
+			case "for":
+				return j + 1
 			}
-			depth--
-		case depth == 0 && t.kind == tkName && (t.text == "in" || t.text == "if"):
-			return -1
-		case depth == 0 && t.kind == tkName && t.text == "for":
-			return j + 1
 		}
 	}
 	return -1
