@@ -64,7 +64,7 @@ func (t *ScopeTree) ResolveTestFile() func(path string) error {
 		return nil
 	}
 	return func(path string) error {
-		_, err := t.Registry.ResolveFile(path, "")
+		_, err := t.Registry.ResolveFile(path, "dev")
 		return err
 	}
 }

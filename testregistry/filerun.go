@@ -63,12 +63,11 @@ var imageTagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 
 // ResolveFile maps one test file to its /rerun-test plan: exactly one
 // enabled CPU or CUDA registration, its suite, runner and timeout. Labels
-// and the nightly gate do not apply. tag is the image tag ("" = dev).
+// and the nightly gate do not apply. tag is the image tag; an empty one is
+// invalid, as in the reference (a caller without one passes "dev", the
+// reference's default).
 func (r *Registry) ResolveFile(file, tag string) (FilePlan, error) {
 	pc := r.cfg.Policy
-	if tag == "" {
-		tag = "dev"
-	}
 	if !imageTagRe().MatchString(tag) {
 		return FilePlan{}, fmt.Errorf("invalid CI image tag: %s", pyRepr(tag))
 	}

@@ -372,16 +372,17 @@ func TestResolveFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct{ file, tag, want string }{
-		{"tests/fast/test_auto.py", "", "cpu stage-a-cpu 1800 radixark/miles:dev []"},
+		{"tests/fast/test_auto.py", "dev", "cpu stage-a-cpu 1800 radixark/miles:dev []"},
 		{"tests/e2e/test_cuda.py", "pr-12", "cuda stage-c-8-gpu-h100 2500 radixark/miles:pr-12 [h100 8gpu]"},
-		{"tests/e2e/test_nightly_gpu.py", "", "cuda stage-c-2-gpu-h200 1800 radixark/miles:dev [h200 2gpu]"},
+		{"tests/e2e/test_nightly_gpu.py", "dev", "cuda stage-c-2-gpu-h200 1800 radixark/miles:dev [h200 2gpu]"},
 		{"tests/e2e/test_cuda.py", "bad tag", "invalid CI image tag: 'bad tag'"},
-		{"tests/e2e/test_none.py", "", "tests/e2e/test_none.py has no CI registration; /rerun-test runs only registered test files"},
-		{"tests/e2e/test_rocm.py", "", "tests/e2e/test_rocm.py is registered only for ROCm (stage-c-4-gpu-mi350); /rerun-test supports CPU and CUDA"},
-		{"tests/e2e/test_both.py", "", "tests/e2e/test_both.py has multiple CPU/CUDA registrations (CPU:stage-b-cpu, CUDA:stage-c-2-gpu-h200); expected exactly one"},
-		{"tests/e2e/test_disabled.py", "", "tests/e2e/test_disabled.py is disabled: flaky"},
-		{"tests/e2e/test_no_runner.py", "", "CUDA suite stage-c-8-gpu-b200 has no runner mapping in CUDA_SUITE_RUNS_ON"},
-		{"tests/e2e/test_cpu_suite.py", "", "CPU suite stage-x-cpu is not allowed for an explicit file run"},
+		{"tests/e2e/test_cuda.py", "", "invalid CI image tag: ''"}, // empty is no tag, as in the reference (not dev)
+		{"tests/e2e/test_none.py", "dev", "tests/e2e/test_none.py has no CI registration; /rerun-test runs only registered test files"},
+		{"tests/e2e/test_rocm.py", "dev", "tests/e2e/test_rocm.py is registered only for ROCm (stage-c-4-gpu-mi350); /rerun-test supports CPU and CUDA"},
+		{"tests/e2e/test_both.py", "dev", "tests/e2e/test_both.py has multiple CPU/CUDA registrations (CPU:stage-b-cpu, CUDA:stage-c-2-gpu-h200); expected exactly one"},
+		{"tests/e2e/test_disabled.py", "dev", "tests/e2e/test_disabled.py is disabled: flaky"},
+		{"tests/e2e/test_no_runner.py", "dev", "CUDA suite stage-c-8-gpu-b200 has no runner mapping in CUDA_SUITE_RUNS_ON"},
+		{"tests/e2e/test_cpu_suite.py", "dev", "CPU suite stage-x-cpu is not allowed for an explicit file run"},
 	}
 	for _, tt := range tests {
 		plan, err := r.ResolveFile(tt.file, tt.tag)
