@@ -788,6 +788,14 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 			if err != nil {
 				return nil, err
 			}
+			// invalid_kwarg's "NAME '=' expression for_if_clauses": an
+			// error raised reading the clauses (or the end of the file
+			// in the bracket) wins, else the '==' hint.
+			if ok, err := p.forClausesAhead(); err != nil {
+				return nil, err
+			} else if ok {
+				return nil, p.fail(t, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?")
+			}
 			if !p.check {
 				c.kws = append(c.kws, keyword{name: t.text, value: v, line: t.line, col: t.col})
 			}
@@ -1357,6 +1365,9 @@ func (p *parser) forClausesAhead() (bool, error) {
 	err := p.comprehension()
 	p.i = save
 	var se *SyntaxError
+	if errors.As(err, &se) {
+		p.furthest = max(p.furthest, se.Line) // it read there
+	}
 	if errors.As(err, &se) && se.Msg != "invalid syntax" {
 		return false, err // raised inside them ("[a, for f() in x]": invalid_for_target)
 	}
@@ -1545,8 +1556,12 @@ func (p *parser) dict() (*node, error) {
 func (p *parser) dictValueStart() error {
 	colon := p.next()
 	switch {
-	case p.isOp("*"):
+	case p.isOp("*") && p.i+1 < len(p.toks) && startsExpr(p.toks[p.i+1]):
+		// invalid_double_starred_kvpairs: "':' '*' bitwise_or".
 		return p.fail(p.peek(), "cannot use a starred expression in a dictionary value")
+	case p.isOp("*"):
+		p.next()
+		return p.fail(p.peek(), "invalid syntax") // read past the '*', which starts no value
 	case p.isOp("}") || p.isOp(","):
 		return p.fail(colon, "expression expected after dictionary key and ':'")
 	}

@@ -202,13 +202,21 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "x = ", "1:5 invalid syntax"},
 		{11, "x = 1 +  ", "1:10 invalid syntax"},
 		{11, "f():  ", "1:4 invalid syntax"},
-		{11, "x := (a=1)\n", "1:7 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}, // at an expression statement's start the walrus's value is read
-		{11, "return x := (a=1)\n", "1:10 invalid syntax"},                                       // near miss: a return value is no named_expression
-		{11, "x = [1, \"o\"for\n", "1:5 '[' was never closed"},                                   // a comprehension read into the end of the file in a bracket
-		{11, "y = x if c (else d\n", "1:5 expected 'else' after 'if' expression"},                // the condition is the longest disjunction that parses
-		{11, "y = x if c (1 2)\n", "1:13 invalid syntax. Perhaps you forgot a comma?"},           // near miss: a missing comma inside it raises first
-		{11, "y = x if c (\n", "1:12 '(' was never closed"},                                      // near miss: the end of the file in the bracket
-		{11, "def f()->:\n    pass\n", "1:8 expected ':'"},                                       // no annotation after '->': the forced ':' fails at the arrow
+		{11, "f(a=1 for x in y)\n", "1:3 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}, // a keyword argument's value followed by for_if_clauses
+		{11, "f(a=1 for \"x\" in y)\n", "1:11 cannot assign to literal"},                                // an error reading the clauses wins
+		{11, "f(a=1 async\n", "1:2 '(' was never closed"},                                               // reading them into the end of the file
+		{11, "f(a=1 if b else 2)\n", ""},                                                                // near miss
+		{11, "with a as ... d:\n  pass\n", "1:15 invalid syntax"},                                       // invalid_with_item names the target only before ',', ')' or ':'
+		{11, "with a as ...:\n  pass\n", "1:11 cannot assign to ellipsis"},                              // near miss
+		{11, "x = {1: *}\n", "1:10 invalid syntax"},                                                     // '*' with no value after it
+		{11, "x = {1: *a}\n", "1:9 cannot use a starred expression in a dictionary value"},              // near miss
+		{11, "x := (a=1)\n", "1:7 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"},        // at an expression statement's start the walrus's value is read
+		{11, "return x := (a=1)\n", "1:10 invalid syntax"},                                              // near miss: a return value is no named_expression
+		{11, "x = [1, \"o\"for\n", "1:5 '[' was never closed"},                                          // a comprehension read into the end of the file in a bracket
+		{11, "y = x if c (else d\n", "1:5 expected 'else' after 'if' expression"},                       // the condition is the longest disjunction that parses
+		{11, "y = x if c (1 2)\n", "1:13 invalid syntax. Perhaps you forgot a comma?"},                  // near miss: a missing comma inside it raises first
+		{11, "y = x if c (\n", "1:12 '(' was never closed"},                                             // near miss: the end of the file in the bracket
+		{11, "def f()->:\n    pass\n", "1:8 expected ':'"},                                              // no annotation after '->': the forced ':' fails at the arrow
 		{11, "def f()->(:\n  pass\n", "1:8 expected ':'"},
 		{11, "def f() -> int\n  pass\n", "1:15 expected ':'"},                                          // near miss: after the annotation
 		{11, "not x = 1\n", "1:1 cannot assign to expression"},                                         // 'not x' is no bitwise_or: the assignment's message

@@ -1255,7 +1255,9 @@ func (p *parser) withItems(closer string) error {
 			if err != nil {
 				return err
 			}
-			if err := p.checkTarget(t, "assign to"); err != nil {
+			// invalid_with_item names the target only when a ',', ')'
+			// or ':' follows it.
+			if err := p.checkTarget(t, "assign to"); err != nil && (p.isOp(",") || p.isOp(")") || p.isOp(":")) {
 				return err
 			}
 		}
