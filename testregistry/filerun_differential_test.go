@@ -2,8 +2,6 @@ package testregistry
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 )
@@ -15,14 +13,6 @@ import (
 // `cicheck registry resolve-file` runs: the same plan or the same error.
 // It needs the reference's tree, a checkout named by REGISTRY_REFERENCE.
 func TestFileRunDifferential(t *testing.T) {
-	root := os.Getenv("REGISTRY_REFERENCE")
-	if root == "" {
-		t.Skip("REGISTRY_REFERENCE is not set (a radixark/miles checkout at the reference commit)")
-	}
-	b, err := os.ReadFile(filepath.Join("testdata", "filerun-differential.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var golden struct {
 		Cases []struct {
 			File  string             `json:"file"`
@@ -31,16 +21,9 @@ func TestFileRunDifferential(t *testing.T) {
 			Error *string            `json:"error"`
 		} `json:"cases"`
 	}
-	if err := json.Unmarshal(b, &golden); err != nil {
-		t.Fatal(err)
-	}
+	fsys, cfg := referenceReplay(t, "filerun-differential.json", &golden)
 	if len(golden.Cases) < 1000 {
 		t.Fatalf("only %d cases", len(golden.Cases))
-	}
-	fsys := DirFS(root)
-	cfg, err := DefaultConfig().Resolve(fsys)
-	if err != nil {
-		t.Fatal(err)
 	}
 	r, err := Scan(fsys, cfg)
 	if err != nil {

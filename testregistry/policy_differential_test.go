@@ -3,6 +3,7 @@ package testregistry
 import (
 	"bytes"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,14 +19,6 @@ import (
 // carry: REGISTRY_REFERENCE names a checkout of radixark/miles at the
 // reference commit, and the test skips without one.
 func TestPolicyDifferential(t *testing.T) {
-	root := os.Getenv("REGISTRY_REFERENCE")
-	if root == "" {
-		t.Skip("REGISTRY_REFERENCE is not set (a radixark/miles checkout at the reference commit)")
-	}
-	b, err := os.ReadFile(filepath.Join("testdata", "policy-differential.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var golden struct {
 		Cases []struct {
 			Env  map[string]string `json:"env"`
@@ -35,16 +28,9 @@ func TestPolicyDifferential(t *testing.T) {
 			Err  string            `json:"err"`
 		} `json:"cases"`
 	}
-	if err := json.Unmarshal(b, &golden); err != nil {
-		t.Fatal(err)
-	}
+	fsys, cfg := referenceReplay(t, "policy-differential.json", &golden)
 	if len(golden.Cases) < 1000 {
 		t.Fatalf("only %d cases", len(golden.Cases))
-	}
-	fsys := DirFS(root)
-	cfg, err := DefaultConfig().Resolve(fsys)
-	if err != nil {
-		t.Fatal(err)
 	}
 	agree := 0
 	for i, c := range golden.Cases {
@@ -77,4 +63,28 @@ func TestPolicyDifferential(t *testing.T) {
 		agree++
 	}
 	t.Logf("%d/%d agree with the reference's ci_policy.py", agree, len(golden.Cases))
+}
+
+// referenceReplay reads testdata/name (a reference replay) into golden and
+// returns the reference's tree named by REGISTRY_REFERENCE, with its
+// settled configuration; the test skips without a checkout.
+func referenceReplay(t *testing.T, name string, golden any) (fs.FS, Config) {
+	t.Helper()
+	root := os.Getenv("REGISTRY_REFERENCE")
+	if root == "" {
+		t.Skip("REGISTRY_REFERENCE is not set (a radixark/miles checkout at the reference commit)")
+	}
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, golden); err != nil {
+		t.Fatal(err)
+	}
+	fsys := DirFS(root)
+	cfg, err := DefaultConfig().Resolve(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fsys, cfg
 }

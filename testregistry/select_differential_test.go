@@ -1,9 +1,6 @@
 package testregistry
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -16,14 +13,6 @@ import (
 // an error where the reference stops. Like TestPolicyDifferential it needs
 // the reference's tree, a checkout named by REGISTRY_REFERENCE.
 func TestSelectDifferential(t *testing.T) {
-	root := os.Getenv("REGISTRY_REFERENCE")
-	if root == "" {
-		t.Skip("REGISTRY_REFERENCE is not set (a radixark/miles checkout at the reference commit)")
-	}
-	b, err := os.ReadFile(filepath.Join("testdata", "select-differential.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var golden struct {
 		Files []string `json:"files"`
 		Cases []struct {
@@ -38,16 +27,9 @@ func TestSelectDifferential(t *testing.T) {
 			Error     *string  `json:"error"`
 		} `json:"cases"`
 	}
-	if err := json.Unmarshal(b, &golden); err != nil {
-		t.Fatal(err)
-	}
+	fsys, cfg := referenceReplay(t, "select-differential.json", &golden)
 	if len(golden.Cases) < 1000 {
 		t.Fatalf("only %d cases", len(golden.Cases))
-	}
-	fsys := DirFS(root)
-	cfg, err := DefaultConfig().Resolve(fsys)
-	if err != nil {
-		t.Fatal(err)
 	}
 	r, err := Scan(fsys, cfg)
 	if err != nil || r.HasErrors() {
