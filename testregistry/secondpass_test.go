@@ -202,6 +202,9 @@ func TestSecondPassErrors(t *testing.T) {
 		{11, "x = ", "1:5 invalid syntax"},
 		{11, "x = 1 +  ", "1:10 invalid syntax"},
 		{11, "f():  ", "1:4 invalid syntax"},
+		{11, "x{ int = 5\n", "1:2 '{' was never closed"},                                                // the legacy rule's lookahead reads into the end of the file in the bracket
+		{11, "x{ int = 5\n(y)\nz = 1\n", "1:2 '{' was never closed"},                                    // or past the bracket's line
+		{11, "x{ int = 5 }\n", "1:4 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"},      // near miss: closed
 		{11, "f(a=1 for x in y)\n", "1:3 invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}, // a keyword argument's value followed by for_if_clauses
 		{11, "f(a=1 for \"x\" in y)\n", "1:11 cannot assign to literal"},                                // an error reading the clauses wins
 		{11, "f(a=1 async\n", "1:2 '(' was never closed"},                                               // reading them into the end of the file

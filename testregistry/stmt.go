@@ -244,6 +244,10 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 		switch {
 		case err == nil:
 			k2 = k + sub.i // it stops where the next operand starts
+		case errors.As(err, &se2) && se2.Msg != "invalid syntax" && openAtEnd(toks) && (sub.ranOut || sub.furthest > lastOpenLine(toks)):
+			// The rule read past the line of a bracket the file leaves
+			// open (its lookahead): CPython then reports the bracket.
+			reached(len(toks))
 		case errors.As(err, &se2) && se2.Msg != "invalid syntax":
 			return se2 // an invalid_* rule raised on the way
 		case errors.As(err, &se2) && !se2.action:
@@ -337,6 +341,24 @@ func legacyChain(toks []token, i, forTarget int) bool {
 // expectedElse is invalid_expression's error for a conditional without
 // its else, which any expression the second pass reads can raise.
 const expectedElse = "expected 'else' after 'if' expression"
+
+// lastOpenLine is the line of the innermost bracket toks leave open (0
+// if none).
+func lastOpenLine(toks []token) int {
+	var open []int
+	for _, t := range toks {
+		switch {
+		case t.kind == tkOp && (t.text == "(" || t.text == "[" || t.text == "{"):
+			open = append(open, t.line)
+		case t.kind == tkOp && (t.text == ")" || t.text == "]" || t.text == "}") && len(open) > 0:
+			open = open[:len(open)-1]
+		}
+	}
+	if len(open) == 0 {
+		return 0
+	}
+	return open[len(open)-1]
+}
 
 // hasKeyword reports the keyword kw outside brackets in toks.
 func hasKeyword(toks []token, kw string) bool {
