@@ -49,16 +49,7 @@ func TestGitHubPatternNearMisses(t *testing.T) {
 			t.Errorf("%q: err %v, want ok=%v", c.pattern, err, c.ok)
 			continue
 		}
-		for _, s := range c.match {
-			if !p.Match(s) {
-				t.Errorf("%q does not match %q", c.pattern, s)
-			}
-		}
-		for _, s := range c.nomatch {
-			if p.Match(s) {
-				t.Errorf("%q matches %q", c.pattern, s)
-			}
-		}
+		expectMatches(t, fmt.Sprintf("%q", c.pattern), p.Match, c.match, c.nomatch)
 	}
 }
 

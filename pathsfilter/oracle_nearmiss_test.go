@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -84,16 +85,7 @@ func TestPicomatchOracleNearMisses(t *testing.T) {
 			t.Errorf("%q: %v", r.P, err)
 			return
 		}
-		for _, s := range r.Match {
-			if !m.Match(s) {
-				t.Errorf("%q does not match %q", r.P, s)
-			}
-		}
-		for _, s := range r.Nomatch {
-			if m.Match(s) {
-				t.Errorf("%q matches %q", r.P, s)
-			}
-		}
+		expectMatches(t, fmt.Sprintf("%q", r.P), m.Match, r.Match, r.Nomatch)
 	})
 }
 
@@ -118,15 +110,6 @@ func TestJSRegexOracleNearMisses(t *testing.T) {
 			t.Errorf("/%s/: %v", r.Re, err)
 			return
 		}
-		for _, s := range r.Match {
-			if !re.match([]rune(s)) {
-				t.Errorf("/%s/ does not match %q", r.Re, s)
-			}
-		}
-		for _, s := range r.Nomatch {
-			if re.match([]rune(s)) {
-				t.Errorf("/%s/ matches %q", r.Re, s)
-			}
-		}
+		expectMatches(t, "/"+r.Re+"/", func(s string) bool { return re.match([]rune(s)) }, r.Match, r.Nomatch)
 	})
 }

@@ -87,16 +87,7 @@ func TestJSRegexNearMisses(t *testing.T) {
 			t.Errorf("/%s/: %v", c.src, err)
 			continue
 		}
-		for _, s := range c.match {
-			if !re.match([]rune(s)) {
-				t.Errorf("/%s/ does not match %q", c.src, s)
-			}
-		}
-		for _, s := range c.nomatch {
-			if re.match([]rune(s)) {
-				t.Errorf("/%s/ matches %q", c.src, s)
-			}
-		}
+		expectMatches(t, "/"+c.src+"/", func(s string) bool { return re.match([]rune(s)) }, c.match, c.nomatch)
 	}
 }
 
@@ -111,5 +102,21 @@ func TestJSRegexNestingBound(t *testing.T) {
 	var u errUnsupportedRegex
 	if _, err := compileJSRegex(nest(501)); !errors.As(err, &u) {
 		t.Errorf("501 groups: %v, want unsupported", err)
+	}
+}
+
+// expectMatches checks that match accepts every string of yes and none of
+// no; name is how a failure names the pattern.
+func expectMatches(t *testing.T, name string, match func(string) bool, yes, no []string) {
+	t.Helper()
+	for _, s := range yes {
+		if !match(s) {
+			t.Errorf("%s does not match %q", name, s)
+		}
+	}
+	for _, s := range no {
+		if match(s) {
+			t.Errorf("%s matches %q", name, s)
+		}
 	}
 }
