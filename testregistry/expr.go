@@ -478,13 +478,9 @@ func (p *parser) expression() (*node, error) {
 			if h := p.hint(p.toks, se); h != se {
 				return nil, h // an invalid_* rule inside the condition raises first
 			}
-			for j := len(p.toks) - 1; j > cond; j-- {
-				sub := parser{toks: p.toks[cond:j], check: true, minor: p.minor, memo: p.memo}
-				if _, err := sub.disjunction(); err == nil && sub.atEnd() {
-					if next := p.toks[j]; !next.isOp(":") && !(next.kind == tkName && next.text == "else") {
-						return nil, &SyntaxError{Line: t.line, Col: t.col, Msg: expectedElse, read: &next}
-					}
-					break
+			if _, j := p.longestPrefix(cond, len(p.toks)-1, (*parser).disjunction); j >= 0 {
+				if next := p.toks[j]; !next.isOp(":") && !(next.kind == tkName && next.text == "else") {
+					return nil, &SyntaxError{Line: t.line, Col: t.col, Msg: expectedElse, read: &next}
 				}
 			}
 			return nil, err
@@ -1024,7 +1020,7 @@ func (p *parser) forTargetError(targets int, fail *SyntaxError) error {
 	if err != nil {
 		// A PEG parse keeps the longest prefix that parses ("None in"
 		// is the target None): its target is the one judged.
-		n = p.longestPrefix(targets, targets+sub.i)
+		n, _ = p.longestPrefix(targets, targets+sub.i, (*parser).starExpressions)
 	}
 	at := fail
 	if err == nil && targets+sub.i < len(p.toks) {
@@ -1044,16 +1040,17 @@ func (p *parser) forTargetError(targets int, fail *SyntaxError) error {
 	return fail
 }
 
-// longestPrefix is the star_expressions that the tokens from toks[from]
-// up to (not including) toks[end] or fewer parse as in full, or nil.
-func (p *parser) longestPrefix(from, end int) *node {
+// longestPrefix is the longest run of tokens from toks[from], ending
+// before toks[end] or sooner, that rule parses in full, as a PEG parse
+// keeps it: its node and the index of the token after it (nil, -1: none).
+func (p *parser) longestPrefix(from, end int, rule func(*parser) (*node, error)) (*node, int) {
 	for j := min(end, len(p.toks)); j > from; j-- {
 		sub := parser{toks: p.toks[from:j], check: true, minor: p.minor, memo: p.memo}
-		if n, err := sub.starExpressions(); err == nil && sub.atEnd() {
-			return n
+		if n, err := rule(&sub); err == nil && sub.atEnd() {
+			return n, j
 		}
 	}
-	return nil
+	return nil, -1
 }
 
 // forTargetInvalid is CPython's _PyPegen_get_invalid_target for a for

@@ -766,16 +766,9 @@ func (p *parser) funcDef() error {
 			// expression that parses, or is skipped; the forced ':'
 			// then fails (at once, in the first pass) where it stops.
 			at := arrow
-			for j := len(p.toks); j > start; j-- {
-				sub := parser{toks: p.toks[start:j], check: true, minor: p.minor, memo: p.memo}
-				if _, err := sub.expression(); err == nil && sub.atEnd() {
-					at = p.toks[min(j, len(p.toks)-1)]
-					if j == len(p.toks) {
-						p.i = j
-						at = p.peek()
-					}
-					break
-				}
+			if _, j := p.longestPrefix(start, len(p.toks), (*parser).expression); j >= 0 {
+				p.i = j
+				at = p.peek() // the NEWLINE when it reaches the end
 			}
 			return p.fail(at, "expected ':'")
 		}
