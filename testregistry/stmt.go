@@ -244,7 +244,7 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 		switch {
 		case err == nil:
 			k2 = k + sub.i // it stops where the next operand starts
-		case errors.As(err, &se2) && se2.Msg != "invalid syntax" && openAtEnd(toks) && (sub.ranOut || sub.furthest > lastOpenLine(toks)):
+		case errors.As(err, &se2) && se2.Msg != "invalid syntax" && readPastOpen(toks, &sub):
 			// The rule read past the line of a bracket the file leaves
 			// open (its lookahead): CPython then reports the bracket.
 			reached(len(toks))
@@ -341,6 +341,13 @@ func legacyChain(toks []token, i, forTarget int) bool {
 // expectedElse is invalid_expression's error for a conditional without
 // its else, which any expression the second pass reads can raise.
 const expectedElse = "expected 'else' after 'if' expression"
+
+// readPastOpen reports whether sub, parsing part of toks, read past the
+// line of the innermost bracket toks leave open (or past their end).
+func readPastOpen(toks []token, sub *parser) bool {
+	open := lastOpenLine(toks)
+	return open > 0 && (sub.ranOut || sub.furthest > open)
+}
 
 // lastOpenLine is the line of the innermost bracket toks leave open (0
 // if none).
@@ -781,11 +788,11 @@ func (p *parser) funcDef() error {
 // parenthesised name); V and K with a default keep their kind and eq.
 type paramItem struct {
 	kind  byte
-	tok   token    // the item's first token
-	eq    position // the '=' of a default (line 0: none)
-	noVal bool     // '=' with no expression after it
-	comma bool     // followed by ','
-	names bool     // for (: parameters without defaults inside
+	tok   token // the item's first token
+	eq    token // the '=' of a default (line 0: none)
+	noVal bool  // '=' with no expression after it
+	comma bool  // followed by ','
+	names bool  // for (: parameters without defaults inside
 }
 
 // parenthesisedParams reads, after a '(' in a parameter list, what
@@ -822,9 +829,6 @@ func (p *parser) parenthesisedParams(annotations bool) *token {
 		return &t
 	}
 }
-
-// position is a place in the source; line 0 is none.
-type position struct{ line, col int }
 
 // params parses a parameter list up to and including closer, then checks
 // the order of its items with the invalid_parameters, invalid_star_etc
@@ -872,7 +876,7 @@ func (p *parser) params(closer string, annotations bool) error {
 			}
 			if p.isOp("=") {
 				eq := p.next()
-				it.eq = position{eq.line, eq.col}
+				it.eq = eq
 				if !p.isOp(",") && !p.isOp(closer) {
 					if _, err := p.expression(); err != nil {
 						return err
@@ -911,7 +915,7 @@ func (p *parser) params(closer string, annotations bool) error {
 			}
 			if p.isOp("=") {
 				eq := p.next()
-				it.kind, it.eq = 'D', position{eq.line, eq.col}
+				it.kind, it.eq = 'D', eq
 				if p.isOp(",") || p.isOp(closer) {
 					it.noVal = true
 				} else if _, err := p.expression(); err != nil {
