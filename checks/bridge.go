@@ -8,6 +8,8 @@ import (
 	"github.com/rhysd/actionlint"
 
 	"github.com/cicheck/cicheck/expr"
+	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/fix"
 	"github.com/cicheck/cicheck/internal/bitset"
 	"github.com/cicheck/cicheck/simulate"
 	"github.com/cicheck/cicheck/workflowgraph"
@@ -174,29 +176,112 @@ func more(n int) string {
 	return fmt.Sprintf(" (and %d more)", n)
 }
 
-// gateFix keeps j's intent with an explicit gate built from its direct
-// needs (and its own condition, if any).
-func gateFix(j *workflowgraph.Job) string {
-	parts := []string{"!cancelled()"}
+// gateEdit keeps j's intent with an explicit gate: !cancelled() and the
+// success of each direct need, before the job's own condition. A need
+// the author planned for not succeeding gets no success term: a condition
+// that admits a non-success result of a direct need means "run after a
+// failure" (only !cancelled() is added), and a need whose outputs are read
+// in one arm of an || that has a fallback arm keeps its fallback.
+func gateEdit(j *workflowgraph.Job) finding.CondEdit {
+	terms := []string{"!cancelled()"}
+	var cond actionlint.ExprNode
+	if j.If != nil {
+		cond = j.If.Expr
+	}
+	if dead, redundant := resultTest(j); dead || redundant {
+		return finding.CondEdit{Terms: terms[0]} // dead-needs-result's edit
+	}
+	fallback := fallbackNeeds(cond)
 	seen := map[string]bool{}
 	for _, n := range j.Needs {
-		if !seen[n] {
+		if !seen[n] && !fallback[n] {
 			seen[n] = true
-			parts = append(parts, "needs."+n+".result == 'success'")
+			terms = append(terms, "needs."+writtenNeed(j, n)+".result == 'success'")
 		}
 	}
-	if j.If != nil && j.If.Expr != nil {
-		parts = append(parts, paren(j.If.Expr))
-	}
-	return "if: ${{ " + strings.Join(parts, " && ") + " }}"
+	return finding.CondEdit{Terms: strings.Join(terms, " && ")}
 }
 
-// paren renders n for use as an operand of &&.
-func paren(n actionlint.ExprNode) string {
-	if l, ok := n.(*actionlint.LogicalOpNode); ok && l.Kind == actionlint.LogicalOpNodeKindOr {
-		return "(" + expr.Render(n) + ")"
+// writtenNeed is the direct need n as the job's needs: spell it.
+func writtenNeed(j *workflowgraph.Job, n string) string {
+	if j.AST != nil {
+		for _, s := range j.AST.Needs {
+			if s != nil && strings.EqualFold(s.Value, n) {
+				return s.Value
+			}
+		}
 	}
-	return expr.Render(n)
+	return n
+}
+
+// withEdit gives f the fix e, shown as the condition it makes from the
+// author's text; an edit that cannot keep that text is no fix, only
+// advice.
+func withEdit(f finding.Finding, j *workflowgraph.Job, e finding.CondEdit) finding.Finding {
+	if cond, ok := fix.Condition(j, e); ok {
+		f.Fix, f.Edit = "if: ${{ "+cond+" }}", e
+		return f
+	}
+	switch {
+	case e.Cancel:
+		f.Fix = "replace always() with !cancelled() in the if:"
+	case j.If != nil && j.If.AlwaysTrue:
+		f.Fix = "write the if: as one ${{ }} expression (text around it makes a string, always true) that starts with " + e.Terms
+	default:
+		f.Fix = "start the if: with " + e.Terms + " && (…)"
+	}
+	return f
+}
+
+// authorCond is j's condition as written (inside ${{ }}), for fix lines
+// that are not edits; "" when there is none.
+func authorCond(j *workflowgraph.Job) string {
+	if j.If == nil || j.If.Expr == nil {
+		return ""
+	}
+	v := strings.TrimSpace(j.If.Raw)
+	if strings.HasPrefix(v, "${{") && strings.HasSuffix(v, "}}") {
+		v = strings.TrimSpace(v[3 : len(v)-2])
+	}
+	return v
+}
+
+// fallbackNeeds are the direct needs read in one arm of an || whose other
+// arm does not read them: `inputs.x || needs.y.outputs.z` runs without y.
+func fallbackNeeds(n actionlint.ExprNode) map[string]bool {
+	out := map[string]bool{}
+	if n == nil {
+		return out
+	}
+	actionlint.VisitExprNode(n, func(node, _ actionlint.ExprNode, entering bool) {
+		l, ok := node.(*actionlint.LogicalOpNode)
+		if !ok || !entering || l.Kind != actionlint.LogicalOpNodeKindOr {
+			return
+		}
+		left, right := needsRead(l.Left), needsRead(l.Right)
+		for x := range left {
+			if !right[x] {
+				out[x] = true
+			}
+		}
+		for x := range right {
+			if !left[x] {
+				out[x] = true
+			}
+		}
+	})
+	return out
+}
+
+// needsRead are the needs whose context n reads (needs.<id>.…).
+func needsRead(n actionlint.ExprNode) map[string]bool {
+	out := map[string]bool{}
+	actionlint.VisitExprNode(n, func(node, _ actionlint.ExprNode, entering bool) {
+		if id := simulate.NeedsRef(node); entering && id != "" {
+			out[id] = true
+		}
+	})
+	return out
 }
 
 // condPos is where findings about a job's condition point: its if: or,

@@ -1,10 +1,6 @@
 package checks
 
 import (
-	"strings"
-
-	"github.com/rhysd/actionlint"
-
 	"github.com/cicheck/cicheck/expr"
 	"github.com/cicheck/cicheck/finding"
 )
@@ -50,15 +46,10 @@ jobs:
 			if expr.Eval(j.If.Expr, condEnv(j, nil, true)).Truthy() == expr.No {
 				continue // something else in the condition stops it after a cancel
 			}
-			fixed := expr.RenderReplace(j.If.Expr, func(n actionlint.ExprNode) (string, bool) {
-				if c, ok := n.(*actionlint.FuncCallNode); ok && strings.EqualFold(c.Callee, "always") && len(c.Args) == 0 {
-					return "!cancelled()", true
-				}
-				return "", false
-			})
 			line, col := condPos(j)
-			p.Report(finding.Finding{Job: j.ID, Line: line, Column: col, Fix: "if: ${{ " + fixed + " }}",
-				Message: j.ID + " is on the GPU path and gated on always() without !cancelled(): after the run is cancelled GitHub still schedules it and it holds scarce runners"})
+			p.Report(withEdit(finding.Finding{Job: j.ID, Line: line, Column: col,
+				Message: j.ID + " is on the GPU path and gated on always() without !cancelled(): after the run is cancelled GitHub still schedules it and it holds scarce runners"},
+				j, finding.CondEdit{Cancel: true}))
 		}
 	},
 }

@@ -58,14 +58,14 @@ jobs:
 				continue
 			}
 			line, col := condPos(j)
-			f := finding.Finding{Job: j.ID, Line: line, Column: col, Fix: gateFix(j),
+			f := finding.Finding{Job: j.ID, Line: line, Column: col,
 				Message: fmt.Sprintf("%s has no status check, so GitHub gates it on success() of its whole closure: %s skips it although its direct needs succeed",
 					j.ID, describeBridges(bs, total))}
 			if c := g.certainly(j); c != nil {
 				// Not a hypothesis: the job never runs.
 				f.Severity, f.Message = finding.Error, describeCertain(j.ID, c)
 			}
-			p.Report(f)
+			p.Report(withEdit(f, j, gateEdit(j)))
 		}
 	},
 }

@@ -11,14 +11,19 @@ import (
 func TestDeadNeedsResultForms(t *testing.T) {
 	for _, r := range []struct {
 		cond string
-		dead bool
+		want string // "dead", "redundant" or ""
 	}{
-		{"needs.a.result != 'success'", true},
-		{"contains(needs.*.result, 'failure')", true},
-		{"contains(needs.*.result, 'skipped') || contains(needs.*.result, 'cancelled')", true},
-		{"${{ !contains(needs.*.result, 'failure') }}", false},
-		{"contains(needs.*.result, 'failure') || github.event_name == 'push'", false},
-		{"needs.a.result == 'success'", false},
+		{"needs.a.result != 'success'", "dead"},
+		{"contains(needs.*.result, 'failure')", "dead"},
+		{"contains(needs.*.result, 'skipped') || contains(needs.*.result, 'cancelled')", "dead"},
+		{"${{ !contains(needs.*.result, 'failure') }}", ""}, // admits a skip, not a failure
+		// The cleanup idiom: meant to run after a failed build too.
+		{"needs.a.result != 'skipped'", "redundant"},
+		{"contains(needs.*.result, 'failure') || github.event_name == 'push'", "redundant"},
+		{"needs.a.result == 'success'", ""},
+		// b's result is not read: a failed b is not what the test is about.
+		{"needs.a.result == 'success' && vars.X", ""},
+		{"needs.a.result == 'success' || needs.a.result == 'skipped'", ""},
 	} {
 		src := `on: push
 jobs:
@@ -35,8 +40,15 @@ jobs:
     steps: [{run: x}]
 `
 		got := render(Run(loadSrc(t, src), "", nil, []*Rule{DeadNeedsResult}))
-		if dead := strings.Contains(got, "[dead-needs-result]"); dead != r.dead {
-			t.Errorf("%s: dead = %v, want %v\n%s", r.cond, dead, r.dead, got)
+		kind := ""
+		if strings.Contains(got, "[dead-needs-result]") {
+			kind = "dead"
+			if strings.Contains(got, "redundant") {
+				kind = "redundant"
+			}
+		}
+		if kind != r.want {
+			t.Errorf("%s: %q, want %q\n%s", r.cond, kind, r.want, got)
 		}
 	}
 }

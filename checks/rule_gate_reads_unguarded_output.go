@@ -124,7 +124,7 @@ jobs:
 					line, col = condPos(j)
 				}
 				f := finding.Finding{Job: j.ID, Line: line, Column: col,
-					Fix: "if: ${{ " + paren(j.If.Expr) + " && needs." + need + ".result == 'success' }}",
+					Fix: guardFix(j, need),
 					Message: fmt.Sprintf("%s runs when %s is skipped (its if: does not require needs.%s.result == 'success') and reads %s, which %s then empty",
 						j.ID, need, need, outputList(need, rd.outs), plural.Word(len(rd.outs), "is", "are"))}
 				if always && len(p.Workflow.Children(j.ID)) == 0 && !g.gpu[j.ID] {
@@ -459,4 +459,20 @@ func children(n actionlint.ExprNode) []actionlint.ExprNode {
 		return []actionlint.ExprNode{n.Operand, n.Index}
 	}
 	return nil
+}
+
+// guardFix suggests requiring need's success before the condition as
+// written. Where that would narrow the job's purpose (a notifier that runs
+// after failures, a read with a fallback arm) it suggests guarding the read
+// itself instead.
+func guardFix(j *workflowgraph.Job, need string) string {
+	term := "needs." + writtenNeed(j, need) + ".result == 'success'"
+	if admits(j, simulate.Failure, simulate.Skipped) || fallbackNeeds(j.If.Expr)[need] || containsStr(j.If.StatusFuncs(), "always") || containsStr(j.If.StatusFuncs(), "failure") {
+		return "guard the read where it is used (" + term + " && <the read>), so the job still runs without " + writtenNeed(j, need)
+	}
+	cond := authorCond(j)
+	if l, ok := j.If.Expr.(*actionlint.LogicalOpNode); ok && l.Kind == actionlint.LogicalOpNodeKindOr {
+		cond = "(" + cond + ")"
+	}
+	return "if: ${{ " + term + " && " + cond + " }}"
 }

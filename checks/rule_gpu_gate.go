@@ -96,16 +96,15 @@ jobs:
 							strings.Join(gpus[:min(len(gpus), maxListed)], ", "), more(n-maxListed))
 					}
 				}
-				p.Report(finding.Finding{Job: j.ID, Line: line, Column: col, Message: msg, Fix: gateFix(j)})
+				p.Report(withEdit(finding.Finding{Job: j.ID, Line: line, Column: col, Message: msg}, j, gateEdit(j)))
 				continue
 			}
 			if !strict {
 				continue
 			}
-			p.Report(finding.Finding{Job: j.ID, Line: line, Column: col, Severity: finding.Warning,
+			p.Report(withEdit(finding.Finding{Job: j.ID, Line: line, Column: col, Severity: finding.Warning,
 				Message: j.ID + " is on the GPU path but has no status check: no transitive hazard exists today, " +
-					"and an explicit gate keeps it so when a job is inserted upstream",
-				Fix: gateFix(j)})
+					"and an explicit gate keeps it so when a job is inserted upstream"}, j, gateEdit(j)))
 		}
 	},
 }

@@ -72,7 +72,22 @@ type Finding struct {
 	Message  string   `json:"message"`
 	Job      string   `json:"job"`
 	Fix      string   `json:"fix"`
+	// Edit is Fix as an edit that keeps the author's text, for the rules
+	// whose fix --fix applies; the zero value when there is none.
+	Edit CondEdit `json:"-"`
 }
+
+// CondEdit is a fix of a job's if: that keeps the author's condition
+// character for character: Terms, joined with " && ", go before it (a
+// job without an if: gets them as its whole condition), and with Cancel
+// each always() call in it becomes !cancelled().
+type CondEdit struct {
+	Terms  string
+	Cancel bool
+}
+
+// IsZero reports no edit.
+func (e CondEdit) IsZero() bool { return e == CondEdit{} }
 
 // Compare orders findings by (file, line, column, rule, message), then by the
 // remaining fields so that the order is total and output is deterministic.
@@ -86,6 +101,8 @@ func Compare(a, b Finding) int {
 		cmp.Compare(a.Severity, b.Severity),
 		cmp.Compare(a.Job, b.Job),
 		cmp.Compare(a.Fix, b.Fix),
+		cmp.Compare(a.Edit.Terms, b.Edit.Terms),
+		cmp.Compare(boolInt(a.Edit.Cancel), boolInt(b.Edit.Cancel)),
 	)
 }
 
@@ -94,4 +111,11 @@ func Compare(a, b Finding) int {
 func Sort(fs []Finding) []Finding {
 	slices.SortFunc(fs, Compare)
 	return slices.Compact(fs)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -1,31 +1,38 @@
 // Package fix applies the fixes cicheck's gate rules compute to a
-// workflow's text: each fixable finding names a job and the whole `if:` it
-// should have, and the fix rewrites that one value (or adds the line)
-// without touching comments, quoting, key order or indentation anywhere
-// else. A fix that cannot be applied with certainty (a block scalar, a
-// flow-style job, two rules wanting different conditions) is skipped with
-// the reason, never guessed.
+// workflow's text. A fix extends a job's `if:` and keeps the author's
+// condition character for character: new terms go before it (on a line of
+// their own in a block scalar), `always()` calls become `!cancelled()`,
+// and nothing else in the file changes, not even a comment.
+//
+// It is data-safe by construction and by check: only a block-style job
+// whose `if:` it can locate exactly is edited (a flow mapping, an anchor,
+// an alias, a tag or a merge key is skipped with the reason), and before
+// it answers, the fixed text is parsed again and every node of the YAML
+// tree, comments included, must be what it was, except the edited `if:`
+// values, which must read as the intended condition. Otherwise the file
+// is left as it is.
 package fix
 
 import (
+	"bytes"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
-// Rules are the rules whose fix is a whole `if:` and certain: applying it
-// makes the finding go away.
-var rules = map[string]bool{"gpu-gate": true, "closure-bridge": true, "always-without-cancelled": true}
+// Rules are the rules whose fix is a certain edit of a job's `if:`:
+// applying it makes the finding go away.
+var rules = map[string]bool{"gpu-gate": true, "closure-bridge": true, "always-without-cancelled": true, "dead-needs-result": true}
 
-// Fixable reports whether --fix applies f.
+// Fixable reports whether --fix can apply f.
 func Fixable(f finding.Finding) bool {
-	return rules[f.Rule] && f.Job != "" && strings.HasPrefix(f.Fix, "if: ")
+	return rules[f.Rule] && f.Job != "" && !f.Edit.IsZero()
 }
 
 // Skip is a fixable finding left as it is, and why.
@@ -36,9 +43,12 @@ type Skip struct {
 
 // Result is a file's text after its fixes.
 type Result struct {
-	Source  []byte
-	Applied []finding.Finding
-	Skipped []Skip
+	Source []byte // the fixed text
+	// Original is the text the fixes were computed from: a writer checks
+	// that the file still holds it.
+	Original []byte
+	Applied  []finding.Finding
+	Skipped  []Skip
 
 	old   []string // the original lines
 	edits []edit   // in file order
@@ -50,10 +60,25 @@ type edit struct {
 	text     []string
 }
 
+// srcEdit replaces del bytes at offset at of the source with text.
+type srcEdit struct {
+	at, del int
+	text    string
+}
+
+// jobFix is one job's edits and what the check after them expects.
+type jobFix struct {
+	id    string
+	found []finding.Finding
+	edits []srcEdit
+	node  jobNode
+	plan  plan
+}
+
 // Apply fixes src, whose parsed workflow is w, for every fixable finding
 // in fs.
 func Apply(src []byte, w *workflowgraph.Workflow, fs []finding.Finding) Result {
-	res := Result{Source: src}
+	res := Result{Source: src, Original: src}
 	byJob := map[string][]finding.Finding{}
 	var jobs []string
 	for _, f := range fs {
@@ -68,209 +93,266 @@ func Apply(src []byte, w *workflowgraph.Workflow, fs []finding.Finding) Result {
 	if len(jobs) == 0 || w == nil {
 		return res
 	}
-	lines := strings.SplitAfter(string(src), "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1] // the text after the last newline
+	skip := func(found []finding.Finding, reason string) {
+		for _, f := range found {
+			res.Skipped = append(res.Skipped, Skip{f, reason})
+		}
 	}
-	var edits []edit
+	d, why := parseDoc(src)
+	if why != "" {
+		for _, id := range jobs {
+			skip(byJob[id], why)
+		}
+		return res
+	}
+	var todo []jobFix
 	for _, id := range jobs {
 		found := byJob[id]
-		skip := func(reason string) {
-			for _, f := range found {
-				res.Skipped = append(res.Skipped, Skip{f, reason})
-			}
-		}
-		cond := strings.TrimPrefix(found[0].Fix, "if: ")
-		for _, f := range found[1:] {
-			if strings.TrimPrefix(f.Fix, "if: ") != cond {
-				skip("rules want different conditions for this job; fix it by hand")
-				cond = ""
-				break
-			}
+		e := found[0].Edit
+		if slices.ContainsFunc(found[1:], func(f finding.Finding) bool { return f.Edit != e }) {
+			skip(found, "rules want different conditions for this job; fix it by hand")
+			continue
 		}
 		j := w.Job(id)
-		if cond == "" {
-			continue
-		}
 		if j == nil {
-			skip("the job is not in the file")
+			skip(found, "the job is not in the file")
 			continue
 		}
-		if j.If != nil && j.If.ParseError != "" {
-			// The fix is built from the parsed condition: it would drop it.
-			skip("the if: does not parse; fix the expression first")
-			continue
-		}
-		e, why := jobEdit(lines, j, yamlValue(cond))
+		p, why := planFor(j.If, e)
 		if why != "" {
-			skip(why)
+			skip(found, why)
 			continue
 		}
-		edits = append(edits, e)
-		res.Applied = append(res.Applied, found...)
+		jn, why := d.findJob(id)
+		if why != "" {
+			skip(found, why)
+			continue
+		}
+		es, why := d.sourceEdits(jn, j, p)
+		if why != "" {
+			skip(found, why)
+			continue
+		}
+		todo = append(todo, jobFix{id: id, found: found, edits: es, node: jn, plan: p})
 	}
-	sort.Slice(edits, func(a, b int) bool { return edits[a].from < edits[b].from })
-	res.old, res.edits = slices.Clone(lines), edits
-	for i := len(edits) - 1; i >= 0; i-- {
-		e := edits[i]
-		lines = append(lines[:e.from], append(e.text, lines[e.to:]...)...)
+	out, ok := d.applyChecked(todo)
+	if !ok {
+		// Find the jobs whose edit alone breaks the check; the others are
+		// applied together.
+		var good []jobFix
+		for _, jf := range todo {
+			if _, ok := d.applyChecked([]jobFix{jf}); ok {
+				good = append(good, jf)
+			} else {
+				skip(jf.found, "the fixed file would not keep the rest of the YAML tree as it was; fix it by hand")
+			}
+		}
+		if out, ok = d.applyChecked(good); !ok {
+			for _, jf := range good {
+				skip(jf.found, "the fixes together would not keep the rest of the YAML tree as it was; fix them by hand")
+			}
+			good = nil
+			out = src
+		}
+		todo = good
 	}
-	res.Source = []byte(strings.Join(lines, ""))
+	var all []srcEdit
+	for _, jf := range todo {
+		res.Applied = append(res.Applied, jf.found...)
+		all = append(all, jf.edits...)
+	}
+	sort.SliceStable(all, func(a, b int) bool { return all[a].at < all[b].at })
+	res.Source = out
+	res.old = splitLines(string(src))
+	res.edits = d.lineEdits(all)
 	return res
 }
 
-// yamlValue writes cond as a YAML scalar: plain when YAML reads it back
-// unchanged, else double-quoted.
-func yamlValue(cond string) string {
-	if !strings.Contains(cond, ": ") && !strings.Contains(cond, " #") && !strings.HasSuffix(cond, ":") {
-		return cond
+func splitLines(s string) []string {
+	lines := strings.SplitAfter(s, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1] // the text after the last newline
 	}
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(cond) + `"`
+	return lines
 }
 
-// keyLineRE matches a block-mapping key line: a plain key that starts with
-// no YAML indicator (tag, anchor, alias, complex key, flow or block
-// scalar), or a simply quoted one, then `:` and a space or the end of the
-// line.
-var keyLineRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^ *([^ \t#\-\[\]{}'"!&*?|>%@,` + "`" + `][^:#]*|"[^"\\]*"|'[^']*'):( |\r?\n?$)`)
-})
-
-// indentOf is the number of leading spaces of a line.
-func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
-
-// blank reports a line holding nothing but spaces and maybe a comment.
-func blank(s string) bool {
-	t := strings.TrimSpace(s)
-	return t == "" || strings.HasPrefix(t, "#")
+// applyChecked applies the jobs' edits and checks the result: the same
+// YAML tree except the edited if: values, which read as planned.
+func (d *doc) applyChecked(jobs []jobFix) ([]byte, bool) {
+	var all []srcEdit
+	for _, jf := range jobs {
+		all = append(all, jf.edits...)
+	}
+	if len(all) == 0 {
+		return d.src, true
+	}
+	sort.SliceStable(all, func(a, b int) bool { return all[a].at < all[b].at })
+	out, ok := applyEdits(d.src, all)
+	if !ok {
+		return nil, false
+	}
+	return out, sameTree(d, out, jobs)
 }
 
-// eol is the line's own line ending.
-func eol(s string) string {
-	switch {
-	case strings.HasSuffix(s, "\r\n"):
-		return "\r\n"
-	case strings.HasSuffix(s, "\n"):
-		return "\n"
+// applyEdits applies non-overlapping edits sorted by offset.
+func applyEdits(src []byte, es []srcEdit) ([]byte, bool) {
+	var b bytes.Buffer
+	pos := 0
+	for _, e := range es {
+		if e.at < pos || e.at+e.del > len(src) {
+			return nil, false
+		}
+		b.Write(src[pos:e.at])
+		b.WriteString(e.text)
+		pos = e.at + e.del
 	}
-	return "\n"
+	b.Write(src[pos:])
+	return b.Bytes(), true
 }
 
-// jobEdit replaces the value of j's `if:` with value, or adds an `if:`
-// line as the job's first key. why is set when that is not certain.
-func jobEdit(lines []string, j *workflowgraph.Job, value string) (edit, string) {
-	if j.If != nil && j.If.Line > 0 {
-		return ifEdit(lines, j, value)
+// spaces reports a run of nothing but spaces.
+func spaces(b []byte) bool { return len(bytes.TrimLeft(b, " ")) == 0 }
+
+// sourceEdits turns a job's plan into edits of the source.
+func (d *doc) sourceEdits(jn jobNode, j *workflowgraph.Job, p plan) ([]srcEdit, string) {
+	if jn.ifValue == nil {
+		if j.If != nil {
+			return nil, "the if: is not where the YAML tree has it"
+		}
+		if len(jn.value.Content) < 2 {
+			return nil, "the job has no keys to add the if: to"
+		}
+		first := jn.value.Content[0]
+		fo := d.offset(first.Line, first.Column)
+		if fo < 0 || first.Line <= jn.key.Line || jn.key.Line >= len(d.lines) {
+			return nil, "the job has no block mapping to add the if: to"
+		}
+		ls := d.lineStart(fo)
+		if !spaces(d.src[ls:fo]) {
+			return nil, "the job's first key is not at the start of its line (tabs or a list); add the if: by hand"
+		}
+		at := d.lines[jn.key.Line] // the line after the job's key
+		text := strings.Repeat(" ", fo-ls) + "if: ${{ " + p.cond + " }}" + d.eol(ls)
+		return []srcEdit{{at: at, text: text}}, ""
 	}
-	k := j.Line - 1
-	if k < 0 || k >= len(lines) {
-		return edit{}, "the job's position is unknown"
+	v := jn.ifValue
+	if j.If == nil || v.Value != j.If.Raw {
+		return nil, "the if: is not what the YAML tree holds"
 	}
-	key := lines[k]
-	rest := strings.TrimRight(key[min(len(key), j.Column-1):], "\r\n")
-	if i := strings.Index(rest, ":"); i < 0 || !blank(rest[i+1:]) {
-		return edit{}, "the job is written in flow style on one line; add the if: by hand"
+	off, ko := d.offset(v.Line, v.Column), d.offset(jn.ifKey.Line, jn.ifKey.Column)
+	if off < 0 || ko < 0 || !spaces(d.src[d.lineStart(ko):ko]) {
+		return nil, "the if:'s position is unknown"
 	}
-	for n := k + 1; n < len(lines); n++ {
-		if blank(lines[n]) {
+	style := v.Style &^ yaml.TaggedStyle
+	s, why := readScalar(d.src, off, style, ko-d.lineStart(ko))
+	if why != "" {
+		return nil, why
+	}
+	if string(s.text) != v.Value {
+		return nil, "the if: is written in a form the fix cannot follow exactly; edit it by hand"
+	}
+	block := style == yaml.LiteralStyle || style == yaml.FoldedStyle
+	var es []srcEdit
+	var ownIndent string
+	for i, c := range p.changes {
+		pos := s.at[c.at]
+		if pos < 0 {
+			return nil, "the if: cannot be edited at that place"
+		}
+		if c.del > 0 {
+			for k := range c.del {
+				if s.at[c.at+k] != pos+k {
+					return nil, "the if:'s always() is written with escapes; edit it by hand"
+				}
+			}
+		}
+		if block && c.own && c.del == 0 {
+			ls := d.lineStart(pos)
+			if i == 0 && spaces(d.src[ls:pos]) {
+				// The new terms on a line of their own, indented as the
+				// author's first line.
+				ownIndent = string(d.src[ls:pos])
+				es = append(es, srcEdit{at: ls, text: ownIndent + strings.TrimRight(c.text, " ") + d.eol(ls)})
+				continue
+			}
+			if le, _ := lineEnd(d.src, pos); i > 0 && ownIndent != "" && spaces(d.src[pos:le]) {
+				es = append(es, srcEdit{at: le, text: d.eol(ls) + ownIndent + c.text})
+				continue
+			}
+		}
+		text, why := encode(style, c.text)
+		if why != "" {
+			return nil, why
+		}
+		es = append(es, srcEdit{at: pos, del: c.del, text: text})
+	}
+	if p.wrap && style == 0 {
+		es = append([]srcEdit{{at: s.at[0], text: "${{ "}}, es...)
+		es = append(es, srcEdit{at: s.at[len(s.text)], text: " }}"})
+	}
+	sort.SliceStable(es, func(a, b int) bool { return es[a].at < es[b].at })
+	return es, ""
+}
+
+// encode writes decoded text t for a scalar of style.
+func encode(style yaml.Style, t string) (string, string) {
+	switch style {
+	case yaml.SingleQuotedStyle:
+		return strings.ReplaceAll(t, "'", "''"), ""
+	case yaml.DoubleQuotedStyle:
+		return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(t), ""
+	}
+	if strings.ContainsAny(t, "\n\r") || strings.Contains(t, ": ") || strings.Contains(t, " #") {
+		return "", "the fix cannot be written into this scalar"
+	}
+	return t, ""
+}
+
+// lineEdits groups byte edits (sorted) into line edits for the diff.
+func (d *doc) lineEdits(es []srcEdit) []edit {
+	lineOf := func(i int) int {
+		n := sort.Search(len(d.lines), func(k int) bool { return d.lines[k] > i })
+		return n - 1
+	}
+	lineAt := func(k int) int {
+		if k >= len(d.lines) {
+			return len(d.src)
+		}
+		return d.lines[k]
+	}
+	type group struct {
+		from, to int
+		es       []srcEdit
+	}
+	var gs []group
+	for _, e := range es {
+		from := lineOf(e.at)
+		to := lineOf(max(e.at, e.at+e.del-1)) + 1
+		if e.del == 0 && d.lines[from] == e.at && strings.HasSuffix(e.text, "\n") {
+			to = from // whole lines inserted before line from
+		}
+		if n := len(gs); n > 0 && (from < gs[n-1].to || (from == gs[n-1].to && gs[n-1].from == gs[n-1].to)) {
+			gs[n-1].to = max(gs[n-1].to, to)
+			gs[n-1].es = append(gs[n-1].es, e)
 			continue
 		}
-		ind := indentOf(lines[n])
-		if ind <= j.Column-1 || strings.HasPrefix(strings.TrimSpace(lines[n]), "- ") {
-			return edit{}, "the job has no block mapping to add the if: to"
-		}
-		if strings.ContainsRune(lines[n][:ind], '\t') {
-			return edit{}, "the job is indented with tabs"
-		}
-		if !keyLineRE().MatchString(lines[n]) {
-			return edit{}, "the job has no block mapping to add the if: to"
-		}
-		return edit{from: k + 1, to: k + 1, text: []string{strings.Repeat(" ", ind) + "if: " + value + eol(key)}}, ""
+		gs = append(gs, group{from, to, []srcEdit{e}})
 	}
-	return edit{}, "the job has no body"
-}
-
-// ifEdit rewrites the scalar value of j's `if:`: a one-line value keeps
-// its trailing comment; a value over several lines (a block scalar, a
-// folded plain or quoted scalar) becomes the one-line value.
-func ifEdit(lines []string, j *workflowgraph.Job, value string) (edit, string) {
-	k := j.If.Line - 1
-	if k < 0 || k >= len(lines) || j.If.Column < 1 || j.If.Column > len(strings.TrimRight(lines[k], "\r\n")) {
-		return edit{}, "the if:'s position is unknown"
+	var out []edit
+	for _, g := range gs {
+		base := lineAt(g.from)
+		local := make([]srcEdit, len(g.es))
+		for i, e := range g.es {
+			local[i] = srcEdit{at: e.at - base, del: e.del, text: e.text}
+		}
+		text, _ := applyEdits(d.src[base:lineAt(g.to)], local)
+		var lines []string
+		if len(text) > 0 {
+			lines = splitLines(string(text))
+		}
+		out = append(out, edit{from: g.from, to: g.to, text: lines})
 	}
-	line := strings.TrimRight(lines[k], "\r\n")
-	start := j.If.Column - 1
-	before, v := line[:start], line[start:]
-	if !strings.HasSuffix(strings.TrimRight(before, " "), ":") {
-		return edit{}, "the if: is not a `key: value` line"
-	}
-	// The lines after the key's that are blank or indented deeper belong
-	// to the value (trailing blank lines do not).
-	keyIndent := indentOf(before)
-	cont := 0
-	for n := k + 1; n < len(lines); n++ {
-		if strings.TrimSpace(lines[n]) != "" && indentOf(lines[n]) <= keyIndent {
-			break
-		}
-		if strings.TrimSpace(lines[n]) != "" {
-			cont = n - k
-		}
-	}
-	whole := edit{from: k, to: k + 1 + cont, text: []string{before + value + eol(lines[k])}}
-	end := -1
-	switch v[0] {
-	case '|', '>':
-		header := strings.TrimLeft(v[1:], "0123456789+-")
-		if !blank(header) {
-			return edit{}, "the if:'s block scalar header is unusual; edit it by hand"
-		}
-		if c := strings.TrimSpace(header); c != "" {
-			whole.text[0] = before + value + " " + c + eol(lines[k]) // the header's comment
-		}
-		return whole, ""
-	case '"':
-		for i := 1; i < len(v); i++ {
-			if v[i] == '\\' {
-				i++
-			} else if v[i] == '"' {
-				end = i + 1
-				break
-			}
-		}
-	case '\'':
-		for i := 1; i < len(v); i++ {
-			if v[i] == '\'' {
-				if i+1 < len(v) && v[i+1] == '\'' {
-					i++
-					continue
-				}
-				end = i + 1
-				break
-			}
-		}
-	default:
-		end = len(v)
-		if i := strings.Index(v, " #"); i >= 0 {
-			end = i
-		}
-		end = len(strings.TrimRight(v[:end], " "))
-	}
-	if cont > 0 || end < 0 {
-		// A scalar folded over several lines (YAML allows no comment
-		// among them).
-		if end >= 0 && cont > 0 && !blank(v[end:]) {
-			return edit{}, "the if: is followed by more text on its line"
-		}
-		return whole, ""
-	}
-	tail := v[end:]
-	if !blank(tail) {
-		return edit{}, "the if: is followed by more text on its line"
-	}
-	if c := strings.TrimSpace(tail); c != "" {
-		tail = " " + c // a comment must stay apart from a plain value
-	}
-	return edit{from: k, to: k + 1, text: []string{before + value + tail + eol(lines[k])}}, ""
+	return out
 }
 
 // Unified is the fix as a unified diff of path (a/ and b/ prefixed, three

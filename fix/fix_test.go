@@ -105,16 +105,25 @@ func TestFixForms(t *testing.T) {
 		name, mid, want, skip string
 	}{
 		{"plain", "    if: github.event_name == 'push' # keep me\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && github.event_name == 'push' }} # keep me\n", ""},
-		{"double-quoted", "    if: \"github.event_name == 'push'\"\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && github.event_name == 'push' }}\n", ""},
-		{"single-quoted", "    if: 'github.event_name == ''push'''\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && github.event_name == 'push' }}\n", ""},
-		{"block", "    if: >-\n      github.event_name == 'push'\n\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && github.event_name == 'push' }}\n\n    runs-on", ""},
-		{"literal block", "    if: |\n      github.event_name == 'push' &&\n      github.ref == 'x'\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && github.event_name == 'push' && github.ref == 'x' }}\n    runs-on", ""},
+		{"double-quoted", "    if: \"github.event_name == 'push'\"\n", "    if: \"!cancelled() && needs.cpu.result == 'success' && github.event_name == 'push'\"\n", ""},
+		{"single-quoted", "    if: 'github.event_name == ''push'''\n", "    if: '!cancelled() && needs.cpu.result == ''success'' && github.event_name == ''push'''\n", ""},
+		// A block scalar stays one, the new terms on a line of their own.
+		{"block", "    if: >-\n      github.event_name == 'push'\n\n", "    if: >-\n      !cancelled() && needs.cpu.result == 'success' &&\n      github.event_name == 'push'\n\n    runs-on", ""},
+		{"literal block", "    if: |\n      github.event_name == 'push' &&\n      github.ref == 'x'\n", "    if: |\n      !cancelled() && needs.cpu.result == 'success' &&\n      github.event_name == 'push' &&\n      github.ref == 'x'\n    runs-on", ""},
+		{"literal block with ||", "    if: |\n      github.event_name == 'push' ||\n      github.ref == 'x'\n", "    if: |\n      !cancelled() && needs.cpu.result == 'success' && (\n      github.event_name == 'push' ||\n      github.ref == 'x'\n      )\n    runs-on", ""},
+		{"template in a block", "    if: >-\n      ${{ github.event_name == 'push' ||\n      github.ref == 'x' }}\n", "    if: >-\n      ${{ !cancelled() && needs.cpu.result == 'success' && (github.event_name == 'push' ||\n      github.ref == 'x') }}\n    runs-on", ""},
 		// The rules claim nothing about a job whose if: does not parse: it is
 		// left as it is while its dependent is fixed.
 		{"does not parse", "    if: |\n      github.event_name == 'push' &&\n      # not a comment: block content\n      true\n", "    if: |\n      github.event_name == 'push' &&\n      # not a comment: block content\n", ""},
-		{"multi-line plain", "    if: github.event_name == 'push' &&\n      github.ref == 'refs/heads/main'\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && github.event_name == 'push' && github.ref == 'refs/heads/main' }}\n    runs-on", ""},
-		{"block header comment", "    if: >- # folded\n      github.event_name == 'push'\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && github.event_name == 'push' }} # folded\n", ""},
-		{"colon in a string", "    if: \"contains(github.ref, 'a: b')\"\n", "    if: \"${{ !cancelled() && needs.cpu.result == 'success' && contains(github.ref, 'a: b') }}\"\n", ""},
+		{"multi-line plain", "    if: github.event_name == 'push' &&\n      github.ref == 'refs/heads/main'\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && github.event_name == 'push' &&\n      github.ref == 'refs/heads/main' }}\n    runs-on", ""},
+		{"block header comment", "    if: >- # folded\n      github.event_name == 'push'\n", "    if: >- # folded\n      !cancelled() && needs.cpu.result == 'success' &&\n      github.event_name == 'push'\n", ""},
+		{"colon in a string", "    if: \"contains(github.ref, 'a: b')\"\n", "    if: \"!cancelled() && needs.cpu.result == 'success' && contains(github.ref, 'a: b')\"\n", ""},
+		// The author's case, spacing and parentheses are kept.
+		{"author's text", "    if: ${{ (inputs.Mode=='x')  ||  vars.UV_BUILD_CACHE }}\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && ((inputs.Mode=='x')  ||  vars.UV_BUILD_CACHE) }}\n", ""},
+		{"already parenthesized", "    if: ${{ (vars.A || vars.B) }}\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && (vars.A || vars.B) }}\n", ""},
+		// A term already in the condition is not added again.
+		{"term present", "    if: needs.cpu.result == 'success' && vars.X\n", "    if: ${{ !cancelled() && needs.cpu.result == 'success' && vars.X }}\n", ""},
+		{"term present, other case", "    if: needs.CPU.result == 'success' && vars.X\n", "    if: ${{ !cancelled() && needs.CPU.result == 'success' && vars.X }}\n", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := strings.Replace(head, "  mid:\n    needs: cpu\n", "  mid:\n    needs: cpu\n"+c.mid, 1) + gpu
@@ -152,7 +161,7 @@ func TestFixUnparsableIf(t *testing.T) {
 	if err != nil || w == nil {
 		t.Fatal(err)
 	}
-	f := finding.Finding{Rule: "gpu-gate", Job: "a", Fix: "if: ${{ !cancelled() }}"}
+	f := finding.Finding{Rule: "gpu-gate", Job: "a", Fix: "if: ${{ !cancelled() }}", Edit: finding.CondEdit{Terms: "!cancelled()"}}
 	r := fix.Apply([]byte(src), w, []finding.Finding{f})
 	if len(r.Applied) != 0 || len(r.Skipped) != 1 || !strings.Contains(r.Skipped[0].Reason, "does not parse") || string(r.Source) != src {
 		t.Errorf("%+v", r)

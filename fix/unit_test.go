@@ -19,7 +19,7 @@ func load(t *testing.T, src string) *workflowgraph.Workflow {
 }
 
 func gate(job, cond string) finding.Finding {
-	return finding.Finding{Rule: "gpu-gate", Job: job, Fix: "if: ${{ " + cond + " }}"}
+	return finding.Finding{Rule: "gpu-gate", Job: job, Fix: "if: ${{ " + cond + " }}", Edit: finding.CondEdit{Terms: cond}}
 }
 
 // TestFixable: only a gate rule's whole-if fix for a named job.
@@ -29,11 +29,12 @@ func TestFixable(t *testing.T) {
 		want bool
 	}{
 		{gate("a", "x"), true},
-		{finding.Finding{Rule: "always-without-cancelled", Job: "a", Fix: "if: ${{ x }}"}, true},
-		{finding.Finding{Rule: "closure-bridge", Job: "a", Fix: "if: ${{ x }}"}, true},
-		{finding.Finding{Rule: "status-fn-args", Job: "a", Fix: "if: ${{ x }}"}, false}, // not certain
-		{finding.Finding{Rule: "gpu-gate", Job: "", Fix: "if: ${{ x }}"}, false},        // no job
-		{finding.Finding{Rule: "gpu-gate", Job: "a", Fix: "needs: build"}, false},       // not an if:
+		{finding.Finding{Rule: "always-without-cancelled", Job: "a", Edit: finding.CondEdit{Cancel: true}}, true},
+		{finding.Finding{Rule: "closure-bridge", Job: "a", Edit: finding.CondEdit{Terms: "x"}}, true},
+		{finding.Finding{Rule: "dead-needs-result", Job: "a", Edit: finding.CondEdit{Terms: "x"}}, true},
+		{finding.Finding{Rule: "status-fn-args", Job: "a", Edit: finding.CondEdit{Terms: "x"}}, false}, // not certain
+		{finding.Finding{Rule: "gpu-gate", Job: "", Edit: finding.CondEdit{Terms: "x"}}, false},        // no job
+		{finding.Finding{Rule: "gpu-gate", Job: "a", Fix: "if: ${{ x }}"}, false},                      // advice, no edit
 	} {
 		if got := Fixable(c.f); got != c.want {
 			t.Errorf("Fixable(%+v) = %v, want %v", c.f, got, c.want)
@@ -56,8 +57,8 @@ func TestApplyEdges(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", r.Source, want)
 	}
 	for _, c := range []struct{ name, src, reason string }{
-		{"sibling, no body", "on: push\njobs:\n  a:\n  b:\n    runs-on: x\n    steps: [{run: x}]\n", "no block mapping"},
-		{"list body", "on: push\njobs:\n  a:\n    - runs-on: x\n", "no block mapping"},
+		{"sibling, no body", "on: push\njobs:\n  a:\n  b:\n    runs-on: x\n    steps: [{run: x}]\n", "not a mapping"},
+		{"list body", "on: push\njobs:\n  a:\n    - runs-on: x\n", "not a mapping"},
 		{"flow job", "on: push\njobs:\n  a: {runs-on: x, steps: [{run: x}]}\n", "flow style"},
 		{"text after the if:'s quote", "on: push\njobs:\n  a:\n    if: 'x' 'y'\n    runs-on: x\n    steps: [{run: x}]\n", ""},
 	} {
@@ -78,14 +79,10 @@ func TestApplyEdges(t *testing.T) {
 	if r := Apply([]byte(src2), load(t, src2), []finding.Finding{gate("a", "x")}); len(r.Applied) != 1 {
 		t.Errorf("commented job key: %+v", r)
 	}
-	// A position outside the file is skipped, never an index panic.
-	j := &workflowgraph.Job{ID: "a", Line: 99, Column: 3}
-	if _, why := jobEdit(strings.SplitAfter(src, "\n"), j, "x"); why == "" {
-		t.Error("a job line past the end was edited")
-	}
-	j.If = &workflowgraph.Cond{Line: 2, Column: 80}
-	if _, why := jobEdit(strings.SplitAfter(src, "\n"), j, "x"); why == "" {
-		t.Error("an if: column past the end was edited")
+	// A job the graph has but the text does not is skipped, never guessed.
+	other := load(t, strings.Replace(src, "  b:", "  c:", 1))
+	if r := Apply([]byte(src), other, []finding.Finding{gate("c", "x")}); len(r.Applied) != 0 || len(r.Skipped) != 1 {
+		t.Errorf("a job missing from the text: %+v", r)
 	}
 }
 
@@ -93,9 +90,9 @@ func TestApplyEdges(t *testing.T) {
 // trailing comment is kept.
 func TestQuotedValues(t *testing.T) {
 	for _, c := range []struct{ line, want string }{
-		{`    if: "contains(github.ref, 'a\"b')" # why`, `    if: ${{ x }} # why`},
-		{`    if: 'github.ref == ''main''' # why`, `    if: ${{ x }} # why`},
-		{`    if: plain # why`, `    if: ${{ x }} # why`},
+		{`    if: "contains(github.ref, 'a\"b')" # why`, `    if: "x && contains(github.ref, 'a\"b')" # why`},
+		{`    if: 'github.ref == ''main''' # why`, `    if: 'x && github.ref == ''main''' # why`},
+		{`    if: plain # why`, `    if: ${{ x && plain }} # why`},
 	} {
 		src := "on: push\njobs:\n  a:\n" + c.line + "\n    runs-on: x\n    steps: [{run: x}]\n"
 		r := Apply([]byte(src), load(t, src), []finding.Finding{gate("a", "x")})
