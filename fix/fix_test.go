@@ -19,7 +19,7 @@ import (
 // the fix result, or nil when nothing is fixable.
 func fixOnce(t *testing.T, dir, name string, src []byte) *lint.FileFix {
 	t.Helper()
-	res, err := lint.New(lint.Options{WorkingDir: dir, Fix: true}).LintSource(name, src)
+	res, err := lint.New(lint.Options{WorkingDir: dir, Fix: true, FixAll: true}).LintSource(name, src)
 	if err != nil {
 		t.Fatal(err)
 	}

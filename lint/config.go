@@ -10,6 +10,7 @@ import (
 
 	"github.com/cicheck/cicheck/baseline"
 	"github.com/cicheck/cicheck/config"
+	"github.com/cicheck/cicheck/internal/safewrite"
 	"github.com/cicheck/cicheck/pathsfilter"
 )
 
@@ -121,15 +122,11 @@ func abs(wd, name string) string {
 	return filepath.Join(wd, name)
 }
 
-// WriteFile writes data to name relative to wd, keeping an existing file's
-// permissions; an error names the file once, as the user wrote it.
+// WriteFile writes data to name relative to wd atomically, keeping an
+// existing file's permissions; an error names the file once, as the user
+// wrote it.
 func WriteFile(wd, name string, data []byte) error {
-	p := abs(wd, name)
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(p); err == nil {
-		mode = st.Mode().Perm()
-	}
-	if err := os.WriteFile(p, data, mode); err != nil {
+	if err := safewrite.Write(abs(wd, name), data); err != nil {
 		return fmt.Errorf("%s: %w", name, Unwrap(err))
 	}
 	return nil

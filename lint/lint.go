@@ -23,6 +23,7 @@ import (
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/fix"
+	"github.com/cicheck/cicheck/internal/safewrite"
 	"github.com/cicheck/cicheck/testregistry"
 	"github.com/cicheck/cicheck/workflowgraph"
 	"github.com/rhysd/actionlint"
@@ -41,8 +42,9 @@ type Options struct {
 	// skipped, and why); nil discards it.
 	Log func(format string, a ...any)
 	// Fix computes, for each file, its text with the certain fixes of the
-	// gate rules applied (Result.Fixes); nothing is written.
-	Fix bool
+	// hazards (errors) applied (Result.Fixes); nothing is written. FixAll
+	// also applies the fixes of advisories (warnings and notices).
+	Fix, FixAll bool
 	// Stdin is read, once, for the path "-" of LintArgs.
 	Stdin *Stdin
 }
@@ -134,7 +136,14 @@ func (l *Linter) LintSource(name string, src []byte) (*Result, error) {
 // LintTargets lints files already discovered, with the configuration's
 // rule settings applied.
 func (l *Linter) LintTargets(targets []Target) (*Result, error) {
-	res, err := lintTargets(l.o.WorkingDir, targets, l.o.Config, l.o.Shellcheck, l.o.Fix, l.o.Log)
+	mode := fixNone
+	switch {
+	case l.o.Fix && l.o.FixAll:
+		mode = fixAll
+	case l.o.Fix:
+		mode = fixHazards
+	}
+	res, err := lintTargets(l.o.WorkingDir, targets, l.o.Config, l.o.Shellcheck, mode, l.o.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +175,16 @@ type FileFix struct {
 // in inputErrors; the other files are still linted. Files are linted in
 // parallel (one actionlint linter per worker) and merged in input order, so
 // the output does not depend on scheduling.
-func lintTargets(wd string, targets []Target, cfg *config.Config, shellcheck string, fixing bool, logf func(string, ...any)) (*Result, error) {
+// fixMode is which certain fixes a run computes.
+type fixMode int
+
+const (
+	fixNone    fixMode = iota
+	fixHazards         // errors only
+	fixAll             // advisories too
+)
+
+func lintTargets(wd string, targets []Target, cfg *config.Config, shellcheck string, fixing fixMode, logf func(string, ...any)) (*Result, error) {
 	res := &Result{Sources: map[string][]byte{}}
 	var sc *checks.Shellcheck
 	if shellcheck != "" {
@@ -228,8 +246,8 @@ func lintTargets(wd string, targets []Target, cfg *config.Config, shellcheck str
 					// actionlint makes of it, as the registry reads it.
 					s.ast, _ = actionlint.Parse(s.src)
 				}
-				if fixing && w != nil {
-					s.fix = fixFile(l, todo[i], cfg, sc, s.src, w, s.findings)
+				if fixing != fixNone && w != nil {
+					s.fix = fixFile(l, todo[i], cfg, sc, s.src, w, s.findings, fixing)
 				}
 			})
 		}
@@ -341,11 +359,14 @@ func lintOne(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellche
 // latest round asks for, until a round asks nothing new (at most four);
 // the fixes are then applied once to the original text, so the diff is
 // against what is on disk.
-func fixFile(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellcheck, src []byte, w *workflowgraph.Workflow, fs []finding.Finding) *fix.Result {
+func fixFile(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellcheck, src []byte, w *workflowgraph.Workflow, fs []finding.Finding, mode fixMode) *fix.Result {
 	fixable := func(fs []finding.Finding) map[string][]finding.Finding {
 		out := map[string][]finding.Finding{}
 		for _, f := range fs {
-			if fix.Fixable(f) && cfg.RuleEnabled(f.Rule) {
+			if !fix.Fixable(f) || !cfg.RuleEnabled(f.Rule) {
+				continue
+			}
+			if mode == fixAll || cfg.RuleSeverity(f.Rule, f.Severity) == finding.Error {
 				out[f.Job] = append(out[f.Job], f)
 			}
 		}
@@ -377,7 +398,7 @@ func fixFile(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellche
 		}
 		changed := false
 		for job, fs := range fixable(next) {
-			if old, ok := want[job]; !ok || old[0].Fix != fs[0].Fix {
+			if old, ok := want[job]; !ok || old[0].Edit != fs[0].Edit {
 				want[job], changed = fs, true
 			}
 		}
@@ -494,11 +515,17 @@ func (r *Result) UniqueInputErrors() []string {
 	return out
 }
 
-// Write writes the fixed text over the file it came from, keeping its
-// permissions.
+// Write replaces the file the fix was computed from with the fixed text,
+// atomically and keeping its mode, unless the file changed since it was
+// read, is read-only, or is a symlink leaving the repository: then the
+// error is a safewrite.Refusal and the file is as it was.
 func (f FileFix) Write() error {
-	if err := WriteFile("", f.Target.Abs, f.Source); err != nil {
-		return fmt.Errorf("%s: %w", f.Target.Display, Unwrap(errors.Unwrap(err)))
+	root := RepoRoot(f.Target.Root)
+	if err := safewrite.Replace(root, f.Target.Abs, f.Original, f.Source, workflowgraph.MaxFileSize); err != nil {
+		if safewrite.IsRefusal(err) {
+			return err
+		}
+		return fmt.Errorf("%s: %w", f.Target.Display, Unwrap(err))
 	}
 	return nil
 }
@@ -522,7 +549,6 @@ func (r *Result) ApplyFixes(out io.Writer, diff bool) (FixOutcome, error) {
 		if len(f.Applied) == 0 {
 			continue
 		}
-		o.Findings, o.Files = o.Findings+len(f.Applied), o.Files+1
 		var err error
 		switch {
 		case diff:
@@ -533,9 +559,14 @@ func (r *Result) ApplyFixes(out io.Writer, diff bool) (FixOutcome, error) {
 		default:
 			err = f.Write()
 		}
+		if safewrite.IsRefusal(err) {
+			o.Skipped = append(o.Skipped, fmt.Sprintf("%s: not written: %v", f.Target.Display, err))
+			continue
+		}
 		if err != nil {
 			return o, err
 		}
+		o.Findings, o.Files = o.Findings+len(f.Applied), o.Files+1
 	}
 	return o, nil
 }

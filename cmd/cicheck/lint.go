@@ -19,7 +19,7 @@ func init() {
 type lintOptions struct {
 	report                       report.Settings
 	config, shellcheck, baseline string
-	stdinName                    string
+	stdinName, fixMode           string
 	verbose, fix, diff           bool
 	stdin                        *lint.Stdin // read once, for --fix's second pass
 }
@@ -44,7 +44,8 @@ func runLint(e *env, args []string) error {
 	var o lintOptions
 	fl := e.Flags("cicheck lint", usage("lint"))
 	addReportFlags(fl, &o.report)
-	fl.BoolVar(&o.fix, "fix", false, "apply the certain fixes of gpu-gate, closure-bridge and always-without-cancelled to the files, then report what remains")
+	fl.StringVar(&o.fixMode, "fix", "", "apply the certain fixes of the errors (--fix=all: of the warnings and notices too) to the files, then report what remains")
+	fl.Lookup("fix").NoOptDefVal = "errors"
 	fl.BoolVar(&o.diff, "diff", false, "with --fix: print the fixes as a unified diff instead of writing them (exit 1 when there is one)")
 	fl.StringVar(&o.stdinName, "stdin-filename", "<stdin>", "with PATH -, the path the workflow read from stdin has (names it in findings, places it in its repository)")
 	fl.StringVar(&o.baseline, "baseline", "", "accept the findings recorded in this file (see 'cicheck baseline write'); report only new ones")
@@ -62,6 +63,12 @@ func runLint(e *env, args []string) error {
 			return err
 		}
 	}
+	switch o.fixMode {
+	case "", "errors", "all":
+	default:
+		return cli.Usagef("--fix=%s: want --fix (the errors' fixes) or --fix=all", o.fixMode)
+	}
+	o.fix = o.fixMode != ""
 	if o.diff && !o.fix {
 		return cli.Usagef("--diff shows what --fix would change; use it with --fix")
 	}
@@ -112,7 +119,7 @@ func lintRun(e *env, o *lintOptions, paths []string, fixing bool) (*lint.Result,
 	if o.stdin == nil {
 		o.stdin = lint.NewStdin(e.Stdin)
 	}
-	l := lint.New(lint.Options{WorkingDir: e.WD, Config: cfg, Shellcheck: o.shellcheck, Fix: o.fix && fixing, Stdin: o.stdin, Log: logf})
+	l := lint.New(lint.Options{WorkingDir: e.WD, Config: cfg, Shellcheck: o.shellcheck, Fix: o.fix && fixing, FixAll: o.fixMode == "all", Stdin: o.stdin, Log: logf})
 	res, err := l.LintArgs(paths, o.stdinName)
 	if err != nil {
 		return nil, err
