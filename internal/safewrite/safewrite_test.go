@@ -98,4 +98,3 @@ func TestReplaceSymlinks(t *testing.T) {
 		t.Error("the link was replaced by a file")
 	}
 }
-
