@@ -146,7 +146,8 @@ func applyFixes(e *env, o *lintOptions, paths []string) (done bool, err error) {
 	switch {
 	case err != nil || fixed.Stdin:
 		return true, err
-	case o.diff && fixed.Findings > 0:
+	case o.diff && (fixed.Findings > 0 || len(fixed.Skipped) > 0):
+		// A fix left for a person fails the run as a diff does.
 		return true, cli.Exit(cli.ExitFindings)
 	case o.diff:
 		return true, nil
