@@ -9,9 +9,14 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/rhysd/actionlint"
+	"gopkg.in/yaml.v3"
+
+	"github.com/cicheck/cicheck/expr"
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/fix"
 	"github.com/cicheck/cicheck/lint"
+	"github.com/cicheck/cicheck/simulate"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -58,6 +63,7 @@ func checkFixed(t *testing.T, dir, name string, src []byte, ff *lint.FileFix) {
 			t.Errorf("%s: the fix introduced %s at %d:%d: %s", name, f.Rule, f.Line, f.Column, f.Message)
 		}
 	}
+	checkAuthorsText(t, name, src, ff)
 	if again := fixOnce(t, dir, name, ff.Source); again != nil && len(again.Applied) > 0 {
 		t.Errorf("%s: not idempotent: a second fix applies %d more:\n%s", name, len(again.Applied), again.Unified(name))
 	}
@@ -193,14 +199,54 @@ func TestFixCorpus(t *testing.T) {
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip("../shared/corpus is absent")
 	}
+	fixed, skipped := fixCorpus(t, dir, dir)
+	if fixed == 0 {
+		t.Fatal("no corpus file had a fixable finding")
+	}
+	t.Logf("%d corpus files fixed; %d findings skipped as uncertain", fixed, skipped)
+}
+
+// TestFixRealWorld: the same on the real-world corpus
+// (bench/realworld/SOURCES.md), each repository linted as itself, when
+// $REALWORLD (default ../../realworld) holds it; REALWORLD_HELDOUT adds
+// another such directory.
+func TestFixRealWorld(t *testing.T) {
+	var roots []string
+	for _, env := range []string{"REALWORLD", "REALWORLD_HELDOUT"} {
+		if d := os.Getenv(env); d != "" {
+			roots = append(roots, d)
+		}
+	}
+	if len(roots) == 0 {
+		roots = []string{"../../realworld"}
+	}
+	fixed, skipped, repos := 0, 0, 0
+	for _, root := range roots {
+		dirs, _ := filepath.Glob(filepath.Join(root, "*", ".github", "workflows"))
+		for _, wf := range dirs {
+			repo, _ := filepath.Abs(filepath.Dir(filepath.Dir(wf)))
+			repos++
+			f, s := fixCorpus(t, repo, filepath.Join(repo, ".github", "workflows"))
+			fixed, skipped = fixed+f, skipped+s
+		}
+	}
+	if repos == 0 {
+		t.Skip("no real-world corpus (see bench/realworld/SOURCES.md)")
+	}
+	t.Logf("%d repositories: %d files fixed; %d findings skipped as uncertain", repos, fixed, skipped)
+}
+
+// fixCorpus fixes every YAML file under walk, linted from dir (all
+// fixes, advisories included), and checks each fixed file.
+func fixCorpus(t *testing.T, dir, walk string) (fixed, skipped int) {
+	t.Helper()
 	var files []string
-	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+	_ = filepath.WalkDir(walk, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && lint.IsYAML(p) {
 			files = append(files, p)
 		}
 		return nil
 	})
-	fixed, skipped := 0, 0
 	for _, p := range files {
 		rel, _ := filepath.Rel(dir, p)
 		src, err := os.ReadFile(p)
@@ -212,16 +258,16 @@ func TestFixCorpus(t *testing.T) {
 			continue
 		}
 		skipped += len(ff.Skipped)
+		for _, s := range ff.Skipped {
+			t.Logf("%s: skipped: %s", rel, s.Describe())
+		}
 		if len(ff.Applied) == 0 {
 			continue
 		}
 		fixed++
-		t.Run(rel, func(t *testing.T) { checkFixed(t, dir, rel, src, ff) })
+		t.Run(filepath.Base(dir)+"/"+rel, func(t *testing.T) { checkFixed(t, dir, rel, src, ff) })
 	}
-	if fixed == 0 {
-		t.Fatal("no corpus file had a fixable finding")
-	}
-	t.Logf("%d corpus files fixed; %d findings skipped as uncertain", fixed, skipped)
+	return fixed, skipped
 }
 
 // TestUnifiedPatches: GNU patch applies the diff and gets the fixed text.
@@ -293,4 +339,95 @@ jobs:
 			t.Errorf("still fixable after --fix: %s %s", f.Rule, f.Job)
 		}
 	}
+}
+
+// TestFixCleanupKeepsRunningAfterFailure: a cleanup written to run
+// whenever its build ran (`!= 'skipped'`) is fixed so that it does, and
+// the simulation engine agrees: with build failed, it runs; before the
+// fix it was skipped. A GPU job beside it gets the full gate.
+func TestFixCleanupKeepsRunningAfterFailure(t *testing.T) {
+	src := `on: push
+jobs:
+  build:
+    runs-on: [self-hosted, h100]
+    steps: [{run: make}]
+  clean:
+    needs: build
+    if: ${{ needs.build.result != 'skipped' }}
+    runs-on: [self-hosted, h100]
+    steps: [{run: make clean}]
+`
+	dir := t.TempDir()
+	ff := fixOnce(t, dir, "w.yml", []byte(src))
+	if ff == nil || len(ff.Applied) == 0 {
+		t.Fatalf("nothing fixed: %+v", ff)
+	}
+	if !strings.Contains(string(ff.Source), "    if: ${{ !cancelled() && needs.build.result != 'skipped' }}\n") {
+		t.Errorf("fixed:\n%s", ff.Source)
+	}
+	runs := func(text []byte) simulate.Decision {
+		w, _, err := workflowgraph.Load(fstest.MapFS{"w.yml": {Data: text}}, "w.yml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range simulate.Run(w, simulate.Scenario{Outcomes: map[string]simulate.Result{"build": simulate.Failure}}) {
+			if v.ID == "clean" {
+				return v.Verdict
+			}
+		}
+		return ""
+	}
+	if before, after := runs([]byte(src)), runs(ff.Source); before != simulate.VerdictSkip || after != simulate.VerdictRun {
+		t.Errorf("clean after a failed build: before %s, after %s; want skip, run", before, after)
+	}
+	checkFixed(t, dir, "w.yml", []byte(src), ff)
+}
+
+// checkAuthorsText: every rewritten if: holds the author's condition
+// verbatim (always() calls aside), keeps its scalar style (a block scalar
+// stays one), and no term of its top-level && appears twice.
+func checkAuthorsText(t *testing.T, name string, src []byte, ff *lint.FileFix) {
+	t.Helper()
+	var before, after yaml.Node
+	if yaml.Unmarshal(src, &before) != nil || yaml.Unmarshal(ff.Source, &after) != nil {
+		t.Errorf("%s: does not parse", name)
+		return
+	}
+	jobs := map[string]bool{}
+	for _, f := range ff.Applied {
+		jobs[f.Job] = true
+	}
+	old, nu := takeIfs(&before, jobs), takeIfs(&after, jobs)
+	for id := range jobs {
+		n := nu[id]
+		if n == nil {
+			t.Errorf("%s: %s has no if: after the fix", name, id)
+			continue
+		}
+		if o := old[id]; o != nil && (o.Style != n.Style || !containsAuthor(n.Value, o.Value)) {
+			t.Errorf("%s: %s: %q became %q", name, id, o.Value, n.Value)
+		}
+		v := strings.TrimSpace(n.Value)
+		v = strings.TrimSuffix(strings.TrimPrefix(v, "${{"), "}}")
+		e, err := workflowgraph.ParseExpr(v)
+		if err != "" {
+			t.Errorf("%s: %s: the new if: does not parse: %s", name, id, err)
+			continue
+		}
+		seen := map[string]bool{}
+		for _, c := range topConjuncts(e) {
+			if k := expr.Render(c); seen[k] {
+				t.Errorf("%s: %s: %s appears twice in %q", name, id, k, n.Value)
+			} else {
+				seen[k] = true
+			}
+		}
+	}
+}
+
+func topConjuncts(n actionlint.ExprNode) []actionlint.ExprNode {
+	if l, ok := n.(*actionlint.LogicalOpNode); ok && l.Kind == actionlint.LogicalOpNodeKindAnd {
+		return append(topConjuncts(l.Left), topConjuncts(l.Right)...)
+	}
+	return []actionlint.ExprNode{n}
 }
