@@ -7,12 +7,15 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"testing/fstest"
 
 	"github.com/cicheck/cicheck/checks"
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/fix"
 	"github.com/cicheck/cicheck/internal/project"
 	"github.com/cicheck/cicheck/report"
 	"github.com/cicheck/cicheck/testregistry"
+	"github.com/cicheck/cicheck/workflowgraph"
 	"golang.org/x/tools/txtar"
 )
 
@@ -26,6 +29,9 @@ type RuleDoc struct {
 	Help     string
 	Bad      string
 	Good     string
+	// FixDiff is what --fix changes in Bad, as a unified diff, for the
+	// rules whose fix --fix applies.
+	FixDiff string
 }
 
 // RuleDocs is every documented rule, sorted by id. It is the one source of
@@ -34,7 +40,7 @@ func RuleDocs() []RuleDoc {
 	var out []RuleDoc
 	add := func(area string, rs []*checks.Rule) {
 		for _, r := range rs {
-			out = append(out, RuleDoc{ID: r.ID, Severity: r.Severity, Area: area, Doc: r.Doc, Help: r.Help, Bad: r.Bad, Good: r.Good})
+			out = append(out, RuleDoc{ID: r.ID, Severity: r.Severity, Area: area, Doc: r.Doc, Help: r.Help, Bad: r.Bad, Good: r.Good, FixDiff: fixExample(r)})
 		}
 	}
 	add("workflow", checks.All())
@@ -93,6 +99,11 @@ func (d RuleDoc) Markdown() string {
 	}
 	if d.Good != "" {
 		fmt.Fprintf(&b, "\n## Good\n\n```yaml\n%s\n```\n", strings.TrimRight(d.Good, "\n"))
+	}
+	if d.FixDiff != "" {
+		b.WriteString("\n## Fix\n\n`cicheck lint --fix` applies this rule's fix when the finding is an error, `--fix=all` also when it is a warning or notice. " +
+			"It adds to the `if:` as written and changes nothing else; on the bad example (`--fix=all --diff`):\n")
+		fmt.Fprintf(&b, "\n```diff\n%s```\n", d.FixDiff)
 	}
 	fmt.Fprintf(&b, "\n## Configuration\n\n```yaml\nrules:\n  %s:\n    severity: %s   # error | warning | notice\n    enabled: true\n```\n", d.ID, d.Severity)
 	fmt.Fprintf(&b, "\nSuppress one occurrence with `# cicheck: ignore[%s] <reason>` on its line or the line above.\n", d.ID)
@@ -185,4 +196,28 @@ func KnownRuleIDs() map[string]bool {
 		ids[r.ID] = true
 	}
 	return ids
+}
+
+// fixExample is the diff --fix makes to r's bad example for r's own
+// findings, "" when r has no such fix.
+func fixExample(r *checks.Rule) string {
+	if r.Bad == "" {
+		return ""
+	}
+	src := []byte(r.Bad)
+	w, _, err := workflowgraph.Load(fstest.MapFS{"w.yml": {Data: src}}, "w.yml")
+	if err != nil || w == nil {
+		return ""
+	}
+	var mine []finding.Finding
+	for _, f := range checks.Run(w, "w.yml", nil, checks.All()) {
+		if f.Rule == r.ID && fix.Fixable(f) {
+			mine = append(mine, f)
+		}
+	}
+	if len(mine) == 0 {
+		return ""
+	}
+	res := fix.Apply(src, w, mine)
+	return res.Unified(".github/workflows/example.yml")
 }
