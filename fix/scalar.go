@@ -293,9 +293,6 @@ func (s *scalar) block(src []byte, off, parentIndent int) string {
 		if !empty && sp < indent {
 			break
 		}
-		if empty && indent > 0 && sp > indent {
-			empty = false // spaces beyond the indentation are content
-		}
 		lines = append(lines, line{i, e})
 		i = nx
 	}

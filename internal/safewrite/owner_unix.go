@@ -19,7 +19,10 @@ func keepOwner(f *os.File, st fs.FileInfo) {
 // links is the file's hard-link count.
 func links(st fs.FileInfo) uint64 {
 	if s, ok := st.Sys().(*syscall.Stat_t); ok {
-		return uint64(s.Nlink)
+		return widen(s.Nlink)
 	}
 	return 1
 }
+
+// widen converts a link count, whose width differs between systems.
+func widen[T ~uint16 | ~uint32 | ~uint64](n T) uint64 { return uint64(n) }

@@ -91,7 +91,7 @@ func unchanged(path string, old []byte, maxSize int64) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	cur, err := io.ReadAll(io.LimitReader(f, maxSize+1))
 	if err != nil {
 		return err
@@ -116,8 +116,8 @@ func atomic(path string, data []byte, st fs.FileInfo, check func() error) (err e
 	}
 	defer func() {
 		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
 		}
 	}()
 	n, err := tmp.Write(data)
