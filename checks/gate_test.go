@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 
 	"github.com/cicheck/cicheck/config"
+	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -67,6 +68,15 @@ func TestGateFixtures(t *testing.T) {
 	for _, dir := range []string{"gate-broken", "gate-fixed"} {
 		got := render(Run(loadFixture(t, dir), "", nil, gateRules))
 		checkGolden(t, "gate_fixture_"+strings.TrimPrefix(dir, "gate-"), got)
+	}
+	// strict: true makes the advice a warning (the near miss of the default,
+	// a notice, in the golden above).
+	loud, err := config.Parse("c.yaml", []byte("rules:\n  gpu-gate:\n    strict: true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := Run(loadFixture(t, "gate-fixed"), "", loud, gateRules); len(fs) != 1 || fs[0].Severity != finding.Warning {
+		t.Errorf("strict: true: %s", render(fs))
 	}
 	cfg, err := config.Parse("c.yaml", []byte("rules:\n  gpu-gate:\n    strict: false\n"))
 	if err != nil {

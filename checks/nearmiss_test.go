@@ -29,12 +29,12 @@ func TestBridgeNearMiss(t *testing.T) {
 		// Guard: the ancestor a is itself a direct need of the job.
 		{"ancestor_is_direct_need", "closure-bridge", "publish", ""},
 		{"ancestor_is_direct_need", "closure-bridge", "publish-late", "warning"},
-		{"ancestor_is_direct_need", "gpu-gate", "gpu-test", "warning"},
+		{"ancestor_is_direct_need", "gpu-gate", "gpu-test", "notice"},
 		{"ancestor_is_direct_need", "gpu-gate", "gpu-late", "error"},
 		// Guard: another direct need is skipped by a's failure or skip.
 		{"sibling_skipped", "closure-bridge", "publish", ""},
 		{"sibling_skipped", "closure-bridge", "publish-other", "warning"},
-		{"sibling_skipped", "gpu-gate", "gpu-test", "warning"},
+		{"sibling_skipped", "gpu-gate", "gpu-test", "notice"},
 		{"sibling_skipped", "gpu-gate", "gpu-other", "error"},
 		// Guard: another direct need fails (its if: raises) under a's failure.
 		{"sibling_fails", "closure-bridge", "publish", ""},

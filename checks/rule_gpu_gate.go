@@ -21,8 +21,9 @@ var GPUGate = &Rule{
 		"and succeeds, the job is still skipped: the failure two hops up is in its closure. If the job is on the " +
 		"path to the GPU jobs (a GPU job, or an ancestor of one), every GPU job below is skipped with it.\n\n" +
 		"- **error**: such a bridge (D, a) exists; the message names a, D and the GPU jobs the skip takes down.\n" +
-		"- **warning**: the job has needs but no bridge today; an explicit gate keeps it so when a job is inserted " +
-		"upstream. `rules.gpu-gate.strict: false` drops these.\n" +
+		"- **notice**: the job has needs but no bridge today; an explicit gate keeps it so when a job is inserted " +
+		"upstream. This is advice, not a hazard: it fails nothing and `--fix` leaves it (`--fix=all` applies it). " +
+		"`rules.gpu-gate.strict: true` makes these warnings, `strict: false` drops them.\n" +
 		"- nothing for jobs without needs.\n\n" +
 		"A GPU job is one whose runner label or group names an accelerator as a whole token (`linux-a100-s2`, " +
 		"`aws-g6e-xlarge-plus`, `linux.rocm.gpu.gfx950.1`, `tpuv7x`, `8xh100`; never a GitHub-hosted image), matches " +
@@ -74,7 +75,11 @@ jobs:
 		if !g.usable() {
 			return
 		}
-		strict := p.Config.RuleStrict("gpu-gate", true)
+		strict, strictSet := p.Config.RuleStrictSet("gpu-gate")
+		advice := finding.Notice
+		if strict {
+			advice = finding.Warning
+		}
 		for _, j := range p.Workflow.Jobs {
 			if !g.path[j.ID] || len(j.Needs) == 0 || !ungated(j) {
 				continue
@@ -99,10 +104,10 @@ jobs:
 				p.Report(withEdit(finding.Finding{Job: j.ID, Line: line, Column: col, Message: msg}, j, gateEdit(j)))
 				continue
 			}
-			if !strict {
+			if strictSet && !strict {
 				continue
 			}
-			p.Report(withEdit(finding.Finding{Job: j.ID, Line: line, Column: col, Severity: finding.Warning,
+			p.Report(withEdit(finding.Finding{Job: j.ID, Line: line, Column: col, Severity: advice,
 				Message: j.ID + " is on the GPU path but has no status check: no transitive hazard exists today, " +
 					"and an explicit gate keeps it so when a job is inserted upstream"}, j, gateEdit(j)))
 		}

@@ -183,6 +183,17 @@ func (c *Config) RuleSeverity(id string, def finding.Severity) finding.Severity 
 	return def
 }
 
+// RuleStrictSet returns rules.<id>.strict and whether it is set.
+func (c *Config) RuleStrictSet(id string) (strict, set bool) {
+	if c == nil {
+		return false, false
+	}
+	if rc, ok := c.Rules[id]; ok && rc.Strict != nil {
+		return *rc.Strict, true
+	}
+	return false, false
+}
+
 // RuleStrict returns rules.<id>.strict, or def when unset.
 func (c *Config) RuleStrict(id string, def bool) bool {
 	if c == nil {
