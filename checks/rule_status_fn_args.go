@@ -78,7 +78,7 @@ func statusArgsFix(name string, args []actionlint.ExprNode) string {
 		if !ok || s.Value == "" {
 			return ""
 		}
-		parts = append(parts, "needs."+strings.ToLower(s.Value)+".result == '"+name+"'")
+		parts = append(parts, "needs."+s.Value+".result == '"+name+"'") // as written
 	}
 	join := " && "
 	if name == "failure" {

@@ -79,7 +79,7 @@ func TestStatusArgsFix(t *testing.T) {
 		args []actionlint.ExprNode
 		want string
 	}{
-		{"success", []actionlint.ExprNode{str("A"), str("b")}, "needs.a.result == 'success' && needs.b.result == 'success'"},
+		{"success", []actionlint.ExprNode{str("A"), str("b")}, "needs.A.result == 'success' && needs.b.result == 'success'"}, // as written
 		{"failure", []actionlint.ExprNode{str("a"), str("b")}, "needs.a.result == 'failure' || needs.b.result == 'failure'"},
 		{"success", []actionlint.ExprNode{str("a"), str("")}, ""},
 		{"success", []actionlint.ExprNode{&actionlint.VariableNode{Name: "github"}}, ""},
