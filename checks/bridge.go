@@ -100,7 +100,14 @@ func hasGate(j *workflowgraph.Job) bool { return j != nil && j.If != nil && j.If
 
 // ungated: a job GitHub gates on the implicit success() whose if: parses.
 func ungated(j *workflowgraph.Job) bool {
-	return j.If == nil || (j.If.ParseError == "" && !j.If.HasStatusFunc())
+	return j.If == nil || (j.If.ParseError == "" && !j.If.HasStatusFunc() && !parked(j))
+}
+
+// parked reports a job disabled with a literal `if: false`: it never runs,
+// so no gate decides anything and no fix is wanted.
+func parked(j *workflowgraph.Job) bool {
+	b, ok := j.If.Expr.(*actionlint.BoolNode)
+	return ok && !b.Value
 }
 
 // bridge is (D, a): D, a direct need with a gate, runs through a's failure

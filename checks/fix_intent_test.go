@@ -93,3 +93,29 @@ jobs:
 		})
 	}
 }
+
+// TestParkedJobIsNotGated: a job disabled with `if: false` gets no gate
+// finding and no fix; the near miss, the same job with a live condition,
+// does.
+func TestParkedJobIsNotGated(t *testing.T) {
+	const src = `on: push
+jobs:
+  cpu: {runs-on: ubuntu-latest, steps: [{run: x}]}
+  build:
+    needs: cpu
+    if: ${{ !cancelled() }}
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+  gpu:
+    needs: build
+    if: COND # parked until the runners are back
+    runs-on: [self-hosted, h100]
+    steps: [{run: x}]
+`
+	for cond, want := range map[string]bool{"false": false, "${{ false }}": false, "vars.GPU == 'on'": true} {
+		_, got := fixesOf(t, strings.Replace(src, "COND", cond, 1))["gpu-gate/gpu"]
+		if got != want {
+			t.Errorf("if: %s: gpu-gate reported %v, want %v", cond, got, want)
+		}
+	}
+}

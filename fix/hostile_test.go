@@ -126,6 +126,9 @@ func TestFixKeepsTheAuthorsText(t *testing.T) {
 		{"${{ vars.UV_BUILD_CACHE == 'on' }}", "${{ !cancelled() && needs.a.result == 'success' && vars.UV_BUILD_CACHE == 'on' }}"},
 		{"${{ needs.A.result == 'success' && x }}", "${{ !cancelled() && needs.A.result == 'success' && x }}"},
 		{"${{x||y}}", "${{!cancelled() && needs.a.result == 'success' && (x||y)}}"},
+		// YAML reads `true` as a boolean, the fixed value as a string: the
+		// implicit tag follows the text.
+		{"true", "${{ !cancelled() && needs.a.result == 'success' && true }}"},
 	} {
 		src := head + "    if: " + c.cond + "\n    runs-on: x\n    steps: [{run: x}]\n"
 		r := apply(t, src, gateOn("b"))

@@ -35,12 +35,17 @@ type comparer struct {
 }
 
 func (c comparer) same(a, b *yaml.Node) bool {
-	if a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Anchor != b.Anchor ||
+	if a.Kind != b.Kind || a.Style != b.Style || a.Anchor != b.Anchor ||
 		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment {
 		return false
 	}
 	if p, ok := c.edited[a]; ok {
+		// An implicit tag follows the text (`if: true` is a !!bool, the
+		// fixed value a !!str); an explicit one was refused before.
 		return reads(b.Value, p)
+	}
+	if a.Tag != b.Tag {
+		return false
 	}
 	if a.Value != b.Value {
 		return false
