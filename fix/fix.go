@@ -275,8 +275,14 @@ func (d *doc) sourceEdits(jn jobNode, j *workflowgraph.Job, p plan) ([]srcEdit, 
 				es = append(es, srcEdit{at: ls, text: ownIndent + strings.TrimRight(c.text, " ") + d.eol(ls)})
 				continue
 			}
-			if le, _ := lineEnd(d.src, pos); i > 0 && ownIndent != "" && spaces(d.src[pos:le]) {
-				es = append(es, srcEdit{at: le, text: d.eol(ls) + ownIndent + c.text})
+			if le, next := lineEnd(d.src, pos); i > 0 && ownIndent != "" && spaces(d.src[pos:le]) {
+				// The closing parenthesis on a line of its own after the
+				// author's last line (a whole line, so the diff shows it so).
+				if next > le {
+					es = append(es, srcEdit{at: next, text: ownIndent + c.text + d.eol(ls)})
+				} else {
+					es = append(es, srcEdit{at: le, text: d.eol(ls) + ownIndent + c.text})
+				}
 				continue
 			}
 		}

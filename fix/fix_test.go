@@ -1,6 +1,7 @@
 package fix_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,11 +200,12 @@ func TestFixCorpus(t *testing.T) {
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip("../shared/corpus is absent")
 	}
+	fixStats = stats{}
 	fixed, skipped := fixCorpus(t, dir, dir)
 	if fixed == 0 {
 		t.Fatal("no corpus file had a fixable finding")
 	}
-	t.Logf("%d corpus files fixed; %d findings skipped as uncertain", fixed, skipped)
+	t.Logf("%d corpus files fixed; %d findings skipped as uncertain; %s", fixed, skipped, fixStats)
 }
 
 // TestFixRealWorld: the same on the real-world corpus
@@ -221,6 +223,7 @@ func TestFixRealWorld(t *testing.T) {
 		roots = []string{"../../realworld"}
 	}
 	fixed, skipped, repos := 0, 0, 0
+	fixStats = stats{}
 	for _, root := range roots {
 		dirs, _ := filepath.Glob(filepath.Join(root, "*", ".github", "workflows"))
 		for _, wf := range dirs {
@@ -233,7 +236,7 @@ func TestFixRealWorld(t *testing.T) {
 	if repos == 0 {
 		t.Skip("no real-world corpus (see bench/realworld/SOURCES.md)")
 	}
-	t.Logf("%d repositories: %d files fixed; %d findings skipped as uncertain", repos, fixed, skipped)
+	t.Logf("%d repositories: %d files fixed; %d findings skipped as uncertain; %s", repos, fixed, skipped, fixStats)
 }
 
 // fixCorpus fixes every YAML file under walk, linted from dir (all
@@ -383,6 +386,39 @@ jobs:
 	checkFixed(t, dir, "w.yml", []byte(src), ff)
 }
 
+// fixStats counts the if: values the corpus tests rewrote, by shape.
+var fixStats stats
+
+type stats struct{ added, rewritten, block, multiLine, or, mixedCase, paren int }
+
+func (s *stats) count(o, n *yaml.Node) {
+	if o == nil {
+		s.added++
+		return
+	}
+	s.rewritten++
+	if o.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 && n.Style == o.Style {
+		s.block++
+	}
+	if strings.Contains(strings.TrimSpace(o.Value), "\n") {
+		s.multiLine++
+	}
+	if strings.Contains(o.Value, "||") {
+		s.or++
+	}
+	if strings.Contains(o.Value, "(") && strings.Count(o.Value, "(") > strings.Count(o.Value, "()") {
+		s.paren++
+	}
+	if strings.ToLower(o.Value) != o.Value {
+		s.mixedCase++
+	}
+}
+
+func (s stats) String() string {
+	return fmt.Sprintf("%d if: added; %d rewritten (%d block scalars kept as block scalars, %d multi-line, %d with ||, %d with grouping or calls, %d mixed-case), each holding the author's text verbatim",
+		s.added, s.rewritten, s.block, s.multiLine, s.or, s.paren, s.mixedCase)
+}
+
 // checkAuthorsText: every rewritten if: holds the author's condition
 // verbatim (always() calls aside), keeps its scalar style (a block scalar
 // stays one), and no term of its top-level && appears twice.
@@ -400,6 +436,7 @@ func checkAuthorsText(t *testing.T, name string, src []byte, ff *lint.FileFix) {
 	old, nu := takeIfs(&before, jobs), takeIfs(&after, jobs)
 	for id := range jobs {
 		n := nu[id]
+		fixStats.count(old[id], n)
 		if n == nil {
 			t.Errorf("%s: %s has no if: after the fix", name, id)
 			continue

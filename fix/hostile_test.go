@@ -151,3 +151,14 @@ func TestFixIdempotent(t *testing.T) {
 		t.Errorf("second run changed:\n%s", again.Source)
 	}
 }
+
+// TestFixBareCR: YAML breaks lines at a bare CR, which positions counted
+// by LF would misplace (FuzzApply found the panic); such a file is left
+// alone. The near miss, CRLF, is fixed (TestFixCRLFAndBOM).
+func TestFixBareCR(t *testing.T) {
+	src := "\rjobs:\n  a:\n    runs-on: x\n  b:\n    needs: a\n    if: \"always()\"\n    runs-on: x\n"
+	r := apply(t, src, cancelOn("b"))
+	if string(r.Source) != src || len(r.Skipped) != 1 || !strings.Contains(r.Skipped[0].Reason, "bare CR") {
+		t.Errorf("%+v", r)
+	}
+}

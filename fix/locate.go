@@ -30,6 +30,10 @@ func parseDoc(src []byte) (*doc, string) {
 	if err := dec.Decode(&more); !errors.Is(err, io.EOF) {
 		return nil, "the file holds more than one YAML document"
 	}
+	if bytes.IndexByte(src, '\r') >= 0 && bytes.Contains(bytes.ReplaceAll(src, []byte("\r\n"), nil), []byte("\r")) {
+		// YAML breaks lines at a bare CR too; positions here count LF.
+		return nil, "the file has line breaks that are a bare CR"
+	}
 	d := &doc{src: src, root: &root, lines: []int{0}}
 	if bytes.HasPrefix(src, []byte("\ufeff")) {
 		d.bom = 3

@@ -65,6 +65,13 @@ func lineEnd(src []byte, i int) (end, next int) {
 func readScalar(src []byte, off int, style yaml.Style, parentIndent int) (*scalar, string) {
 	s := &scalar{style: style}
 	var why string
+	if off < 0 || off >= len(src) {
+		return nil, "the if:'s position is unknown"
+	}
+	want := map[yaml.Style]string{yaml.SingleQuotedStyle: "'", yaml.DoubleQuotedStyle: `"`, yaml.LiteralStyle: "|", yaml.FoldedStyle: ">"}[style]
+	if want != "" && string(src[off]) != want {
+		return nil, "the if: is not where the YAML tree has it"
+	}
 	switch style {
 	case 0:
 		why = s.plain(src, off, parentIndent)
