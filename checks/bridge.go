@@ -254,7 +254,9 @@ func authorCond(j *workflowgraph.Job) string {
 }
 
 // fallbackNeeds are the direct needs read in one arm of an || whose other
-// arm does not read them: `inputs.x || needs.y.outputs.z` runs without y.
+// arm reads no need at all: `inputs.x || needs.y.outputs.z` is written to
+// run without y. Arms that read different needs are no fallback: each
+// still expects its need to have run.
 func fallbackNeeds(n actionlint.ExprNode) map[string]bool {
 	out := map[string]bool{}
 	if n == nil {
@@ -266,13 +268,11 @@ func fallbackNeeds(n actionlint.ExprNode) map[string]bool {
 			return
 		}
 		left, right := needsRead(l.Left), needsRead(l.Right)
-		for x := range left {
-			if !right[x] {
+		if len(left) == 0 || len(right) == 0 {
+			for x := range left {
 				out[x] = true
 			}
-		}
-		for x := range right {
-			if !left[x] {
+			for x := range right {
 				out[x] = true
 			}
 		}

@@ -57,6 +57,16 @@ jobs:
     runs-on: [self-hosted, h100]
     steps: [{run: x}]
 `, "gpu-gate/gpu", "if: ${{ !cancelled() && (inputs.tag || needs.build.outputs.tag) }}", "needs.build.result"},
+		{"near miss: arms reading different needs are no fallback", `  plan:
+    runs-on: ubuntu-latest
+    outputs: {full: x}
+    steps: [{run: x}]
+  gpu:
+    needs: [build, plan]
+    if: ${{ needs.build.outputs.tag != '' || needs.plan.outputs.full == 'true' }}
+    runs-on: [self-hosted, h100]
+    steps: [{run: x}]
+`, "gpu-gate/gpu", "if: ${{ !cancelled() && needs.build.result == 'success' && needs.plan.result == 'success' && (", ""},
 		{"near miss: no fallback", `  gpu:
     needs: build
     if: ${{ needs.build.outputs.tag != '' }}
