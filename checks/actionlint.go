@@ -13,6 +13,7 @@ import (
 	"github.com/rhysd/actionlint"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/ghschema"
 )
 
 // Linter runs the embedded actionlint (all its rules, honouring the
@@ -161,9 +162,11 @@ func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Find
 }
 
 // replacedByCicheck drops the actionlint errors cicheck's own rules report
-// with a job id and a fix (unknown-needs, needs-cycle).
+// with a job id and a fix (unknown-needs, needs-cycle), and those for
+// constructs GitHub has accepted since actionlint 1.7.12 (ghschema.Items),
+// which cicheck validates itself.
 func replacedByCicheck(e *actionlint.Error) bool {
-	return alUnknownNeed.is(e) || alNeedsCycle.is(e)
+	return alUnknownNeed.is(e) || alNeedsCycle.is(e) || ghschema.Accepted(e.Kind, e.Message)
 }
 
 var needsJobRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^job "[^"]+" needs job "[^"]+"`) })

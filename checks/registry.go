@@ -13,6 +13,7 @@ func All() []*Rule {
 		DeadNeedsResult,
 		IfEvalError,
 		StatusFnArgs,
+		ConcurrencyQueue,
 		PathsFilterNegationWidens,
 		PathsFilterEveryUnsatisfiable,
 		PathsFilterQuantifierUnsupported,

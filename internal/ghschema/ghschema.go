@@ -1,0 +1,186 @@
+// Package ghschema is GitHub's workflow schema as of today where it differs
+// from the embedded actionlint (1.7.12, released 2026-03-30, none since):
+// the constructs GitHub has shipped that actionlint still rejects, and the
+// state of GitHub's hosted runner images.
+//
+// Each difference is data with its documentation source. cicheck drops
+// exactly the actionlint error an item names (kind and whole message) and
+// validates the construct itself (checks' concurrency-queue and
+// runner-image-retired rules). TestItemsStillRejected makes the embedded
+// actionlint produce every dropped error, so an upgrade that accepts the
+// construct fails that test and the item is deleted: the layer shrinks as
+// actionlint catches up.
+package ghschema
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/cicheck/cicheck/internal/textdist"
+)
+
+// Item is one construct GitHub accepts and the embedded actionlint rejects.
+type Item struct {
+	// ID names the item in tests and comments.
+	ID string
+	// What GitHub accepts, in a few words.
+	What string
+	// Source is the documentation or changelog that says GitHub accepts it.
+	Source string
+	// Since is when GitHub shipped it.
+	Since string
+	// Kind and Message are the actionlint error dropped: its kind and a
+	// pattern for its whole message.
+	Kind    string
+	Message string
+	// Probe is a workflow on which the embedded actionlint reports it.
+	Probe string
+
+	re func() *regexp.Regexp
+}
+
+// Items are the differences, one per actionlint error dropped.
+var Items = []*Item{
+	{
+		ID:     "concurrency-queue",
+		What:   "`queue: single|max` in a workflow's or a job's `concurrency:`",
+		Source: "https://docs.github.com/en/actions/how-tos/write-workflows/choose-when-workflows-run/control-workflow-concurrency#example-queueing-multiple-pending-runs",
+		Since:  "2026-05-07 (https://github.blog/changelog/2026-05-07-github-actions-concurrency-groups-now-allow-larger-queues/; rhysd/actionlint#657, PR #654)",
+		Kind:   "syntax-check",
+		// The exact message for this key, with the keys 1.7.12 knows: a
+		// release that adds queue lists it among them, and another
+		// unexpected key (queues:) is not this message.
+		Message: `unexpected key "queue" for "concurrency" section. expected one of "cancel-in-progress", "group"`,
+		Probe:   "on: push\nconcurrency:\n  group: g\n  queue: max\njobs:\n  a:\n    runs-on: ubuntu-latest\n    concurrency: {group: j, queue: single}\n    steps: [{run: x}]\n",
+	},
+	{
+		ID:      "runner-ubuntu-26.04",
+		What:    "the `ubuntu-26.04` runner image",
+		Source:  "https://github.com/actions/runner-images/issues/14747",
+		Since:   "2026-06-11 in public preview (https://github.com/actions/runner-images/issues/14226), generally available 2026-09-17",
+		Kind:    "runner-label",
+		Message: `label "ubuntu-26.04" is unknown. available labels are .*`,
+		Probe:   "on: push\njobs:\n  a:\n    runs-on: ubuntu-26.04\n    steps: [{run: x}]\n",
+	},
+	{
+		ID:      "runner-ubuntu-26.04-arm",
+		What:    "the `ubuntu-26.04-arm` runner image",
+		Source:  "https://github.com/actions/runner-images/issues/14747",
+		Since:   "2026-06-11 in public preview (https://github.com/actions/runner-images/issues/14226), generally available 2026-09-17",
+		Kind:    "runner-label",
+		Message: `label "ubuntu-26.04-arm" is unknown. available labels are .*`,
+		Probe:   "on: push\njobs:\n  a:\n    runs-on: [ubuntu-26.04-arm]\n    steps: [{run: x}]\n",
+	},
+}
+
+func init() {
+	for _, it := range Items {
+		src := "^" + regexp.QuoteMeta(it.Message) + "$"
+		if strings.HasSuffix(it.Message, ".*") {
+			// The list of labels after "available labels are" is
+			// actionlint's own and long; the label before it is exact.
+			src = "^" + regexp.QuoteMeta(strings.TrimSuffix(it.Message, ".*")) + ".*$"
+		}
+		it.re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) })
+	}
+}
+
+// Matches reports whether an actionlint error of kind with msg is this
+// item's.
+func (it *Item) Matches(kind, msg string) bool {
+	return kind == it.Kind && it.re().MatchString(msg)
+}
+
+// Accepted reports whether GitHub accepts what the actionlint error of kind
+// with msg rejects: cicheck then drops the error (and checks the construct
+// itself).
+func Accepted(kind, msg string) bool {
+	for _, it := range Items {
+		if it.Matches(kind, msg) {
+			return true
+		}
+	}
+	return false
+}
+
+// Queue values GitHub accepts for `concurrency.queue`, from Items'
+// concurrency-queue source: "single (default)" and "max".
+var QueueValues = []string{"single", "max"}
+
+// Image is one of GitHub's hosted runner image labels whose state the
+// embedded actionlint does not know: added since its release, or retired.
+type Image struct {
+	Label string
+	// Retired is the date GitHub stopped running jobs on it ("" when it is
+	// available).
+	Retired string
+	// Use is what to move to.
+	Use string
+	// Source is GitHub's announcement.
+	Source string
+}
+
+// RetiredImages are GitHub-hosted images that no longer run jobs: a job on
+// one never starts. (macos-14* is still in actionlint 1.7.12's list; the
+// others it reports as unknown labels.)
+var RetiredImages = []Image{
+	{"ubuntu-20.04", "2025-04-15", "ubuntu-24.04 or ubuntu-latest", "https://github.com/actions/runner-images/issues/11101"},
+	{"windows-2019", "2025-06-30", "windows-2022 or windows-2025", "https://github.com/actions/runner-images/issues/12045"},
+	{"macos-11", "2024-06-28", "macos-15 or macos-latest", "https://github.blog/changelog/2024-05-20-actions-upcoming-changes-to-github-hosted-macos-runners/"},
+	{"macos-12", "2024-12-03", "macos-15 or macos-latest", "https://github.com/actions/runner-images/issues/10721"},
+	{"macos-13", "2025-12-04", "macos-15, or macos-15-intel for x86_64", "https://github.com/actions/runner-images/issues/13046"},
+	{"macos-13-large", "2025-12-04", "macos-15-large or macos-15-intel", "https://github.com/actions/runner-images/issues/13046"},
+	{"macos-13-xlarge", "2025-12-04", "macos-15-xlarge", "https://github.com/actions/runner-images/issues/13046"},
+	{"macos-14", "2026-11-02", "macos-15 or macos-latest", "https://github.com/actions/runner-images/issues/13518"},
+	{"macos-14-large", "2026-11-02", "macos-15-large or macos-15-intel", "https://github.com/actions/runner-images/issues/13518"},
+	{"macos-14-xlarge", "2026-11-02", "macos-15-xlarge", "https://github.com/actions/runner-images/issues/13518"},
+}
+
+// Retired returns the retired image label names, if it is one (case-insensitive,
+// as GitHub matches labels).
+func Retired(label string) (Image, bool) {
+	for _, im := range RetiredImages {
+		if strings.EqualFold(im.Label, label) {
+			return im, true
+		}
+	}
+	return Image{}, false
+}
+
+// HostedLabels are the labels of GitHub-hosted runners today: actionlint
+// 1.7.12's list (rule_runner_label.go) plus the images added since
+// (Items), less the retired ones.
+var HostedLabels = []string{
+	"windows-latest", "windows-latest-8-cores", "windows-2025", "windows-2025-vs2026", "windows-2022", "windows-11-arm",
+	"ubuntu-slim", "ubuntu-latest", "ubuntu-latest-4-cores", "ubuntu-latest-8-cores", "ubuntu-latest-16-cores",
+	"ubuntu-26.04", "ubuntu-26.04-arm", "ubuntu-24.04", "ubuntu-24.04-arm", "ubuntu-22.04", "ubuntu-22.04-arm",
+	"macos-latest", "macos-latest-xlarge", "macos-latest-large",
+	"macos-26-intel", "macos-26-xlarge", "macos-26-large", "macos-26",
+	"macos-15-intel", "macos-15-xlarge", "macos-15-large", "macos-15",
+}
+
+// NearHosted returns the GitHub-hosted label that label is a typo of: one
+// edit (an insertion, deletion, substitution or swap of adjacent
+// characters, ignoring case) from a hosted label, for a label of at least
+// 8 characters (below that one edit is a different name: x86 and x64).
+// Larger runners named by core count (ubuntu-latest-16-cores) are not
+// targets: organisations name their own larger runners the same way
+// (ubuntu-latest-64-cores is one edit from ubuntu-latest-4-cores). ""
+// when label is not a near miss, or is itself a hosted or retired label.
+func NearHosted(label string) string {
+	l := strings.ToLower(label)
+	if _, retired := Retired(l); retired || len(l) < 8 {
+		return ""
+	}
+	best := ""
+	for _, h := range HostedLabels {
+		if h == l {
+			return ""
+		}
+		if best == "" && !strings.HasSuffix(h, "-cores") && textdist.OSA(l, h) == 1 {
+			best = h
+		}
+	}
+	return best
+}
