@@ -49,11 +49,28 @@ jobs:
 	},
 }
 
-// labelPos locates a resolved runner label of j: where runs-on writes it,
-// else the matrix value it comes from, else runs-on itself (an input of a
-// reusable workflow), else the job.
+// labelPos locates a resolved runner label of j: the `with:` value that
+// passes it to a reusable workflow, where runs-on writes it, else the
+// matrix value it comes from, else runs-on itself, else the job.
 func labelPos(j *workflowgraph.Job, label string) (int, int) {
-	if j.AST == nil || j.AST.RunsOn == nil {
+	if j.AST == nil {
+		return j.Line, j.Column
+	}
+	if wc := j.AST.WorkflowCall; wc != nil {
+		// A label passed to a reusable workflow (with: runner: …): the
+		// first such input in the file.
+		var best *actionlint.Pos
+		for _, in := range wc.Inputs {
+			if v := in.Value; v != nil && v.Pos != nil && strings.EqualFold(strings.TrimSpace(v.Value), label) &&
+				(best == nil || v.Pos.Line < best.Line || v.Pos.Line == best.Line && v.Pos.Col < best.Col) {
+				best = v.Pos
+			}
+		}
+		if best != nil {
+			return best.Line, best.Col
+		}
+	}
+	if j.AST.RunsOn == nil {
 		return j.Line, j.Column
 	}
 	for _, s := range j.AST.RunsOn.Labels {

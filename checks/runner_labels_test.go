@@ -102,6 +102,8 @@ func TestRunnerImageRetired(t *testing.T) {
 			"w.yml:3:17: warning [runner-image-retired] macos-14 is a GitHub-hosted image retired on 2026-11-02: a job on it fails without running; use macos-15 or macos-latest (https://github.com/actions/runner-images/issues/13518) job=a fix=\n"},
 		{"matrix", "on: push\njobs:\n  a:\n    strategy:\n      matrix:\n        os: [ubuntu-24.04, windows-2019]\n    runs-on: ${{ matrix.os }}\n    steps: [{run: x}]\n",
 			"w.yml:6:28: warning [runner-image-retired] windows-2019 is a GitHub-hosted image retired on 2025-06-30: a job on it fails without running; use windows-2022 or windows-2025 (https://github.com/actions/runner-images/issues/12045) job=a fix=\n"},
+		{"passed to a reusable workflow", "on: push\njobs:\n  a:\n    uses: org/repo/.github/workflows/mac.yml@v1\n    with:\n      timeout: 30\n      runner: macos-13-xlarge\n",
+			"w.yml:7:15: warning [runner-image-retired] macos-13-xlarge is a GitHub-hosted image retired on 2025-12-04: a job on it fails without running; use macos-15-xlarge (https://github.com/actions/runner-images/issues/13046) job=a fix=\n"},
 		{"beside self-hosted", "on: push\njobs:\n  a: {runs-on: [self-hosted, ubuntu-20.04], steps: [{run: x}]}\n", ""},
 		{"current", "on: push\njobs:\n  a: {runs-on: macos-15, steps: [{run: x}]}\n", ""},
 		{"deprecated, not yet retired", "on: push\njobs:\n  a: {runs-on: ubuntu-22.04, steps: [{run: x}]}\n", ""},
