@@ -12,6 +12,7 @@ import (
 
 	"github.com/rhysd/actionlint"
 
+	"github.com/cicheck/cicheck/expr"
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/internal/ghschema"
 )
@@ -148,13 +149,21 @@ func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Find
 		if replaced || ignored {
 			continue
 		}
+		sev, msg := finding.Error, relativeMessage(e.Message, root)
+		if c, ok := constantFalse(e); ok {
+			if jobIfAt(l.captured, e.Line, e.Column) {
+				continue // job-disabled reports the parked job
+			}
+			// A step parked the same way: deliberate, not an error.
+			sev, msg = finding.Notice, fmt.Sprintf("constant expression %q in condition: the step is disabled and never runs", c)
+		}
 		fs = append(fs, finding.Finding{
 			Rule:     stableKind(e),
-			Severity: finding.Error,
+			Severity: sev,
 			File:     display,
 			Line:     e.Line,
 			Column:   e.Column,
-			Message:  relativeMessage(e.Message, root),
+			Message:  msg,
 		})
 		firstUse(&fs[len(fs)-1], src)
 	}
@@ -167,6 +176,33 @@ func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Find
 // which cicheck validates itself.
 func replacedByCicheck(e *actionlint.Error) bool {
 	return alUnknownNeed.is(e) || alNeedsCycle.is(e) || ghschema.Accepted(e.Kind, e.Message)
+}
+
+// constantFalse: e is actionlint's constant-condition error for a
+// condition that is always false; the expression is returned.
+func constantFalse(e *actionlint.Error) (string, bool) {
+	if !alConstantCond.is(e) {
+		return "", false
+	}
+	src := alConstantCond.re().FindStringSubmatch(e.Message)[1]
+	n, err := expr.Parse(src)
+	if err != nil {
+		return "", false
+	}
+	return src, expr.Eval(n, nil).Truthy() == expr.No
+}
+
+// jobIfAt: some job's if: of w is at line:col.
+func jobIfAt(w *actionlint.Workflow, line, col int) bool {
+	if w == nil {
+		return false
+	}
+	for _, j := range w.Jobs {
+		if j != nil && j.If != nil && j.If.Pos != nil && j.If.Pos.Line == line && j.If.Pos.Col == col {
+			return true
+		}
+	}
+	return false
 }
 
 var needsJobRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^job "[^"]+" needs job "[^"]+"`) })

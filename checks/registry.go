@@ -15,6 +15,7 @@ func All() []*Rule {
 		StatusFnArgs,
 		ConcurrencyQueue,
 		RunnerImageRetired,
+		JobDisabled,
 		PathsFilterNegationWidens,
 		PathsFilterEveryUnsatisfiable,
 		PathsFilterQuantifierUnsupported,
