@@ -14,6 +14,7 @@ func All() []*Rule {
 		IfEvalError,
 		StatusFnArgs,
 		ConcurrencyQueue,
+		PermissionScopeValue,
 		RunnerImageRetired,
 		JobDisabled,
 		PathsFilterNegationWidens,

@@ -72,6 +72,24 @@ var Items = []*Item{
 		Message: `label "ubuntu-26.04-arm" is unknown. available labels are .*`,
 		Probe:   "on: push\njobs:\n  a:\n    runs-on: [ubuntu-26.04-arm]\n    steps: [{run: x}]\n",
 	},
+	{
+		ID:     "permission-vulnerability-alerts",
+		What:   "the `vulnerability-alerts` GITHUB_TOKEN permission scope (read or none), for the Dependabot alerts API",
+		Source: "https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax#permissions",
+		Since:  "2026-04 (rhysd/actionlint#713, PR #666: documented with read and none)",
+		Kind:   "permissions",
+		// actionlint lists its scopes after this; another unknown scope is
+		// another message.
+		Message: `unknown permission scope "vulnerability-alerts". all available permission scopes are .*`,
+		Probe:   "on: push\npermissions:\n  vulnerability-alerts: read\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps: [{run: x}]\n",
+	},
+}
+
+// PermissionScopes are the GITHUB_TOKEN scopes GitHub added since
+// actionlint 1.7.12, with the access levels documented for each (Items'
+// permission-* sources); checks' permission-scope-value validates them.
+var PermissionScopes = map[string][]string{
+	"vulnerability-alerts": {"read", "none"},
 }
 
 func init() {

@@ -64,6 +64,8 @@ func TestItemsMatchExactly(t *testing.T) {
 			"syntax-check", `unexpected key "queue" for "environment" section`},
 		{"another label", "on: push\njobs:\n  a: {runs-on: ubuntu-26.04-armx, steps: [{run: x}]}\n",
 			"runner-label", `label "ubuntu-26.04-armx" is unknown`},
+		{"another permission scope", "on: push\npermissions:\n  vulnerability-alert: read\njobs:\n  a: {runs-on: ubuntu-latest, steps: [{run: x}]}\n",
+			"permissions", `unknown permission scope "vulnerability-alert"`},
 		{"label prefix", "on: push\njobs:\n  a: {runs-on: ubuntu-26.0, steps: [{run: x}]}\n",
 			"runner-label", `label "ubuntu-26.0" is unknown`},
 	} {
@@ -145,6 +147,16 @@ func TestHostedLabels(t *testing.T) {
 			if e.Kind == "runner-label" && !Accepted(e.Kind, e.Message) {
 				t.Errorf("%s: actionlint: %s", l, e.Message)
 			}
+		}
+	}
+}
+
+// TestPermissionScopes: every added scope has the item that drops
+// actionlint's error for it, and actionlint does not know it yet.
+func TestPermissionScopes(t *testing.T) {
+	for scope := range PermissionScopes {
+		if !slices.ContainsFunc(Items, func(it *Item) bool { return it.ID == "permission-"+scope }) {
+			t.Errorf("%s has no item", scope)
 		}
 	}
 }
