@@ -31,7 +31,8 @@ func RefineRunnerLabels(fs []finding.Finding, w *workflowgraph.Workflow, c *work
 			out = append(out, f)
 			continue
 		}
-		if c.MatchLabel(label) || c.MatchHeavyLabel(label) || besideSelfHosted(w, label) {
+		// An empty label is actionlint's syntax-check error already.
+		if label == "" || c.MatchLabel(label) || c.MatchHeavyLabel(label) || besideSelfHosted(w, label) {
 			continue
 		}
 		if _, retired := ghschema.Retired(label); retired {

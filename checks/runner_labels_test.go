@@ -25,6 +25,7 @@ jobs:
 		unknown("linux-a100-s2"), // an accelerator: dropped
 		unknown("scarce-1"),      // heavy.runner-labels: dropped
 		unknown("ubuntu-20.04"),  // retired: runner-image-retired reports it
+		unknown(""),              // empty: syntax-check reports it
 		unknown("docker-build"),  // a custom label: a notice
 		unknown("big-box-7"),     // a custom label naming hardware: a notice pointing at gpu.runner-labels
 		unknown("ubuntu-lates"),  // a near miss of a hosted label: an error naming it
