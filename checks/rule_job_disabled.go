@@ -21,9 +21,9 @@ var JobDisabled = &Rule{
 	Doc:      "a job's if: is always false, so the job is disabled, and so is every job that needs it without a status check",
 	Help: "`if: false` (or any condition that is false whatever the run: `${{ false }}`, `1 == 2`) parks a job: GitHub skips it on every run. " +
 		"cicheck says so as a notice, on the condition, instead of actionlint's error asking to remove it.\n\n" +
-		"A job that needs a disabled job, directly or through others, and has no status check (`always()`, `!cancelled()`, `failure()`, …) " +
-		"is gated on the implicit `success()` of its whole ancestor closure, so it is skipped too: it is reported as parked, naming the disabled job. " +
-		"A job with a status check may still run and is not reported.",
+		"A job that needs a disabled job, directly or through others, and has no status check other than `success()` (`always()`, `!cancelled()`, `failure()`, …) " +
+		"is gated on the `success()` of its whole ancestor closure, so it is skipped too: it is reported as parked, naming the disabled job. " +
+		"A job with such a status check may still run and is not reported.",
 	Bad: `on: push
 jobs:
   flaky-e2e:
@@ -60,7 +60,7 @@ jobs:
 		}
 		parked := map[string][]string{} // disabled job -> the jobs it parks, in file order
 		for _, d := range w.Jobs {
-			if alwaysFalse(d.If) || d.If.HasStatusFunc() {
+			if alwaysFalse(d.If) || mayRunAfterSkip(d.If) {
 				continue
 			}
 			anc := w.Ancestors(d.ID)
@@ -82,7 +82,11 @@ jobs:
 				if via != "" {
 					through = fmt.Sprintf(" (through %s)", via)
 				}
-				p.Reportf(d, 0, 0, "%s never runs while %s is disabled: it needs %s%s and has no status check, so the implicit success() skips it too", d.ID, j.ID, j.ID, through)
+				gate := "has no status check, so the implicit success() skips it too"
+				if d.If.HasStatusFunc() {
+					gate = "is gated on success(), which is false with it skipped"
+				}
+				p.Reportf(d, 0, 0, "%s never runs while %s is disabled: it needs %s%s and %s", d.ID, j.ID, j.ID, through, gate)
 				parked[j.ID] = append(parked[j.ID], d.ID)
 				break // named after the first disabled job in the file
 			}
@@ -90,11 +94,19 @@ jobs:
 		for _, j := range disabled {
 			msg := fmt.Sprintf("%s is disabled: its if: (%s) is always false, so it never runs", j.ID, strings.TrimSpace(j.If.Raw))
 			if ps := parked[j.ID]; len(ps) > 0 {
-				msg += ", nor " + plural.Count(len(ps), "job") + " that " + plural.Word(len(ps), "needs", "need") + " it without a status check: " + strings.Join(ps, ", ")
+				msg += ", nor " + plural.Count(len(ps), "job") + " it parks: " + strings.Join(ps, ", ")
 			}
 			p.Reportf(j, j.If.Line, j.If.Column, "%s", msg)
 		}
 	},
+}
+
+// mayRunAfterSkip: the condition calls a status function other than
+// success() (always(), failure(), cancelled(), !cancelled()), so the job
+// may run although a job it needs was skipped. success(), written or
+// implicit, is false then.
+func mayRunAfterSkip(c *workflowgraph.Cond) bool {
+	return slices.ContainsFunc(c.StatusFuncs(), func(f string) bool { return f != "success" })
 }
 
 // alwaysFalse: the condition is false whatever the run (it reads nothing

@@ -10,14 +10,17 @@ func TestJobDisabled(t *testing.T) {
 	const tail = "    runs-on: x\n    steps: [{run: x}]\n"
 	for _, c := range []struct{ name, src, want string }{
 		{"if false parks a chain", "on: push\njobs:\n  a:\n    if: false\n" + tail + "  b:\n    needs: a\n" + tail + "  c:\n    needs: b\n" + tail,
-			"w.yml:4:9: notice [job-disabled] a is disabled: its if: (false) is always false, so it never runs, nor 2 jobs that need it without a status check: b, c job=a fix=\n" +
+			"w.yml:4:9: notice [job-disabled] a is disabled: its if: (false) is always false, so it never runs, nor 2 jobs it parks: b, c job=a fix=\n" +
 				"w.yml:7:3: notice [job-disabled] b never runs while a is disabled: it needs a and has no status check, so the implicit success() skips it too job=b fix=\n" +
 				"w.yml:11:3: notice [job-disabled] c never runs while a is disabled: it needs a (through b) and has no status check, so the implicit success() skips it too job=c fix=\n"},
 		{"a status check may still run", "on: push\njobs:\n  a:\n    if: ${{ false }}\n" + tail + "  b:\n    needs: a\n    if: always()\n" + tail + "  c:\n    needs: b\n    if: ${{ !cancelled() }}\n" + tail,
 			"w.yml:4:9: notice [job-disabled] a is disabled: its if: (${{ false }}) is always false, so it never runs job=a fix=\n"},
 		{"a condition without a status check is still parked", "on: push\njobs:\n  a:\n    if: false\n" + tail + "  b:\n    needs: a\n    if: github.event_name == 'push'\n" + tail,
-			"w.yml:4:9: notice [job-disabled] a is disabled: its if: (false) is always false, so it never runs, nor 1 job that needs it without a status check: b job=a fix=\n" +
+			"w.yml:4:9: notice [job-disabled] a is disabled: its if: (false) is always false, so it never runs, nor 1 job it parks: b job=a fix=\n" +
 				"w.yml:7:3: notice [job-disabled] b never runs while a is disabled: it needs a and has no status check, so the implicit success() skips it too job=b fix=\n"},
+		{"success() is no way out", "on: push\njobs:\n  a:\n    if: false\n" + tail + "  b:\n    needs: a\n    if: success() && github.event_name == 'push'\n" + tail + "  c:\n    needs: a\n    if: success() || failure()\n" + tail,
+			"w.yml:4:9: notice [job-disabled] a is disabled: its if: (false) is always false, so it never runs, nor 1 job it parks: b job=a fix=\n" +
+				"w.yml:7:3: notice [job-disabled] b never runs while a is disabled: it needs a and is gated on success(), which is false with it skipped job=b fix=\n"},
 		{"any constant false", "on: push\njobs:\n  a:\n    if: 1 == 2\n" + tail,
 			"w.yml:4:9: notice [job-disabled] a is disabled: its if: (1 == 2) is always false, so it never runs job=a fix=\n"},
 		{"false whatever the run decides", "on: push\njobs:\n  a:\n    if: github.event_name == 'push' && false\n" + tail,
