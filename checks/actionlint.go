@@ -140,9 +140,10 @@ func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Find
 		return nil, nil, fmt.Errorf("%s: %s", display, oneLine(err.Error()))
 	}
 	pathCfgs := projectPathConfigs(proj, root, path)
+	gs := ghschema.NewSource(src)
 	fs = make([]finding.Finding, 0, len(errs))
 	for _, e := range errs {
-		replaced, ignored := replacedByCicheck(e), ignoredByPathConfig(e, pathCfgs)
+		replaced, ignored := replacedByCicheck(e, gs), ignoredByPathConfig(e, pathCfgs)
 		if replaced && ignored {
 			l.ignoredNeeds = append(l.ignoredNeeds, needsKey(e.Message))
 		}
@@ -174,8 +175,8 @@ func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Find
 // with a job id and a fix (unknown-needs, needs-cycle), and those for
 // constructs GitHub has accepted since actionlint 1.7.12 (ghschema.Items),
 // which cicheck validates itself.
-func replacedByCicheck(e *actionlint.Error) bool {
-	return alUnknownNeed.is(e) || alNeedsCycle.is(e) || ghschema.Accepted(e.Kind, e.Message)
+func replacedByCicheck(e *actionlint.Error, gs *ghschema.Source) bool {
+	return alUnknownNeed.is(e) || alNeedsCycle.is(e) || ghschema.Accepted(ghschema.Err{Kind: e.Kind, Message: e.Message, Line: e.Line, Column: e.Column}, gs)
 }
 
 // constantFalse: e is actionlint's constant-condition error for a

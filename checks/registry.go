@@ -15,6 +15,7 @@ func All() []*Rule {
 		StatusFnArgs,
 		ConcurrencyQueue,
 		PermissionScopeValue,
+		ParallelSteps,
 		RunnerImageRetired,
 		JobDisabled,
 		PathsFilterNegationWidens,

@@ -4,6 +4,8 @@ import (
 	"bytes"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/cicheck/cicheck/internal/ghschema"
 )
 
 // Concurrency is a `concurrency:` mapping's `queue` key and the
@@ -83,4 +85,15 @@ func mappingValue(n *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
+}
+
+// ParallelSteps returns each job's steps as GitHub's schema reads them,
+// with the parallel-step keys (background, wait, wait-all, cancel,
+// parallel) that actionlint 1.7.12's syntax tree drops; nil when the file
+// uses none of them.
+func (w *Workflow) ParallelSteps() []ghschema.JobSteps {
+	if w == nil {
+		return nil
+	}
+	return ghschema.NewSource(w.Source).Jobs()
 }

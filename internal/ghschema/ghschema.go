@@ -5,8 +5,8 @@
 //
 // Each difference is data with its documentation source. cicheck drops
 // exactly the actionlint error an item names (kind and whole message) and
-// validates the construct itself (checks' concurrency-queue and
-// runner-image-retired rules). TestItemsStillRejected makes the embedded
+// validates the construct itself (checks' concurrency-queue,
+// parallel-steps, permission-scope-value and runner-image-retired rules). TestItemsStillRejected makes the embedded
 // actionlint produce every dropped error, so an upgrade that accepts the
 // construct fails that test and the item is deleted: the layer shrinks as
 // actionlint catches up.
@@ -14,6 +14,7 @@ package ghschema
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -30,14 +31,25 @@ type Item struct {
 	Source string
 	// Since is when GitHub shipped it.
 	Since string
-	// Kind and Message are the actionlint error dropped: its kind and a
-	// pattern for its whole message.
+	// Kind and Message are the actionlint error dropped: its kind and its
+	// whole message (a trailing ".*" stands for actionlint's own list of
+	// names), or Pattern, a regular expression for the whole message.
 	Kind    string
 	Message string
+	Pattern string
+	// Where, when set, must also hold of the error: a message actionlint
+	// gives for other problems too is dropped only where the construct is.
+	Where func(s *Source, e Err) bool
 	// Probe is a workflow on which the embedded actionlint reports it.
 	Probe string
 
 	re func() *regexp.Regexp
+}
+
+// Err is an actionlint error as the items match it.
+type Err struct {
+	Kind, Message string
+	Line, Column  int
 }
 
 // Items are the differences, one per actionlint error dropped.
@@ -83,7 +95,67 @@ var Items = []*Item{
 		Message: `unknown permission scope "vulnerability-alerts". all available permission scopes are .*`,
 		Probe:   "on: push\npermissions:\n  vulnerability-alerts: read\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps: [{run: x}]\n",
 	},
+	{
+		ID:      "step-background-run",
+		What:    "`background: true` on a run: step",
+		Source:  parallelStepsDoc,
+		Since:   parallelStepsSince,
+		Kind:    "syntax-check",
+		Message: `unexpected key "background" for step to run shell command. expected one of "continue-on-error", "env", "id", "if", "name", "run", "shell", "timeout-minutes", "working-directory"`,
+		Probe:   "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - {id: s, run: x, background: true}\n      - wait: s\n",
+	},
+	{
+		ID:      "step-background-uses",
+		What:    "`background: true` on a uses: step",
+		Source:  parallelStepsDoc,
+		Since:   parallelStepsSince,
+		Kind:    "syntax-check",
+		Message: `unexpected key "background" for step to execute action. expected one of "continue-on-error", "env", "id", "if", "name", "timeout-minutes", "uses", "with"`,
+		Probe:   "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - {id: s, uses: actions/checkout@v4, background: true}\n",
+	},
+	{
+		ID:     "step-control",
+		What:   "a `wait:`, `wait-all:`, `cancel:` or `parallel:` step, which runs no run: or uses: of its own",
+		Source: parallelStepsDoc,
+		Since:  parallelStepsSince,
+		Kind:   "syntax-check",
+		// actionlint says this of any step without run: or uses:; it is
+		// dropped only for a step that has one of the control keys.
+		Message: `step must run script with "run" section or run action with "uses" section`,
+		Where: func(s *Source, e Err) bool {
+			st, ok := s.stepAt(e.Line, e.Column)
+			return ok && st.Control() != ""
+		},
+		Probe: "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - parallel:\n          - run: a\n          - run: b\n      - wait-all:\n",
+	},
+	{
+		ID:     "step-in-parallel-group",
+		What:   "`steps.<id>` naming a step inside a `parallel:` group, which actionlint does not read",
+		Source: parallelStepsDoc,
+		Since:  parallelStepsSince,
+		Kind:   "expression",
+		// Dropped only where the expression at the error reads steps.<id>
+		// and <id> is a step of a parallel group; another unknown step id
+		// keeps its error.
+		Pattern: `^property "([^"]+)" is not defined in object type \{.*\}$`,
+		Where: func(s *Source, e Err) bool {
+			m := undefinedPropertyRE().FindStringSubmatch(e.Message)
+			if m == nil || !slices.Contains(s.parallelIDs(), strings.ToLower(m[1])) {
+				return false
+			}
+			l := s.line(e.Line)
+			return e.Column >= 1 && e.Column <= len(l) && strings.HasPrefix(strings.ToLower(l[e.Column-1:]), "steps."+strings.ToLower(m[1]))
+		},
+		Probe: "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - parallel:\n          - {id: fe, run: a}\n          - run: b\n      - run: echo ${{ steps.fe.outcome }}\n",
+	},
 }
+
+var undefinedPropertyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^property "([^"]+)" is not defined`) })
+
+const (
+	parallelStepsDoc   = "https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax#jobsjob_idstepsbackground"
+	parallelStepsSince = "2026-06-25 (https://github.blog/changelog/2026-06-25-actions-steps-can-now-be-run-in-parallel/; rhysd/actionlint#693, PR #694)"
+)
 
 // PermissionScopes are the GITHUB_TOKEN scopes GitHub added since
 // actionlint 1.7.12, with the access levels documented for each (Items'
@@ -95,27 +167,30 @@ var PermissionScopes = map[string][]string{
 func init() {
 	for _, it := range Items {
 		src := "^" + regexp.QuoteMeta(it.Message) + "$"
-		if strings.HasSuffix(it.Message, ".*") {
-			// The list of labels after "available labels are" is
-			// actionlint's own and long; the label before it is exact.
+		switch {
+		case it.Pattern != "":
+			src = it.Pattern
+		case strings.HasSuffix(it.Message, ".*"):
+			// The list after it (the labels or scopes actionlint knows)
+			// is actionlint's own and long; what comes before is exact.
 			src = "^" + regexp.QuoteMeta(strings.TrimSuffix(it.Message, ".*")) + ".*$"
 		}
 		it.re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) })
 	}
 }
 
-// Matches reports whether an actionlint error of kind with msg is this
+// Matches reports whether actionlint error e in the workflow s is this
 // item's.
-func (it *Item) Matches(kind, msg string) bool {
-	return kind == it.Kind && it.re().MatchString(msg)
+func (it *Item) Matches(e Err, s *Source) bool {
+	return e.Kind == it.Kind && it.re().MatchString(e.Message) && (it.Where == nil || it.Where(s, e))
 }
 
-// Accepted reports whether GitHub accepts what the actionlint error of kind
-// with msg rejects: cicheck then drops the error (and checks the construct
-// itself).
-func Accepted(kind, msg string) bool {
+// Accepted reports whether GitHub accepts what actionlint error e, in the
+// workflow s, rejects: cicheck then drops the error (and checks the
+// construct itself).
+func Accepted(e Err, s *Source) bool {
 	for _, it := range Items {
-		if it.Matches(kind, msg) {
+		if it.Matches(e, s) {
 			return true
 		}
 	}
