@@ -28,10 +28,10 @@ type Concurrency struct {
 
 // Concurrencies returns each workflow-level and job-level `concurrency:`
 // mapping of w that has a `queue` key, in file order. The source is read
-// again only when it mentions queue at all: a file without it costs
+// again only when it has a queue: key at all: a file without one costs
 // nothing.
 func (w *Workflow) Concurrencies() []Concurrency {
-	if w == nil || !bytes.Contains(w.Source, []byte("queue")) {
+	if w == nil || !bytes.Contains(w.Source, []byte("queue:")) {
 		return nil
 	}
 	var doc yaml.Node

@@ -66,7 +66,7 @@ type JobSteps struct {
 }
 
 // Source is a workflow's text, with its steps read on first use: only a
-// file that mentions one of ParallelKeys is read at all.
+// file that has one of ParallelKeys as a key is read at all.
 type Source struct {
 	src  []byte
 	once sync.Once
@@ -83,9 +83,10 @@ func (s *Source) Jobs() []JobSteps {
 		return nil
 	}
 	s.once.Do(func() {
+		// As keys ("wait:"), not as words: "wait" is common in scripts.
 		mentions := false
 		for _, k := range ParallelKeys {
-			mentions = mentions || bytes.Contains(s.src, []byte(k))
+			mentions = mentions || bytes.Contains(s.src, []byte(k+":"))
 		}
 		if mentions {
 			s.jobs = readSteps(s.src)
