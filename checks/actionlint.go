@@ -12,7 +12,9 @@ import (
 
 	"github.com/rhysd/actionlint"
 
+	"github.com/cicheck/cicheck/expr"
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/ghschema"
 )
 
 // Linter runs the embedded actionlint (all its rules, honouring the
@@ -138,22 +140,31 @@ func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Find
 		return nil, nil, fmt.Errorf("%s: %s", display, oneLine(err.Error()))
 	}
 	pathCfgs := projectPathConfigs(proj, root, path)
+	gs := ghschema.NewSource(src)
 	fs = make([]finding.Finding, 0, len(errs))
 	for _, e := range errs {
-		replaced, ignored := replacedByCicheck(e), ignoredByPathConfig(e, pathCfgs)
+		replaced, ignored := replacedByCicheck(e, gs), ignoredByPathConfig(e, pathCfgs)
 		if replaced && ignored {
 			l.ignoredNeeds = append(l.ignoredNeeds, needsKey(e.Message))
 		}
 		if replaced || ignored {
 			continue
 		}
+		sev, msg := finding.Error, relativeMessage(e.Message, root)
+		if c, ok := constantFalse(e); ok {
+			if jobIfAt(l.captured, e.Line, e.Column) {
+				continue // job-disabled reports the parked job
+			}
+			// A step parked the same way: deliberate, not an error.
+			sev, msg = finding.Notice, fmt.Sprintf("constant expression %q in condition: the step is disabled and never runs", c)
+		}
 		fs = append(fs, finding.Finding{
 			Rule:     stableKind(e),
-			Severity: finding.Error,
+			Severity: sev,
 			File:     display,
 			Line:     e.Line,
 			Column:   e.Column,
-			Message:  relativeMessage(e.Message, root),
+			Message:  msg,
 		})
 		firstUse(&fs[len(fs)-1], src)
 	}
@@ -161,9 +172,38 @@ func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Find
 }
 
 // replacedByCicheck drops the actionlint errors cicheck's own rules report
-// with a job id and a fix (unknown-needs, needs-cycle).
-func replacedByCicheck(e *actionlint.Error) bool {
-	return alUnknownNeed.is(e) || alNeedsCycle.is(e)
+// with a job id and a fix (unknown-needs, needs-cycle), and those for
+// constructs GitHub has accepted since actionlint 1.7.12 (ghschema.Items),
+// which cicheck validates itself.
+func replacedByCicheck(e *actionlint.Error, gs *ghschema.Source) bool {
+	return alUnknownNeed.is(e) || alNeedsCycle.is(e) || ghschema.Accepted(ghschema.Err{Kind: e.Kind, Message: e.Message, Line: e.Line, Column: e.Column}, gs)
+}
+
+// constantFalse: e is actionlint's constant-condition error for a
+// condition that is always false; the expression is returned.
+func constantFalse(e *actionlint.Error) (string, bool) {
+	if !alConstantCond.is(e) {
+		return "", false
+	}
+	src := alConstantCond.re().FindStringSubmatch(e.Message)[1]
+	n, err := expr.Parse(src)
+	if err != nil {
+		return "", false
+	}
+	return src, expr.Eval(n, nil).Truthy() == expr.No
+}
+
+// jobIfAt: some job's if: of w is at line:col.
+func jobIfAt(w *actionlint.Workflow, line, col int) bool {
+	if w == nil {
+		return false
+	}
+	for _, j := range w.Jobs {
+		if j != nil && j.If != nil && j.If.Pos != nil && j.If.Pos.Line == line && j.If.Pos.Col == col {
+			return true
+		}
+	}
+	return false
 }
 
 var needsJobRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^job "[^"]+" needs job "[^"]+"`) })

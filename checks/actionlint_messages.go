@@ -33,6 +33,9 @@ var (
 	alReusableWorkflow = alMessage{"", pattern(`^could not (read|parse) reusable workflow file`)}
 	// A local action that cannot be read, likewise.
 	alLocalAction = alMessage{"", pattern(`^(could not (read|parse) action metadata|invalid local action)`)}
+	// A constant if: condition; the expression is the first group. A
+	// constant-false one on a job is job-disabled's, on a step a notice.
+	alConstantCond = alMessage{"if-cond", pattern(`^constant expression "(.*)" in condition\. remove the if: section$`)}
 	// An unknown runner label; the label is the first group.
 	alRunnerLabel = alMessage{"runner-label", pattern(`^label "([^"]*)" is unknown`)}
 )

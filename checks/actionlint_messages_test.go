@@ -26,6 +26,7 @@ func TestActionlintMessages(t *testing.T) {
 		"called.yml": "on: push\njobs:\n  a:\n    uses: ./.github/workflows/missing.yml\n",
 		"action.yml": "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps: [{uses: ./.github/actions/broken}]\n",
 		"label.yml":  "on: push\njobs:\n  a:\n    runs-on: [big-box]\n    steps: [{run: x}]\n",
+		"if.yml":     "on: push\njobs:\n  a:\n    if: false\n    runs-on: ubuntu-latest\n    steps: [{run: x}]\n",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, ".github", "workflows", name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
@@ -48,7 +49,7 @@ func TestActionlintMessages(t *testing.T) {
 	}
 	for name, m := range map[string]alMessage{
 		"unknown need": alUnknownNeed, "needs cycle": alNeedsCycle, "reusable workflow": alReusableWorkflow,
-		"local action": alLocalAction, "runner label": alRunnerLabel,
+		"local action": alLocalAction, "runner label": alRunnerLabel, "constant condition": alConstantCond,
 	} {
 		found := false
 		for _, e := range errs {

@@ -1,19 +1,28 @@
 package checks
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/ghschema"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
 // RefineRunnerLabels applies what cicheck knows about runners to
 // actionlint's runner-label errors ("label X is unknown", followed by every
-// label GitHub hosts): a label cicheck classifies as an accelerator or a
-// heavy runner (its vocabulary, gpu.runner-labels, heavy.runner-labels),
-// or written beside self-hosted in the job's runs-on, is a self-hosted
-// runner's label and not an error. Any other unknown label stays an error,
-// in one short line that says where to declare it.
+// label GitHub hosts). A label GitHub routes to a self-hosted or larger
+// runner is legitimate, so a custom label is never an error:
+//
+//   - a label cicheck classifies as an accelerator or a heavy runner (its
+//     vocabulary, gpu.runner-labels, heavy.runner-labels), or written
+//     beside self-hosted in the job's runs-on, is dropped;
+//   - a retired GitHub-hosted image is dropped here: runner-image-retired
+//     reports it with its date;
+//   - one edit from a GitHub-hosted label (ubuntu-lates) stays an error
+//     naming the label it meant: no runner will ever pick the job up;
+//   - any other label is a notice that it names a self-hosted or larger
+//     runner, pointing at gpu.runner-labels when the label names hardware.
 func RefineRunnerLabels(fs []finding.Finding, w *workflowgraph.Workflow, c *workflowgraph.Classifier) []finding.Finding {
 	out := fs[:0]
 	for _, f := range fs {
@@ -22,14 +31,47 @@ func RefineRunnerLabels(fs []finding.Finding, w *workflowgraph.Workflow, c *work
 			out = append(out, f)
 			continue
 		}
-		if c.MatchLabel(label) || c.MatchHeavyLabel(label) || besideSelfHosted(w, label) {
+		// An empty label is actionlint's syntax-check error already.
+		if label == "" || c.MatchLabel(label) || c.MatchHeavyLabel(label) || besideSelfHosted(w, label) {
 			continue
 		}
-		f.Message = "label \"" + label + "\" is not a label of a GitHub-hosted runner: for a self-hosted runner, add self-hosted to runs-on or list the label in .github/actionlint.yaml (self-hosted-runner.labels)"
+		if _, retired := ghschema.Retired(label); retired {
+			continue
+		}
+		if near := ghschema.NearHosted(label); near != "" {
+			f.Message = "label \"" + label + "\" is not a GitHub-hosted runner label: did you mean \"" + near + "\"? (no runner picks the job up; for a self-hosted runner's label, add self-hosted to runs-on)"
+			out = append(out, f)
+			continue
+		}
+		f.Severity = finding.Notice
+		f.Message = "label \"" + label + "\" is not a GitHub-hosted runner label: the job runs on a self-hosted or larger runner that has it (declare it in .github/actionlint.yaml, self-hosted-runner.labels)"
+		if namesHardware(label) {
+			f.Message += "; if it is an accelerator runner, add it to gpu.runner-labels in .cicheck.yaml"
+		}
 		out = append(out, f)
 	}
 	return out
 }
+
+// namesHardware: a token of the label (split as the accelerator vocabulary
+// splits, on - . _ / :) describes a machine (big-box-7, highmem, 32core,
+// 4xlarge, arm64) rather than a purpose (docker-build).
+func namesHardware(label string) bool {
+	for _, tok := range strings.FieldsFunc(strings.ToLower(label), func(r rune) bool { return strings.ContainsRune("-._/:", r) }) {
+		switch tok {
+		case "big", "box", "metal", "baremetal", "large", "xlarge", "huge", "beefy", "cpu", "cpus", "vcpu", "vcpus",
+			"cores", "mem", "highmem", "bigmem", "ram", "arm64", "aarch64", "x64", "amd64", "x86":
+			return true
+		}
+		if hardwareSize.MatchString(tok) {
+			return true
+		}
+	}
+	return false
+}
+
+// hardwareSize is a size token: 32core, 16c, 64gb, 4xlarge.
+var hardwareSize = regexp.MustCompile(`^\d+(cores?|c|cpus?|vcpus?|g|gb|xlarge|xl)$`)
 
 // unknownRunnerLabel extracts X from actionlint's `label "X" is unknown`.
 func unknownRunnerLabel(f finding.Finding) (string, bool) {

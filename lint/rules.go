@@ -150,12 +150,38 @@ func sentence(s string) string {
 func RulesIndex(docs []RuleDoc) string {
 	var b strings.Builder
 	b.WriteString("# cicheck rules\n\nGenerated from the rule values by `go test ./cmd/cicheck -run TestRuleDocsFresh -update-docs`; do not edit.\n\n")
-	b.WriteString("| Rule | Severity | Area | What it finds |\n|---|---|---|---|\n")
+	b.WriteString(severities)
+	b.WriteString("\n## Rules\n\n| Rule | Severity | Area | What it finds |\n|---|---|---|---|\n")
 	for _, d := range docs {
 		fmt.Fprintf(&b, "| [%s](%s.md) | %s | %s | %s |\n", d.ID, d.ID, d.Severity, d.Area, strings.ReplaceAll(sentence(d.Doc), "|", "\\|"))
 	}
 	return b.String()
 }
+
+// severities is the index's account of what each severity means and of
+// the exit status, kept beside the table so they cannot drift apart.
+const severities = `## Severities and the exit status
+
+` + "`cicheck lint`" + ` exits 1 when a finding is at or above ` + "`--fail-on`" + ` (default ` + "`error`" + `):
+
+- **error**: the run breaks as written. GitHub rejects the workflow, or a job
+  does not run as it reads (a GPU stage skipped by the implicit
+  ` + "`success()`" + `, a runner label one edit from a GitHub-hosted one), or CI
+  collection fails.
+- **warning**: a hazard or a likely mistake that does not break every run.
+- **notice**: information, deliberate by all appearances: a custom runner
+  label (a self-hosted or larger runner's), a job parked with ` + "`if: false`" + `
+  and the jobs it parks, a disabled registration's unknown suite.
+
+To make warnings or notices fail the run, pass ` + "`--fail-on warning`" + ` (or
+` + "`notice`" + `), or raise one rule in ` + "`.cicheck.yaml`" + ` with
+` + "`rules.<id>.severity: error`" + `. actionlint's findings are errors, except that
+a custom label's ` + "`runner-label`" + ` finding and a step's constant-false
+` + "`if-cond`" + ` are notices; the actionlint errors for constructs GitHub has
+accepted since actionlint 1.7.12 (` + "`concurrency.queue`" + `, parallel steps, the
+` + "`vulnerability-alerts`" + ` permission, the ` + "`ubuntu-26.04`" + ` images) are dropped, and
+cicheck checks those constructs itself.
+`
 
 // RuleInfos is the rule metadata for SARIF: every documented rule (with a
 // helpUri to docs/rules/<id>.md) and actionlint's kinds.

@@ -29,7 +29,8 @@ type Config struct {
 	// AccessPolicy is the comment-command access policy JSON ("" = none).
 	AccessPolicy string `yaml:"access-policy"`
 	// OrphanSearch lists the directories searched for test files outside
-	// the roots; OrphanAllowlist exempts exact paths.
+	// the roots; OrphanAllowlist exempts exact paths, and every file under
+	// an entry ending in "/" (a directory kept outside CI on purpose).
 	OrphanSearch    []string `yaml:"orphan-search"`
 	OrphanAllowlist []string `yaml:"orphan-allowlist"`
 	// Workflows is the directory whose workflow files are searched for
@@ -148,13 +149,15 @@ func Miles() Config {
 			"register_cuda_ci": {Backend: "cuda", LabelsRequired: true},
 			"register_rocm_ci": {Backend: "rocm", LabelsRequired: true},
 		},
-		ExtraParams:     map[string]map[string]Param{},
-		Labels:          SymbolRef{File: "tests/ci/labels.py", Symbol: "KNOWN_LABELS"},
-		Suites:          SuitesRef{File: "tests/ci/run_suite.py", Symbol: "CI_SUITES"},
-		ImplicitRoot:    Implicit{Prefix: "tests/fast/", Backend: "cpu", Suite: "stage-a-cpu", EstTime: 1.0},
-		AccessPolicy:    ".github/workflows/policies/comment-command-access.json",
-		OrphanSearch:    []string{"."},
-		OrphanAllowlist: []string{"miles/utils/test_wandb_utils.py"},
+		ExtraParams:  map[string]map[string]Param{},
+		Labels:       SymbolRef{File: "tests/ci/labels.py", Symbol: "KNOWN_LABELS"},
+		Suites:       SuitesRef{File: "tests/ci/run_suite.py", Symbol: "CI_SUITES"},
+		ImplicitRoot: Implicit{Prefix: "tests/fast/", Backend: "cpu", Suite: "stage-a-cpu", EstTime: 1.0},
+		AccessPolicy: ".github/workflows/policies/comment-command-access.json",
+		OrphanSearch: []string{"."},
+		// tests/manual/ holds the tests miles runs by hand, outside CI
+		// on purpose.
+		OrphanAllowlist: []string{"miles/utils/test_wandb_utils.py", "tests/manual/"},
 		Workflows:       ".github/workflows",
 		ExternalSuites:  []string{"nightly-*"},
 		Python:          PythonNewest,

@@ -427,12 +427,13 @@ Add a registration at module level.`),
 		},
 		{
 			ID: RuleUnknownSuite, Severity: finding.Error,
-			Short: "A suite no backend lists is never selected (warning when disabled).",
+			Short: "A suite no backend lists is never selected (a notice when the registration is disabled).",
 			Help: mdHelp(`
 A test runs only when a CI job runs its suite, and jobs run the suites of
 ‵CI_SUITES‵ in ‵tests/ci/run_suite.py‵. A registration on any other suite
 (a typo, a retired runner pool) is accepted by the reference collector and
-then silently never selected. A disabled registration only gets a warning.
+then silently never selected. A registration explicitly ‵disabled=‵ is
+never selected anyway, so its unknown suite is only a notice.
 
 Register on a suite listed for the backend, or add the suite to
 ‵CI_SUITES‵ and a workflow job that runs it.`),
@@ -576,8 +577,10 @@ Only ‵test_*.py‵ files under the roots (‵tests/fast‵, ‵tests/fast-gpu�
 like coverage but never runs in CI.
 
 Move it under a root and register it, or list it in
-‵registry.orphan-allowlist‵ if it is deliberately manual.`),
-			Bad: exRepo(exFile("tests/manual/test_lr_sweep.py", `
+‵registry.orphan-allowlist‵ if it is deliberately manual (an entry ending
+in ‵/‵ exempts a whole directory). The miles profile exempts
+‵tests/manual/‵, where miles keeps the tests it runs by hand.`),
+			Bad: exRepo(exFile("tests/integration/test_lr_sweep.py", `
 def test_lr_sweep():
     assert run_sweep([1e-4, 3e-4]) is not None
 `), megatronTest),

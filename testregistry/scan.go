@@ -730,7 +730,9 @@ func (r *Registry) crossChecks(labels *labelSet, used map[string]bool) []finding
 			f := newFinding(RuleUnknownSuite, g.File, g.Line, g.Column,
 				fmt.Sprintf("suite %s is not in %s for backend %s; this registration is never selected", pyRepr(g.Suite), cfg.Suites.Symbol, strings.ToUpper(g.Backend)))
 			if !g.Enabled() {
-				f.Severity = finding.Warning
+				// Explicitly disabled: never selected either way, so the
+				// suite is at most worth a notice.
+				f.Severity = finding.Notice
 			}
 			out = append(out, f)
 		}
@@ -750,6 +752,17 @@ func (r *Registry) crossChecks(labels *labelSet, used map[string]bool) []finding
 		}
 	}
 	return out
+}
+
+// allowedDir: dir, or a directory above it, is an orphan-allowlist entry
+// ending in "/" (kept outside CI on purpose).
+func allowedDir(allow []string, dir string) bool {
+	for _, a := range allow {
+		if d, ok := strings.CutSuffix(a, "/"); ok && d != "" && (dir == path.Clean(d) || strings.HasPrefix(dir, path.Clean(d)+"/")) {
+			return true
+		}
+	}
+	return false
 }
 
 // findOrphans reports test files outside the roots.
@@ -781,12 +794,12 @@ func findOrphans(fsys fs.FS, cfg Config) ([]finding.Finding, error) {
 				return nil
 			}
 			if d.IsDir() {
-				if underRoot(p) {
+				if underRoot(p) || allowedDir(cfg.OrphanAllowlist, p) {
 					return fs.SkipDir
 				}
 				return nil
 			}
-			if ok, _ := path.Match(cfg.FileGlob, d.Name()); !ok || underRoot(p) || seen[p] || slices.Contains(cfg.OrphanAllowlist, p) {
+			if ok, _ := path.Match(cfg.FileGlob, d.Name()); !ok || underRoot(p) || seen[p] || slices.Contains(cfg.OrphanAllowlist, p) || allowedDir(cfg.OrphanAllowlist, path.Dir(p)) {
 				return nil
 			}
 			seen[p] = true

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
+	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
+	"github.com/cicheck/cicheck/report"
 	"github.com/cicheck/cicheck/workflowgraph"
 	"github.com/cicheck/cicheck/workflowgraph/render"
 )
@@ -34,21 +37,54 @@ func runGraph(e *env, args []string) error {
 			failed = reportLater(e, l.Err)
 			continue
 		}
-		// Syntax problems are shown (lint reports them as findings); the
-		// graph of what did parse is still drawn.
-		for _, msg := range l.ParseErrors() {
-			fmt.Fprintf(e.Stderr, "cicheck: %s\n", msg)
+		if l.Workflow != nil {
+			gws = append(gws, render.Build(l.Target.Display, l.Workflow, cl))
 		}
-		if l.Workflow == nil {
-			failed = cli.Exit(cli.ExitUsage)
-			continue
-		}
-		gws = append(gws, render.Build(l.Target.Display, l.Workflow, cl))
 	}
 	if err := render.Write(e.Stdout, format, gws); err != nil {
 		return cli.Internal(fmt.Errorf("writing the graph: %w", err))
 	}
-	return failed
+	return cmp.Or(failed, reportDrawnFrom(e, loaded, "graph"))
+}
+
+// reportDrawnFrom prints, on stderr and in lint's text format, the syntax
+// errors of the files a picture (graph, runners) was drawn from: each is a
+// warning saying the picture comes from a file with errors (lint reports
+// them as the errors they are), and a file that could not be parsed at all
+// is an error, since nothing of it is drawn; the run then exits 1.
+func reportDrawnFrom(e *env, loaded []lint.Loaded, picture string) error {
+	var fs []finding.Finding
+	srcs := map[string][]byte{}
+	undrawn := false
+	for _, l := range loaded {
+		if l.Err != nil || len(l.Parse) == 0 {
+			continue
+		}
+		if l.Workflow != nil {
+			srcs[l.Target.Display] = l.Workflow.Source
+		}
+		for _, f := range l.Parse {
+			f.File = l.Target.Display
+			if l.Workflow == nil {
+				undrawn = true
+				f.Message += " (no " + picture + " is drawn for this file)"
+			} else {
+				f.Severity = finding.Warning
+				f.Message += " (the " + picture + " is drawn from a file with errors)"
+			}
+			fs = append(fs, f)
+		}
+	}
+	if len(fs) == 0 {
+		return nil
+	}
+	if err := report.Write(e.Stderr, "text", fs, report.Options{Sources: srcs}); err != nil {
+		return cli.Internal(err)
+	}
+	if undrawn {
+		return cli.Exit(cli.ExitFindings)
+	}
+	return nil
 }
 
 // loadWorkflows loads the configuration and the workflow files paths name

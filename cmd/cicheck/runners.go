@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+
 	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/workflowgraph/render"
 )
@@ -33,5 +35,5 @@ func runRunners(e *env, args []string) error {
 	if err := render.WriteRunners(e.Stdout, format, rs.Rows()); err != nil {
 		return cli.Internal(err)
 	}
-	return failed
+	return cmp.Or(failed, reportDrawnFrom(e, loaded, "runner list"))
 }
