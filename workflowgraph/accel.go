@@ -1,40 +1,83 @@
 package workflowgraph
 
-import "strings"
+import (
+	_ "embed"
+	"slices"
+	"strings"
+	"sync"
 
-// Accelerator kinds.
+	"gopkg.in/yaml.v3"
+
+	"github.com/cicheck/cicheck/internal/ghschema"
+)
+
+// AccelGPU is the kind of a generic accelerator word ("gpu", "8gpu"): no
+// vendor named. Other kinds are the catalogue's vendors (nvidia, amd, ...).
 const (
-	AccelNVIDIA  = "nvidia"
-	AccelAMD     = "amd"
-	AccelTPU     = "tpu"
-	AccelIntel   = "intel"
-	AccelNeuron  = "aws-neuron"
-	AccelNPU     = "npu"
-	AccelGPU     = "gpu"       // a GPU of no stated vendor
-	AccelCloud   = "cloud-gpu" // a cloud GPU instance family
+	AccelGPU     = "gpu"
 	accelNothing = ""
 )
 
-// The vocabulary is matched against whole tokens of a runner label or
-// group name: the label is split on '-', '.', '_', '/', ':' and spaces, so
-// "linux-a100-s2", "linux.dgx.b200", "aws-g6-12xlarge-plus" and
-// "nemo-ci-gcp-gpu-x8" each have a token that names their hardware, while
-// "a100" inside "ca1000" or "t4" inside "t4g" does not match. A token may
-// carry a count: "l20x8", "8xh100", "1gpu", "gpus". The matcher is plain
-// code (no regular expressions: compiling them cost every run about 3 ms);
-// accel_test.go holds the same vocabulary as regular expressions and checks
-// the two agree.
-var (
-	nvidiaModels = set("nvidia", "dgx", "a10", "a10g", "a30", "a40", "a100", "a800", "h20", "h100", "h200", "h800",
-		"b100", "b200", "b300", "gb10", "gb200", "gb300", "gh200", "l4", "l20", "l40", "l40s", "t4", "v100", "p100",
-		"a4000", "a5000", "a6000")
-	geforce     = set("1080", "2080", "3060", "3070", "3080", "3090", "4070", "4080", "4090", "5070", "5080", "5090")
-	intelModels = set("xpu", "pvc", "hpu", "bmg", "b580", "b570", "a770", "a750")
-	neuron      = set("trn0", "trn1", "trn2", "trn3", "trn4", "trn5", "trn6", "trn7", "trn8", "trn9", "inf1", "inf2", "neuron")
-	npus        = set("npu", "910", "910b", "910c")
-	cloudGPU    = set("g4dn", "g4ad", "g5", "g5g", "g6", "g6e", "g6f", "gr6", "p3", "p3dn", "p4d", "p4de", "p5", "p5e",
-		"p5en", "p6", "a2", "a3", "a4", "g2")
-)
+// hardwareYAML is the hardware catalogue (hardware.yaml documents it).
+//
+//go:embed hardware.yaml
+var hardwareYAML []byte
+
+// HardwareEntry is one product line of the catalogue.
+type HardwareEntry struct {
+	Vendor   string   `yaml:"vendor"`
+	Kind     string   `yaml:"kind"`
+	Strength string   `yaml:"strength"`
+	Source   string   `yaml:"source"`
+	Models   []string `yaml:"models"`
+	Numbered []string `yaml:"numbered"`
+	Prefixes []string `yaml:"prefixes"`
+	Shapes   []string `yaml:"shapes"`
+}
+
+// Strong reports evidence that alone makes a runner an accelerator's.
+func (e *HardwareEntry) Strong() bool { return e.Strength == "strong" }
+
+// Catalogue is the parsed hardware catalogue.
+type Catalogue struct {
+	Generic struct {
+		Strong        []string `yaml:"strong"`
+		Roles         []string `yaml:"roles"`
+		RolesNumbered []string `yaml:"roles_numbered"`
+	} `yaml:"generic"`
+	Entries []HardwareEntry `yaml:"entries"`
+
+	models map[string][]*HardwareEntry
+	strong map[string]bool
+	roles  map[string]bool
+}
+
+// Hardware is the embedded catalogue, parsed once.
+var Hardware = sync.OnceValue(func() *Catalogue {
+	c, err := ParseCatalogue(hardwareYAML)
+	if err != nil {
+		panic("hardware.yaml: " + err.Error()) // TestCatalogue keeps it valid
+	}
+	return c
+})
+
+// ParseCatalogue reads a catalogue in hardware.yaml's format.
+func ParseCatalogue(b []byte) (*Catalogue, error) {
+	var c Catalogue
+	if err := yaml.Unmarshal(b, &c); err != nil {
+		return nil, err
+	}
+	c.models = map[string][]*HardwareEntry{}
+	for i := range c.Entries {
+		e := &c.Entries[i]
+		for _, m := range e.Models {
+			c.models[m] = append(c.models[m], e)
+		}
+	}
+	c.strong = set(c.Generic.Strong...)
+	c.roles = set(c.Generic.Roles...)
+	return &c, nil
+}
 
 func set(xs ...string) map[string]bool {
 	m := make(map[string]bool, len(xs))
@@ -44,35 +87,123 @@ func set(xs ...string) map[string]bool {
 	return m
 }
 
-// tokenKind is the accelerator kind one lower-case token names, or "".
-func tokenKind(t string) string {
-	if isGPUWord(t) {
+// Hit is one token of a label that names hardware.
+type Hit struct {
+	Token string
+	Entry *HardwareEntry // nil for a generic word ("gpu")
+}
+
+// Vendor is the hit's vendor, or "gpu" for a generic word.
+func (h Hit) Vendor() string {
+	if h.Entry == nil {
 		return AccelGPU
 	}
+	return h.Entry.Vendor
+}
+
+// Strong reports a hit that alone makes an accelerator.
+func (h Hit) Strong() bool { return h.Entry == nil || h.Entry.Strong() }
+
+// Describe is how a reason names the hit.
+func (h Hit) Describe() string {
+	d := "token " + quote(h.Token) + " names an accelerator"
+	if h.Entry == nil {
+		return d
+	}
+	what := h.Entry.Kind
+	switch what {
+	case "instance":
+		what = "accelerator instance family"
+	case "stack":
+		what = "software stack"
+	}
+	if !h.Strong() {
+		return "token " + quote(h.Token) + " (" + h.Entry.Vendor + " " + what + ", not evidence alone)"
+	}
+	return d + ": " + h.Entry.Vendor + " " + what
+}
+
+// tokens splits a label into its lower-case tokens.
+func tokens(label string) []string {
+	return strings.FieldsFunc(strings.ToLower(label), func(r rune) bool {
+		return r == '-' || r == '.' || r == '_' || r == '/' || r == ':' || r == ' ' || r == '\t'
+	})
+}
+
+// tokenHit is what one token names: the catalogue's strongest entry, or
+// ok false.
+func (c *Catalogue) tokenHit(t string) (Hit, bool) {
+	if isGPUWord(t, c.strong) {
+		return Hit{Token: t}, true
+	}
+	var weak *HardwareEntry
 	for _, b := range counted(t) {
-		switch {
-		case nvidiaModels[b] || prefixDigits(b, "cuda") || strings.HasPrefix(b, "rtx") && word(b) || strings.HasPrefix(b, "quadro") && word(b):
-			return AccelNVIDIA
-		case prefixDigits(b, "rocm") || isMI(b) || isGFX(b) || strings.HasPrefix(b, "radeon") && word(b) || b == "instinct":
-			return AccelAMD
-		case intelModels[b] || prefixDigits(b, "gaudi"):
-			return AccelIntel
-		case neuron[b] || prefixDigits(b, "trainium") || prefixDigits(b, "inferentia"):
-			return AccelNeuron
-		case npus[b] || strings.HasPrefix(b, "ascend") && word(b):
-			return AccelNPU
+		for _, e := range c.match(b) {
+			if e.Strong() {
+				return Hit{Token: t, Entry: e}, true
+			}
+			if weak == nil {
+				weak = e
+			}
 		}
 	}
-	if base := strings.TrimSuffix(t, "ti"); geforce[base] {
-		return AccelNVIDIA
+	if weak != nil {
+		return Hit{Token: t, Entry: weak}, true
 	}
-	if isTPU(t) {
-		return AccelTPU
+	return Hit{}, false
+}
+
+// match lists the entries a bare token (no count) names.
+func (c *Catalogue) match(b string) []*HardwareEntry {
+	out := slices.Clone(c.models[b])
+	for i := range c.Entries {
+		e := &c.Entries[i]
+		if slices.Contains(out, e) {
+			continue
+		}
+		if slices.ContainsFunc(e.Numbered, func(p string) bool { return prefixDigits(b, p) }) ||
+			slices.ContainsFunc(e.Prefixes, func(p string) bool { return c.prefixed(b, p, e) }) ||
+			slices.ContainsFunc(e.Shapes, func(s string) bool { return shape(s, b) }) {
+			out = append(out, e)
+		}
 	}
-	if cloudGPU[t] || isAzureGPU(t) {
-		return AccelCloud
+	return out
+}
+
+// prefixed: b is p followed by a model number (digits first: rtx4090,
+// arc770) or by a model of the same vendor (rtxa6000, mtts4000). The bare
+// prefix is not enough: "arc" starts "archive", "atlas" is a database.
+func (c *Catalogue) prefixed(b, p string, e *HardwareEntry) bool {
+	rest, ok := strings.CutPrefix(b, p)
+	if !ok || rest == "" || !word(rest) {
+		return false
 	}
-	return accelNothing
+	if rest[0] >= '0' && rest[0] <= '9' {
+		return true
+	}
+	return slices.ContainsFunc(c.models[rest], func(m *HardwareEntry) bool { return m.Vendor == e.Vendor })
+}
+
+// shape matches the families the catalogue names by shape.
+func shape(name, t string) bool {
+	switch name {
+	case "mi":
+		return isMI(t)
+	case "gfx":
+		return isGFX(t)
+	case "tpu":
+		return isTPU(t)
+	case "gcp-tpu-vm":
+		return isTPUVM(t)
+	case "azure-gpu":
+		return isAzureGPU(t)
+	}
+	return false
+}
+
+// role reports a token that says the runner is a CPU or build machine.
+func (c *Catalogue) role(t string) bool {
+	return c.roles[t] || slices.ContainsFunc(c.Generic.RolesNumbered, func(p string) bool { return prefixDigits(t, p) })
 }
 
 // counted is t and t without a count prefix ("8x"), a count suffix ("x8")
@@ -104,20 +235,22 @@ func counted(t string) []string {
 	return out
 }
 
-// isGPUWord: digits, "gpu" or "gpus", digits ("1gpu", "gpus", "gpu4").
-func isGPUWord(t string) bool {
+// isGPUWord: a generic accelerator word, with a count before or after
+// ("1gpu", "gpus", "gpu4", "8npu").
+func isGPUWord(t string, words map[string]bool) bool {
 	t = strings.TrimLeft(t, "0123456789")
 	t = strings.TrimRight(t, "0123456789")
-	return t == "gpu" || t == "gpus"
+	return words[t]
 }
 
-// isTPU: "tpu…" after optional digits and 'x' ("8tpu", "tpuv7x"), or a GCP
-// TPU VM family (ct5lp, ct6e).
+// isTPU: "tpu…" after optional digits and 'x' ("8tpu", "tpuv7x").
 func isTPU(t string) bool {
 	u := strings.TrimPrefix(strings.TrimLeft(t, "0123456789"), "x")
-	if strings.HasPrefix(u, "tpu") && word(u) {
-		return true
-	}
+	return strings.HasPrefix(u, "tpu") && word(u)
+}
+
+// isTPUVM: a GCP TPU VM family (ct5lp, ct6e).
+func isTPUVM(t string) bool {
 	return len(t) >= 3 && t[:2] == "ct" && t[2] >= '4' && t[2] <= '7' && allLetters(t[3:])
 }
 
@@ -181,31 +314,50 @@ func word(s string) bool {
 	return true
 }
 
-// githubHosted reports a label of a GitHub-hosted runner image (standard
-// or larger): never an accelerator, whatever its name contains.
-func githubHosted(label string) bool {
-	l := strings.ToLower(label)
-	for _, p := range []string{"ubuntu-", "windows-", "macos-"} {
-		if strings.HasPrefix(l, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// Accelerator returns the accelerator kind a runner label or group name
-// names and the token that says so, or "" when it names none. A
-// GitHub-hosted image label names none.
+// Accelerator returns the vendor (or "gpu") of the first token of a runner
+// label or group name that alone names an accelerator, and that token; ""
+// when none does. A GitHub-hosted image label names none.
 func Accelerator(label string) (kind, token string) {
 	if githubHosted(label) {
 		return accelNothing, ""
 	}
-	for _, t := range strings.FieldsFunc(strings.ToLower(label), func(r rune) bool {
-		return r == '-' || r == '.' || r == '_' || r == '/' || r == ':' || r == ' ' || r == '\t'
-	}) {
-		if kind := tokenKind(t); kind != "" {
-			return kind, t
+	for _, h := range labelHits(label) {
+		if h.Strong() {
+			return h.Vendor(), h.Token
 		}
 	}
 	return accelNothing, ""
+}
+
+// labelHits lists every token of label that names hardware, strong or
+// weak, in order.
+func labelHits(label string) []Hit {
+	c := Hardware()
+	var out []Hit
+	for _, t := range tokens(label) {
+		if h, ok := c.tokenHit(t); ok {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// hasRole reports a token of label that says CPU or build machine.
+func hasRole(label string) bool {
+	c := Hardware()
+	return slices.ContainsFunc(tokens(label), c.role)
+}
+
+// githubHosted reports a label of a GitHub-hosted runner image, standard
+// or larger, by exact name from GitHub's published list (internal/ghschema,
+// retired images included): never an accelerator. Any other label is a
+// self-hosted runner or a custom larger runner, classified by its name and
+// the job's evidence ("windows-2022-gpu-t4" is one).
+func githubHosted(label string) bool {
+	l := strings.ToLower(label)
+	if slices.Contains(ghschema.HostedLabels, l) {
+		return true
+	}
+	_, retired := ghschema.Retired(l)
+	return retired
 }

@@ -8,20 +8,16 @@ import (
 )
 
 // Candidate is a label a symbolic runs-on may take, and why cicheck
-// thinks so. Weak candidates come from a name only (a variable or output
-// named for the hardware), not from a value.
+// thinks so: always a value the expression can evaluate to.
 type Candidate struct {
 	Label string
 	Why   string
-	Weak  bool
 }
 
 // runnerCandidates finds, for each job whose runs-on stays symbolic, the
 // labels it may take: the string literals in value position of its
 // expressions (the arms of `||` and `&&`, rows of fromJSON over a
-// literal), the same in the job output it reads through needs.<id>.outputs,
-// and, as weak evidence, the name of a variable, input or output it reads
-// when that name names an accelerator (vars.GB200_RUNNER).
+// literal), the same in the job output it reads through needs.<id>.outputs.
 func runnerCandidates(w *Workflow, cache exprCache) {
 	for _, j := range w.Jobs {
 		if j.Callee != nil {
@@ -78,9 +74,8 @@ func valueCandidates(w *Workflow, n actionlint.ExprNode, cache exprCache, depth 
 				}
 			}
 		}
-		if kind, _ := Accelerator(name); kind != "" {
-			out = append(out, Candidate{Label: name, Why: "from the name of " + derefPath(n), Weak: true})
-		}
+		// The name of what is read (vars.GB200_RUNNER,
+		// inputs.non_nvidia_runner_prefix) is no evidence: only values are.
 		return out
 	}
 	return nil

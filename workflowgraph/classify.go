@@ -2,10 +2,11 @@ package workflowgraph
 
 import (
 	"strings"
+
+	"github.com/rhysd/actionlint"
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/rhysd/actionlint"
 )
 
 // Classifier decides which jobs are GPU (accelerator) jobs and which run on
@@ -79,7 +80,7 @@ func (c *Classifier) GPULabel(j *Job) string {
 		}
 	}
 	if !hostedOnly(j.Runner) {
-		if why := needsGPU(j); why != "" {
+		if why, _ := deviceEvidence(j); why != "" {
 			return why
 		}
 	}
@@ -119,33 +120,6 @@ func hostedOnly(r Runner) bool {
 		}
 	}
 	return true
-}
-
-// needsGPU is the job's own evidence that it needs an accelerator: a
-// container that is given GPUs or accelerator devices, or a step that
-// queries them. (A CUDA image alone proves nothing: it builds on CPUs.)
-func needsGPU(j *Job) string {
-	if j.AST == nil {
-		return ""
-	}
-	if ct := j.AST.Container; ct != nil && ct.Options != nil {
-		o := strings.ToLower(ct.Options.Value)
-		for _, k := range []string{"--gpus", "/dev/kfd", "/dev/dri", "/dev/nvidia", "--runtime=nvidia", "--runtime nvidia"} {
-			if strings.Contains(o, k) {
-				return "container options " + k
-			}
-		}
-	}
-	for _, st := range j.AST.Steps {
-		if run, ok := st.Exec.(*actionlint.ExecRun); ok && run.Run != nil {
-			for _, k := range []string{"nvidia-smi", "rocm-smi", "amd-smi"} {
-				if containsWord(run.Run.Value, k) {
-					return "a step runs " + k
-				}
-			}
-		}
-	}
-	return ""
 }
 
 // containsWord reports w in s between non-word characters.
@@ -263,13 +237,13 @@ const (
 type JobClass struct {
 	// Class is accelerator, self-hosted, github-hosted or unknown.
 	Class string `json:"class"`
-	// Kind is the accelerator kind (nvidia, amd, tpu, intel, aws-neuron,
-	// npu, gpu, cloud-gpu) when the vocabulary said so, else "".
+	// Kind is the accelerator's vendor as the hardware catalogue names it
+	// (nvidia, amd, intel, google, aws, huawei, ...), or "gpu" when no
+	// vendor is named; "" when unknown.
 	Kind string `json:"kind"`
-	// Reason says what decided, e.g. `label "linux-a100-s2": token "a100"`.
+	// Reason says what decided, e.g. `label "linux-a100-s2": token "a100"
+	// names nvidia gpu`.
 	Reason string `json:"reason"`
-	// Weak marks a verdict inferred from a name only (vars.GB200_RUNNER).
-	Weak bool `json:"weak,omitempty"`
 }
 
 // Classify returns j's runner class with its reason, by the same rules as
@@ -296,13 +270,17 @@ func (c *Classifier) Classify(j *Job) JobClass {
 	}
 	for _, cand := range j.Runner.Candidates {
 		if why, kind, ok := c.labelReason(cand.Label); ok {
-			return JobClass{Class: ClassAccelerator, Kind: kind, Weak: cand.Weak,
+			return JobClass{Class: ClassAccelerator, Kind: kind,
 				Reason: "runs-on may be " + quote(cand.Label) + " (" + cand.Why + "): " + why}
 		}
 	}
 	if !hostedOnly(j.Runner) {
-		if why := needsGPU(j); why != "" {
-			return JobClass{Class: ClassAccelerator, Reason: why}
+		if why, vendor := deviceEvidence(j); why != "" {
+			if h, ok := c.weakHit(labels); ok && (vendor == AccelGPU || vendor == h.Vendor()) {
+				why += ", on " + h.Describe()
+				vendor = h.Vendor()
+			}
+			return JobClass{Class: ClassAccelerator, Kind: vendor, Reason: why}
 		}
 	}
 	switch {
@@ -311,7 +289,57 @@ func (c *Classifier) Classify(j *Job) JobClass {
 	case len(j.Runner.Labels) > 0 || j.Runner.Group != "":
 		return JobClass{Class: ClassSelfHosted, Reason: "not a GitHub-hosted image and no accelerator named"}
 	}
-	return JobClass{Class: ClassUnknown, Reason: "runs-on is not resolved statically"}
+	return JobClass{Class: ClassUnknown, Reason: unresolvedReason(j)}
+}
+
+// unresolvedReason says where a runs-on cicheck cannot resolve comes from
+// (a job output, a step, an input, a variable, a remote workflow), so the
+// reader knows what to look at, or to list in gpu.runner-labels.
+func unresolvedReason(j *Job) string {
+	if j.Uses != "" && j.Callee == nil {
+		return "the job calls " + j.Uses + ", whose runners cicheck cannot read"
+	}
+	for _, sym := range j.Runner.Symbolic {
+		for _, n := range parseEmbedded(strings.TrimPrefix(sym, "group: "), nil) {
+			var from string
+			actionlint.VisitExprNode(n, func(node, _ actionlint.ExprNode, entering bool) {
+				if d, ok := node.(*actionlint.ObjectDerefNode); ok && entering && from == "" {
+					if _, ok := d.Receiver.(*actionlint.ObjectDerefNode); !ok {
+						if _, ok := d.Receiver.(*actionlint.VariableNode); ok {
+							from = derefPath(d)
+						}
+					}
+				}
+			})
+			if from != "" {
+				return "runs-on comes from " + sourceOf(from) + " (" + sym + "), which cicheck cannot resolve"
+			}
+		}
+	}
+	return "runs-on is not resolved statically"
+}
+
+// sourceOf names what a context path is: needs.x.outputs.y is a job's
+// output, inputs.x an input, vars.x a variable, steps.x a step's output.
+func sourceOf(path string) string {
+	head, _, _ := strings.Cut(path, ".")
+	switch head {
+	case "needs":
+		return "a job output"
+	case "steps":
+		return "a step output"
+	case "inputs":
+		return "an input"
+	case "github":
+		return "the github context"
+	case "vars":
+		return "a configuration variable"
+	case "matrix":
+		return "a matrix value"
+	case "env":
+		return "an environment variable"
+	}
+	return head
 }
 
 // labelReason says why one label is an accelerator's, if it is.
@@ -322,16 +350,37 @@ func (c *Classifier) labelReason(l string) (why, kind string, ok bool) {
 	if p := matchingPattern(c.gpuLabels, l); p != "" {
 		return "matches gpu.runner-labels " + quote(p), "", true
 	}
-	if kind, token := Accelerator(l); kind != "" {
-		return "token " + quote(token) + " names " + kindPhrase[kind], kind, true
+	if githubHosted(l) {
+		return "", "", false
+	}
+	for _, h := range labelHits(l) {
+		if h.Strong() {
+			return h.Describe(), h.Vendor(), true
+		}
 	}
 	return "", "", false
 }
 
-// kindPhrase is how a reason names an accelerator kind.
-var kindPhrase = map[string]string{
-	AccelNVIDIA: "an NVIDIA GPU", AccelAMD: "an AMD GPU", AccelTPU: "a TPU", AccelIntel: "an Intel accelerator",
-	AccelNeuron: "an AWS Neuron accelerator", AccelNPU: "an NPU", AccelGPU: "a GPU", AccelCloud: "a cloud GPU instance family",
+// weakHit is the first weak hardware token of the labels, when none of
+// them says CPU or build machine: it names the vendor beside the job's own
+// device evidence, and never decides alone.
+func (c *Classifier) weakHit(labels []string) (Hit, bool) {
+	var first Hit
+	found := false
+	for _, l := range labels {
+		if l == "" || githubHosted(l) || match(c.excluded, []string{l}) != "" {
+			continue
+		}
+		if hasRole(l) {
+			return Hit{}, false
+		}
+		for _, h := range labelHits(l) {
+			if !found && !h.Strong() {
+				first, found = h, true
+			}
+		}
+	}
+	return first, found
 }
 
 func matchingPattern(patterns []string, l string) string {

@@ -62,9 +62,32 @@ jobs:
   token:
     runs-on: [self-hosted, linux-a100-s2]
     steps: [{run: pytest}]
-  hosted-lookalike:
+  gpu-larger-runner:
     runs-on: ubuntu-24.04-gpu-t4
     steps: [{run: pytest}]
+  ascend-env:
+    runs-on: linux-aarch64-a2-1
+    env: {ASCEND_RT_VISIBLE_DEVICES: "0"}
+    steps: [{run: pytest}]
+  ascend-launcher:
+    runs-on: linux-aarch64-a2-0
+    steps: [{run: python launch.py}]
+  hidden-devices:
+    runs-on: [self-hosted, linux]
+    env: {CUDA_VISIBLE_DEVICES: ""}
+    steps: [{run: pytest}]
+  docker-run:
+    runs-on: [self-hosted, linux]
+    steps: [{run: "docker run --rm --device=/dev/kfd --device=/dev/dri rocm/pytorch pytest"}]
+  docker-build:
+    runs-on: [self-hosted, linux]
+    steps: [{run: "docker build -t x . && docker run --rm x make"}]
+  stack-builder:
+    runs-on: [self-hosted, linux-scale-rocm-prod]
+    steps: [{run: make}]
+  tt-smi:
+    runs-on: [self-hosted, n300]
+    steps: [{run: tt-smi -s}]
   excluded:
     runs-on: [self-hosted, a100-license-server]
     steps: [{run: pytest}]
@@ -73,9 +96,10 @@ jobs:
 	c := NewClassifier(nil, nil, nil, nil).Exclude("a100-license-*")
 	want := map[string]bool{
 		"setup": false, "fallback": true, "from-output": true, "cpu-output": false, "step-output": false,
-		"by-name": true, "plain-var": false, "compared": false, "smi": true, "smi-hosted": false,
+		"by-name": false, "plain-var": false, "compared": false, "smi": true, "smi-hosted": false,
 		"smi-word": false, "gpus-container": true, "cuda-image": false, "group": true, "token": true,
-		"hosted-lookalike": false, "excluded": false,
+		"gpu-larger-runner": true, "excluded": false, "ascend-env": true, "ascend-launcher": false,
+		"hidden-devices": false, "docker-run": true, "docker-build": false, "stack-builder": false, "tt-smi": true,
 	}
 	for _, j := range w.Jobs {
 		if got := c.IsGPU(j); got != want[j.ID] {
@@ -86,13 +110,15 @@ jobs:
 		}
 	}
 	for id, want := range map[string]JobClass{
-		"token":      {Class: ClassAccelerator, Kind: AccelNVIDIA, Reason: `label "linux-a100-s2": token "a100" names an NVIDIA GPU`},
-		"group":      {Class: ClassAccelerator, Kind: AccelCloud, Reason: `group "aws-g6e-xlarge-plus": token "g6e" names a cloud GPU instance family`},
-		"by-name":    {Class: ClassAccelerator, Kind: AccelNVIDIA, Weak: true, Reason: `runs-on may be "gb200_runner" (from the name of vars.gb200_runner): token "gb200" names an NVIDIA GPU`},
-		"smi":        {Class: ClassAccelerator, Reason: "a step runs nvidia-smi"},
-		"setup":      {Class: ClassGitHubHosted, Reason: "GitHub-hosted image ubuntu-latest"},
-		"cuda-image": {Class: ClassSelfHosted, Reason: "not a GitHub-hosted image and no accelerator named"},
-		"plain-var":  {Class: ClassUnknown, Reason: "runs-on is not resolved statically"},
+		"token":       {Class: ClassAccelerator, Kind: "nvidia", Reason: `label "linux-a100-s2": token "a100" names an accelerator: nvidia gpu`},
+		"group":       {Class: ClassAccelerator, Kind: "aws", Reason: `group "aws-g6e-xlarge-plus": token "g6e" names an accelerator: aws accelerator instance family`},
+		"smi":         {Class: ClassAccelerator, Kind: "nvidia", Reason: "a step runs nvidia-smi"},
+		"ascend-env":  {Class: ClassAccelerator, Kind: "huawei", Reason: `job env ASCEND_RT_VISIBLE_DEVICES=0`},
+		"docker-run":  {Class: ClassAccelerator, Kind: "amd", Reason: `a step's container gets /dev/kfd`},
+		"setup":       {Class: ClassGitHubHosted, Reason: "GitHub-hosted image ubuntu-latest"},
+		"cuda-image":  {Class: ClassSelfHosted, Reason: "not a GitHub-hosted image and no accelerator named"},
+		"plain-var":   {Class: ClassUnknown, Reason: "runs-on comes from a configuration variable (${{ vars.RUNNER }}), which cicheck cannot resolve"},
+		"step-output": {Class: ClassUnknown, Reason: "runs-on comes from a job output (${{ needs.setup.outputs.picked }}), which cicheck cannot resolve"},
 	} {
 		if got := c.Classify(w.Job(id)); got != want {
 			t.Errorf("Classify(%s) = %+v, want %+v", id, got, want)

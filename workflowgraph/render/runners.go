@@ -84,9 +84,6 @@ func WriteRunners(w io.Writer, format string, rows []*RunnerRow) error {
 		if r.Kind != "" {
 			class += " (" + r.Kind + ")"
 		}
-		if r.Weak {
-			class += ", weak"
-		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Runner, class, r.Reason, strings.Join(r.Jobs, " "))
 	}
 	return tw.Flush()

@@ -1,0 +1,128 @@
+package workflowgraph
+
+import (
+	"strings"
+
+	"github.com/rhysd/actionlint"
+)
+
+// Device evidence: what a job does that only an accelerator's machine
+// allows, for every vendor. A container given devices, a `docker run` or
+// `podman run` in a step that is, a vendor's inventory tool, a device
+// visibility variable with a value. An accelerator base image proves
+// nothing on its own: a CUDA image on a CPU runner is a build.
+
+// deviceNodes are device paths, by vendor ("gpu": shared by AMD and Intel).
+var deviceNodes = []struct{ path, vendor string }{
+	{"/dev/nvidia", "nvidia"}, {"/dev/kfd", "amd"}, {"/dev/dri", AccelGPU}, {"/dev/davinci", "huawei"},
+	{"/dev/neuron", "aws"}, {"/dev/accel", AccelGPU}, {"/dev/tenstorrent", "tenstorrent"},
+	{"/dev/mtgpu", "moorethreads"}, {"/dev/cambricon", "cambricon"}, {"/dev/hl", "intel"},
+}
+
+// runtimes are container runtimes that give a container a vendor's devices.
+var runtimes = []struct{ name, vendor string }{
+	{"nvidia", "nvidia"}, {"habana", "intel"}, {"mthreads", "moorethreads"}, {"ascend", "huawei"},
+}
+
+// inventoryTools are commands that list or manage a vendor's devices and
+// fail without them.
+var inventoryTools = []struct{ name, vendor string }{
+	{"nvidia-smi", "nvidia"}, {"rocm-smi", "amd"}, {"amd-smi", "amd"}, {"rocminfo", "amd"}, {"xpu-smi", "intel"},
+	{"hl-smi", "intel"}, {"npu-smi", "huawei"}, {"neuron-ls", "aws"}, {"neuron-top", "aws"}, {"tt-smi", "tenstorrent"},
+	{"tpu-info", "google"}, {"mthreads-gmi", "moorethreads"}, {"cnmon", "cambricon"},
+}
+
+// visibilityVars select devices for a vendor's runtime; set to a device
+// list they say the job has some.
+var visibilityVars = []struct{ name, vendor string }{
+	{"CUDA_VISIBLE_DEVICES", "nvidia"}, {"NVIDIA_VISIBLE_DEVICES", "nvidia"}, {"HIP_VISIBLE_DEVICES", "amd"},
+	{"ROCR_VISIBLE_DEVICES", "amd"}, {"ZE_AFFINITY_MASK", "intel"}, {"HABANA_VISIBLE_DEVICES", "intel"},
+	{"HABANA_VISIBLE_MODULES", "intel"}, {"ASCEND_VISIBLE_DEVICES", "huawei"}, {"ASCEND_RT_VISIBLE_DEVICES", "huawei"},
+	{"NEURON_RT_VISIBLE_CORES", "aws"}, {"TPU_VISIBLE_CHIPS", "google"}, {"MLU_VISIBLE_DEVICES", "cambricon"},
+	{"MUSA_VISIBLE_DEVICES", "moorethreads"}, {"TT_VISIBLE_DEVICES", "tenstorrent"},
+}
+
+// deviceEvidence is the job's own evidence that it uses an accelerator,
+// and the vendor it points to ("gpu" when shared), or "".
+func deviceEvidence(j *Job) (why, vendor string) {
+	if j.AST == nil {
+		return "", ""
+	}
+	if ct := j.AST.Container; ct != nil {
+		if ct.Options != nil {
+			if what, v := dockerDevices(ct.Options.Value); what != "" {
+				return "container options " + what, v
+			}
+		}
+		if what, v := visibleDevices(ct.Env); what != "" {
+			return "container env " + what, v
+		}
+	}
+	if what, v := visibleDevices(j.AST.Env); what != "" {
+		return "job env " + what, v
+	}
+	for _, st := range j.AST.Steps {
+		if what, v := visibleDevices(st.Env); what != "" {
+			return "step env " + what, v
+		}
+		run, ok := st.Exec.(*actionlint.ExecRun)
+		if !ok || run.Run == nil {
+			continue
+		}
+		script := run.Run.Value
+		for _, t := range inventoryTools {
+			if containsWord(script, t.name) {
+				return "a step runs " + t.name, t.vendor
+			}
+		}
+		for _, line := range strings.Split(script, "\n") {
+			if strings.Contains(line, "docker run") || strings.Contains(line, "podman run") || strings.Contains(line, "docker create") {
+				if what, v := dockerDevices(line); what != "" {
+					return "a step's container gets " + what, v
+				}
+			}
+		}
+	}
+	return "", ""
+}
+
+// dockerDevices finds, in docker (or podman) options, the flag that gives
+// the container an accelerator.
+func dockerDevices(opts string) (string, string) {
+	o := strings.ToLower(opts)
+	if containsWord(o, "--gpus") {
+		return "--gpus", "nvidia"
+	}
+	for _, r := range runtimes {
+		if strings.Contains(o, "--runtime="+r.name) || strings.Contains(o, "--runtime "+r.name) {
+			return "--runtime=" + r.name, r.vendor
+		}
+	}
+	for _, d := range deviceNodes {
+		if strings.Contains(o, d.path) {
+			return d.path, d.vendor
+		}
+	}
+	return "", ""
+}
+
+// visibleDevices finds a device visibility variable set to devices (not
+// empty, and not a value that hides them: "", -1, none, void).
+func visibleDevices(env *actionlint.Env) (string, string) {
+	if env == nil {
+		return "", ""
+	}
+	for _, v := range visibilityVars {
+		for _, ev := range env.Vars {
+			if ev == nil || ev.Name == nil || !strings.EqualFold(ev.Name.Value, v.name) || ev.Value == nil {
+				continue
+			}
+			switch val := strings.ToLower(strings.TrimSpace(ev.Value.Value)); val {
+			case "", "-1", "none", "void", "nodevfiles":
+			default:
+				return v.name + "=" + ev.Value.Value, v.vendor
+			}
+		}
+	}
+	return "", ""
+}
