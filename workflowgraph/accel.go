@@ -126,7 +126,8 @@ func (h Hit) Describe() string {
 // tokens splits a label into its lower-case tokens.
 func tokens(label string) []string {
 	return strings.FieldsFunc(strings.ToLower(label), func(r rune) bool {
-		return r == '-' || r == '.' || r == '_' || r == '/' || r == ':' || r == ' ' || r == '\t'
+		return r == '-' || r == '.' || r == '_' || r == '/' || r == ':' || r == ' ' || r == '\t' ||
+			r == '=' || r == '+' || r == ',' // key=value labels: "family=g6.4xlarge+g5.2xlarge"
 	})
 }
 

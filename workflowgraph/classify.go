@@ -79,6 +79,11 @@ func (c *Classifier) GPULabel(j *Job) string {
 			return cand.Label
 		}
 	}
+	for _, lit := range literalParts(j.Runner) {
+		if c.gpuHitLocked(lit) {
+			return lit
+		}
+	}
 	if !hostedOnly(j.Runner) {
 		if why, _ := deviceEvidence(j); why != "" {
 			return why
@@ -274,6 +279,12 @@ func (c *Classifier) Classify(j *Job) JobClass {
 				Reason: "runs-on may be " + quote(cand.Label) + " (" + cand.Why + "): " + why}
 		}
 	}
+	for _, lit := range literalParts(j.Runner) {
+		if why, kind, ok := c.labelReason(lit); ok {
+			return JobClass{Class: ClassAccelerator, Kind: kind,
+				Reason: "the literal text of runs-on " + quote(lit) + ": " + why}
+		}
+	}
 	if !hostedOnly(j.Runner) {
 		if why, vendor := deviceEvidence(j); why != "" {
 			if h, ok := c.weakHit(labels); ok && (vendor == AccelGPU || vendor == h.Vendor()) {
@@ -290,6 +301,38 @@ func (c *Classifier) Classify(j *Job) JobClass {
 		return JobClass{Class: ClassSelfHosted, Reason: "not a GitHub-hosted image and no accelerator named"}
 	}
 	return JobClass{Class: ClassUnknown, Reason: unresolvedReason(j)}
+}
+
+// literalParts is the text a symbolic runs-on has around its ${{ }}
+// expressions ("runs-on=${{ github.run_id }}/image=ubuntu24-gpu-x64"): it
+// is part of the label whatever the expressions give.
+func literalParts(r Runner) []string {
+	var out []string
+	for _, sym := range r.Symbolic {
+		sym = strings.TrimPrefix(sym, "group: ")
+		if !strings.Contains(sym, "${{") {
+			continue // a note such as "runs-on inside owner/repo/...": no label text
+		}
+		var b strings.Builder
+		for {
+			i := strings.Index(sym, "${{")
+			if i < 0 {
+				b.WriteString(sym)
+				break
+			}
+			b.WriteString(sym[:i])
+			b.WriteByte(' ')
+			k := strings.Index(sym[i:], "}}")
+			if k < 0 {
+				break
+			}
+			sym = sym[i+k+2:]
+		}
+		if t := strings.TrimSpace(b.String()); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // unresolvedReason says where a runs-on cicheck cannot resolve comes from
