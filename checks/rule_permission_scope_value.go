@@ -20,9 +20,11 @@ var PermissionScopeValue = &Rule{
 	ID:       "permission-scope-value",
 	Severity: finding.Error,
 	Doc:      "a GITHUB_TOKEN permission scope newer than actionlint is given an access level GitHub does not offer for it",
-	Help: "GitHub documents `vulnerability-alerts` (the Dependabot alerts API) with `read` and `none` only; another value fails GitHub's workflow validation. " +
-		"actionlint 1.7.12 calls the scope unknown; cicheck drops exactly that error and checks the value.\n\n" +
-		"Source: https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax#permissions",
+	Help: "GitHub documents `vulnerability-alerts` (the Dependabot alerts API) with `read` and `none` only, and added `code-quality` " +
+		"(`write` for actions/upload-code-coverage); another value fails GitHub's workflow validation. " +
+		"actionlint 1.7.12 calls these scopes unknown; cicheck drops exactly that error and checks the value.\n\n" +
+		"Sources: https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax#permissions, " +
+		"https://docs.github.com/en/code-security/how-tos/maintain-quality-code/set-up-code-coverage",
 	Bad: `on: push
 permissions:
   vulnerability-alerts: write
@@ -66,6 +68,14 @@ func checkScopes(p *Pass, j *workflowgraph.Job, perms *actionlint.Permissions) {
 			continue
 		}
 		p.Reportf(j, s.Value.Pos.Line, s.Value.Pos.Col, "%s", fmt.Sprintf("%q is not an access level of permission scope %q: GitHub offers %s; GitHub rejects the workflow",
-			s.Value.Value, s.Name.Value, strings.Join(levels, " or ")))
+			s.Value.Value, s.Name.Value, orList(levels)))
 	}
+}
+
+// orList is "a or b", "a, b or c".
+func orList(ss []string) string {
+	if len(ss) < 2 {
+		return strings.Join(ss, "")
+	}
+	return strings.Join(ss[:len(ss)-1], ", ") + " or " + ss[len(ss)-1]
 }
