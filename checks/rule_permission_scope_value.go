@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -61,7 +62,9 @@ func checkScopes(p *Pass, j *workflowgraph.Job, perms *actionlint.Permissions) {
 		}
 	}
 	// Scopes are a map: report in file order.
-	slices.SortFunc(found, func(a, b *actionlint.PermissionScope) int { return a.Value.Pos.Line - b.Value.Pos.Line })
+	slices.SortFunc(found, func(a, b *actionlint.PermissionScope) int {
+		return cmp.Or(cmp.Compare(a.Value.Pos.Line, b.Value.Pos.Line), cmp.Compare(a.Value.Pos.Col, b.Value.Pos.Col))
+	})
 	for _, s := range found {
 		levels := ghschema.PermissionScopes[s.Name.Value]
 		if slices.Contains(levels, s.Value.Value) || strings.Contains(s.Value.Value, "${{") {
