@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -35,6 +36,9 @@ type Linter struct {
 	// cicheck reports itself that the project's actionlint.yaml ignores:
 	// `job "a" needs job "b"` for an unknown need, "cycle" for a cycle.
 	ignoredNeeds []string
+	// selfHosted are the self-hosted runner labels (globs) the project's
+	// actionlint.yaml declares, for the last file linted.
+	selfHosted []string
 }
 
 // Projects holds actionlint's projects by root, with their caches of
@@ -121,7 +125,7 @@ func (r *captureRule) VisitWorkflowPre(w *actionlint.Workflow) error {
 func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Finding, w *actionlint.Workflow, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.captured, l.ignoredNeeds = nil, nil
+	l.captured, l.ignoredNeeds, l.selfHosted = nil, nil, nil
 	defer func() {
 		// actionlint is a library we do not control: one bad file must not
 		// take the whole run down with a stack trace.
@@ -140,6 +144,9 @@ func (l *Linter) Lint(path, root, display string, src []byte) (fs []finding.Find
 		return nil, nil, fmt.Errorf("%s: %s", display, oneLine(err.Error()))
 	}
 	pathCfgs := projectPathConfigs(proj, root, path)
+	if proj != nil && proj.Config() != nil {
+		l.selfHosted = proj.Config().SelfHostedRunner.Labels
+	}
 	gs := ghschema.NewSource(src)
 	fs = make([]finding.Finding, 0, len(errs))
 	for _, e := range errs {
@@ -220,9 +227,12 @@ func needsKey(msg string) string {
 // DropIgnored removes the unknown-needs and needs-cycle findings of the
 // last file linted whose actionlint job-needs error the project's
 // actionlint.yaml ignores: cicheck reports those instead of actionlint,
-// so the user's ignore patterns must keep applying to them.
+// so the user's ignore patterns must keep applying to them. It also
+// removes a runner-image-retired finding for a label that actionlint.yaml
+// declares as a self-hosted runner's (a machine of one's own may keep an
+// old image's name).
 func (l *Linter) DropIgnored(fs []finding.Finding) []finding.Finding {
-	if len(l.ignoredNeeds) == 0 {
+	if len(l.ignoredNeeds) == 0 && len(l.selfHosted) == 0 {
 		return fs
 	}
 	out := fs[:0]
@@ -230,9 +240,23 @@ func (l *Linter) DropIgnored(fs []finding.Finding) []finding.Finding {
 		if (f.Rule == UnknownNeeds.ID || f.Rule == NeedsCycle.ID) && slices.Contains(l.ignoredNeeds, needsKey(f.Message)) {
 			continue
 		}
+		if f.Rule == RunnerImageRetired.ID && declaredSelfHosted(l.selfHosted, retiredLabel(f.Message)) {
+			continue
+		}
 		out = append(out, f)
 	}
 	return out
+}
+
+// declaredSelfHosted: label matches one of actionlint.yaml's
+// self-hosted-runner.labels, globs as actionlint matches them.
+func declaredSelfHosted(globs []string, label string) bool {
+	for _, g := range globs {
+		if ok, err := path.Match(g, label); err == nil && ok {
+			return true
+		}
+	}
+	return false
 }
 
 // stableKind is e.Kind, except for errors raised while reading a local

@@ -60,7 +60,7 @@ jobs:
 				if s := textdist.Closest(strings.ToLower(c.Queue), ghschema.QueueValues); s != "" || slices.Contains(ghschema.QueueValues, strings.ToLower(c.Queue)) {
 					f.Fix = "queue: " + cmp.Or(s, strings.ToLower(c.Queue))
 				}
-			case c.Queue == "max" && strings.TrimSpace(c.Cancel) == "true":
+			case c.Queue == "max" && strings.EqualFold(strings.TrimSpace(c.Cancel), "true"):
 				f.Message = fmt.Sprintf("queue: max with cancel-in-progress: true (line %d) in %s: GitHub rejects the combination, since each new run would cancel the one in progress while the queue keeps the pending ones; drop one of them", c.CancelLine, where)
 			default:
 				continue

@@ -92,7 +92,7 @@ jobs:
 			}
 		}
 		for _, j := range disabled {
-			msg := fmt.Sprintf("%s is disabled: its if: (%s) is always false, so it never runs", j.ID, strings.TrimSpace(j.If.Raw))
+			msg := fmt.Sprintf("%s is disabled: its if: (%s) is always false, so it never runs", j.ID, strings.Join(strings.Fields(j.If.Raw), " "))
 			if ps := parked[j.ID]; len(ps) > 0 {
 				msg += ", nor " + plural.Count(len(ps), "job") + " it parks: " + strings.Join(ps, ", ")
 			}

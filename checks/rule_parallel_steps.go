@@ -93,7 +93,8 @@ jobs:
 	},
 }
 
-func isTrue(v string) bool { return v == "true" || strings.Contains(v, "${{") }
+// isTrue: background: is true, or decided at run time (then it may be).
+func isTrue(v string) bool { return strings.EqualFold(v, "true") || strings.Contains(v, "${{") }
 
 // closestID is `; did you mean "x"?` for the earlier id nearest to id.
 func closestID(id string, earlier map[string]bool) string {

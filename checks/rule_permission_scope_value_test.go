@@ -14,6 +14,9 @@ func TestPermissionScopeValue(t *testing.T) {
 			"w.yml:3:25: error [permission-scope-value] \"write\" is not an access level of permission scope \"vulnerability-alerts\": GitHub offers read or none; GitHub rejects the workflow job= fix=\n"},
 		{"job", "on: push\njobs:\n  a:\n    permissions: {contents: read, vulnerability-alerts: admin}\n    runs-on: x\n    steps: [{run: x}]\n",
 			"w.yml:4:57: error [permission-scope-value] \"admin\" is not an access level of permission scope \"vulnerability-alerts\": GitHub offers read or none; GitHub rejects the workflow job=a fix=\n"},
+		{"code-quality write", "on: push\npermissions:\n  code-quality: write\njobs:\n  a: {runs-on: x, steps: [{run: x}]}\n", ""},
+		{"code-quality admin", "on: push\npermissions:\n  code-quality: admin\njobs:\n  a: {runs-on: x, steps: [{run: x}]}\n",
+			"w.yml:3:17: error [permission-scope-value] \"admin\" is not an access level of permission scope \"code-quality\": GitHub offers read, write or none; GitHub rejects the workflow job= fix=\n"},
 		{"an older scope is actionlint's", "on: push\npermissions:\n  models: write\njobs:\n  a: {runs-on: x, steps: [{run: x}]}\n", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

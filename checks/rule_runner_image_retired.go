@@ -21,7 +21,7 @@ var RunnerImageRetired = &Rule{
 	Doc:      "a job runs on a GitHub-hosted runner image that GitHub has retired, so it never starts",
 	Help: "GitHub keeps the latest two versions of each hosted image and retires the oldest after a deprecation period with brownouts; " +
 		"a job whose `runs-on` names a retired image fails without running. The finding names the retirement date, GitHub's announcement and the image to move to.\n\n" +
-		"A label written beside `self-hosted` is a self-hosted runner's own label and is not reported.\n\n" +
+		"A label written beside `self-hosted`, or declared in `.github/actionlint.yaml` (`self-hosted-runner.labels`), is a self-hosted runner's own label and is not reported.\n\n" +
 		"Retired images and their dates (internal/ghschema): ubuntu-20.04 (2025-04-15), windows-2019 (2025-06-30), macos-11 (2024-06-28), macos-12 (2024-12-03), " +
 		"macos-13, macos-13-large, macos-13-xlarge (2025-12-04), macos-14, macos-14-large, macos-14-xlarge (2026-11-02).",
 	Bad: `on: push
@@ -43,10 +43,19 @@ jobs:
 					continue
 				}
 				line, col := labelPos(j, l)
-				p.Reportf(j, line, col, "%s is a GitHub-hosted image retired on %s: a job on it fails without running; use %s (%s)", im.Label, im.Retired, im.Use, im.Source)
+				p.Reportf(j, line, col, "%s"+retiredSuffix+" %s: a job on it fails without running; use %s (%s)", im.Label, im.Retired, im.Use, im.Source)
 			}
 		}
 	},
+}
+
+// retiredSuffix follows the label in the rule's message.
+const retiredSuffix = " is a GitHub-hosted image retired on"
+
+// retiredLabel is the label a runner-image-retired message names.
+func retiredLabel(msg string) string {
+	l, _, _ := strings.Cut(msg, retiredSuffix)
+	return l
 }
 
 // labelPos locates a resolved runner label of j: the `with:` value that

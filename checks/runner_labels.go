@@ -1,7 +1,6 @@
 package checks
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/cicheck/cicheck/finding"
@@ -63,7 +62,7 @@ func namesHardware(label string) bool {
 			"cores", "mem", "highmem", "bigmem", "ram", "arm64", "aarch64", "x64", "amd64", "x86":
 			return true
 		}
-		if hardwareSize.MatchString(tok) {
+		if hardwareSize().MatchString(tok) {
 			return true
 		}
 	}
@@ -71,7 +70,7 @@ func namesHardware(label string) bool {
 }
 
 // hardwareSize is a size token: 32core, 16c, 64gb, 4xlarge.
-var hardwareSize = regexp.MustCompile(`^\d+(cores?|c|cpus?|vcpus?|g|gb|xlarge|xl)$`)
+var hardwareSize = pattern(`^\d+(cores?|c|cpus?|vcpus?|g|gb|xlarge|xl)$`)
 
 // unknownRunnerLabel extracts X from actionlint's `label "X" is unknown`.
 func unknownRunnerLabel(f finding.Finding) (string, bool) {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/internal/gitdiff"
 	"github.com/cicheck/cicheck/pathsfilter"
 	"github.com/cicheck/cicheck/workflowgraph"
@@ -40,6 +41,9 @@ type Input struct {
 	// Skipped says which files in .github/workflows GitHub would ignore
 	// (empty, comments only) and were left out.
 	Skipped []string
+	// Parse holds the syntax findings of the workflows explained (File is
+	// the workflow's path): the verdicts are drawn from files with errors.
+	Parse []finding.Finding
 }
 
 // Read reads s. It is explain's one place of I/O: git through gitdiff and
@@ -93,10 +97,11 @@ func Read(s Source) (*Input, error) {
 				}
 			}
 		}
-		w, _, err := workflowgraph.LoadShared(callees, "", in.FS, p)
+		w, parse, err := workflowgraph.LoadShared(callees, "", in.FS, p)
 		if err != nil {
 			return nil, err
 		}
+		in.Parse = append(in.Parse, parse...)
 		if w == nil {
 			return nil, fmt.Errorf("%s: the workflow does not parse (run cicheck lint %s)", p, p)
 		}

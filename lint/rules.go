@@ -179,7 +179,7 @@ To make warnings or notices fail the run, pass ` + "`--fail-on warning`" + ` (or
 a custom label's ` + "`runner-label`" + ` finding and a step's constant-false
 ` + "`if-cond`" + ` are notices; the actionlint errors for constructs GitHub has
 accepted since actionlint 1.7.12 (` + "`concurrency.queue`" + `, parallel steps, the
-` + "`vulnerability-alerts`" + ` permission, the ` + "`ubuntu-26.04`" + ` images) are dropped, and
+` + "`vulnerability-alerts`" + ` and ` + "`code-quality`" + ` permissions, the ` + "`ubuntu-26.04`" + ` images) are dropped, and
 cicheck checks those constructs itself.
 `
 

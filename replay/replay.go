@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/cicheck/cicheck/explain"
+	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/pathsfilter"
 	"github.com/cicheck/cicheck/simulate"
 	"github.com/cicheck/cicheck/workflowgraph"
@@ -36,6 +37,9 @@ type Side struct {
 	Workflows []*workflowgraph.Workflow
 	// FS is the repository at that ref, for filter files (may be nil).
 	FS fs.FS
+	// Parse holds the syntax findings of the workflows at that ref: the
+	// replay of that side is drawn from files with errors.
+	Parse []finding.Finding
 }
 
 // Options are the facts every replayed commit shares.
@@ -366,12 +370,18 @@ func minutesOf(m map[string]float64, job string) (float64, bool) {
 // commented out, binary) is skipped with a note; one that does not parse is
 // an error, since its jobs cannot be counted.
 func LoadWorkflows(fsys fs.FS) (wfs []*workflowgraph.Workflow, notes []string, err error) {
+	wfs, notes, _, err = loadWorkflows(fsys)
+	return wfs, notes, err
+}
+
+// loadWorkflows is LoadWorkflows with the workflows' syntax findings.
+func loadWorkflows(fsys fs.FS) (wfs []*workflowgraph.Workflow, notes []string, parse []finding.Finding, err error) {
 	entries, err := fs.ReadDir(fsys, ".github/workflows")
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, nil // no workflows: every job count is zero
+			return nil, nil, nil, nil // no workflows: every job count is zero
 		}
-		return nil, nil, fmt.Errorf(".github/workflows: %w", err)
+		return nil, nil, nil, fmt.Errorf(".github/workflows: %w", err)
 	}
 	callees := workflowgraph.NewCallees()
 	for _, en := range entries {
@@ -382,20 +392,20 @@ func LoadWorkflows(fsys fs.FS) (wfs []*workflowgraph.Workflow, notes []string, e
 		p := path.Join(".github/workflows", name)
 		src, rerr := fs.ReadFile(fsys, p)
 		if rerr != nil {
-			return nil, nil, fmt.Errorf("%s: %w", p, rerr)
+			return nil, nil, nil, fmt.Errorf("%s: %w", p, rerr)
 		}
 		if cerr := workflowgraph.CheckWorkflowBytes(p, src); cerr != nil {
 			notes = append(notes, cerr.Error()+"; skipped")
 			continue
 		}
-		w, _, lerr := workflowgraph.LoadShared(callees, "", fsys, p)
+		w, ps, lerr := workflowgraph.LoadShared(callees, "", fsys, p)
 		if lerr != nil {
-			return nil, nil, lerr
+			return nil, nil, nil, lerr
 		}
 		if w == nil {
-			return nil, nil, fmt.Errorf("%s: the workflow does not parse (run cicheck lint %s)", p, p)
+			return nil, nil, nil, fmt.Errorf("%s: the workflow does not parse (run cicheck lint %s)", p, p)
 		}
-		wfs = append(wfs, w)
+		wfs, parse = append(wfs, w), append(parse, ps...)
 	}
-	return wfs, notes, nil
+	return wfs, notes, parse, nil
 }

@@ -99,10 +99,11 @@ func Read(s Source) (in *Input, err error) {
 		in.Commits = append(in.Commits, Commit{SHA: c.SHA, Subject: c.Subject, Files: c.Files})
 	}
 	for _, sd := range []*Side{in.Old, in.New} {
-		wfs, notes, err := LoadWorkflows(sd.FS)
+		wfs, notes, parse, err := loadWorkflows(sd.FS)
 		if err != nil {
 			return nil, fmt.Errorf("at %s: %w", sd.Ref, err)
 		}
+		sd.Parse = parse
 		for _, n := range notes {
 			in.Notes = append(in.Notes, "at "+sd.Ref+": "+n)
 		}

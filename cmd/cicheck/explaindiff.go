@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cicheck/cicheck/explain"
+	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
 )
@@ -60,6 +61,19 @@ func runExplainDiff(e *env, args []string) error {
 	}
 	for _, s := range in.Skipped {
 		fmt.Fprintf(e.Stderr, "cicheck: %s\n", s)
+	}
+	// A workflow with syntax errors is explained from what parsed; say so
+	// in lint's format (exit status unchanged).
+	srcs := map[string][]byte{}
+	for _, w := range in.Workflows {
+		srcs[w.Path] = w.Source
+	}
+	var parse []finding.Finding
+	for _, f := range in.Parse {
+		parse = append(parse, drawnFromErrors(f, "explanation"))
+	}
+	if err := writeStderrFindings(e, parse, srcs); err != nil {
+		return err
 	}
 	rep := explain.Explain(in.Changed, in.Workflows, in.FS, explain.Options{
 		Event: o.event, Labels: o.labels, Set: set,

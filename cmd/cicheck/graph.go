@@ -69,20 +69,35 @@ func reportDrawnFrom(e *env, loaded []lint.Loaded, picture string) error {
 				undrawn = true
 				f.Message += " (no " + picture + " is drawn for this file)"
 			} else {
-				f.Severity = finding.Warning
-				f.Message += " (the " + picture + " is drawn from a file with errors)"
+				f = drawnFromErrors(f, picture)
 			}
 			fs = append(fs, f)
 		}
 	}
+	if err := writeStderrFindings(e, fs, srcs); err != nil {
+		return err
+	}
+	if undrawn {
+		return cli.Exit(cli.ExitFindings)
+	}
+	return nil
+}
+
+// drawnFromErrors is a syntax finding of a file a command's output is
+// drawn from: a warning that says so.
+func drawnFromErrors(f finding.Finding, picture string) finding.Finding {
+	f.Severity = finding.Warning
+	f.Message += " (the " + picture + " is drawn from a file with errors)"
+	return f
+}
+
+// writeStderrFindings prints fs on stderr in lint's text format.
+func writeStderrFindings(e *env, fs []finding.Finding, srcs map[string][]byte) error {
 	if len(fs) == 0 {
 		return nil
 	}
 	if err := report.Write(e.Stderr, "text", fs, report.Options{Sources: srcs}); err != nil {
 		return cli.Internal(err)
-	}
-	if undrawn {
-		return cli.Exit(cli.ExitFindings)
 	}
 	return nil
 }

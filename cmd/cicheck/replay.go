@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/replay"
@@ -79,6 +80,22 @@ func runReplay(e *env, args []string) error {
 	}
 	for _, n := range in.Notes {
 		fmt.Fprintf(e.Stderr, "cicheck: %s\n", n)
+	}
+	// Syntax errors of either side's workflows, in lint's format, the file
+	// named REF:PATH as git names a file at a revision.
+	var parse []finding.Finding
+	srcs := map[string][]byte{}
+	for _, sd := range []*replay.Side{in.Old, in.New} {
+		for _, w := range sd.Workflows {
+			srcs[sd.Ref+":"+w.Path] = w.Source
+		}
+		for _, f := range sd.Parse {
+			f.File = sd.Ref + ":" + f.File
+			parse = append(parse, drawnFromErrors(f, "replay"))
+		}
+	}
+	if err := writeStderrFindings(e, parse, srcs); err != nil {
+		return err
 	}
 	res := replay.Replay(in.Commits, in.Old, in.New, replay.Options{
 		Event: o.event, Labels: labels, Set: set, Classifier: cfg.Classifier(),

@@ -52,10 +52,16 @@ func runSimulate(e *env, args []string) error {
 		return err
 	}
 	if l.Workflow == nil {
-		for _, msg := range l.ParseErrors() {
-			fmt.Fprintf(e.Stderr, "cicheck: %s\n", msg)
+		// Not even YAML GitHub can read: refused like any file with
+		// syntax errors (no job runs, exit 1), not bad usage.
+		var refused []workflowgraph.Refusal
+		for _, f := range l.Parse {
+			refused = append(refused, workflowgraph.Refusal{Line: f.Line, Column: f.Column, Reason: f.Message})
 		}
-		return cli.Exit(cli.ExitUsage)
+		if err := simulate.WriteRefused(e.Stdout, *format, l.Target.Display, refused); err != nil {
+			return cli.Internal(fmt.Errorf("writing the simulation: %w", err))
+		}
+		return cli.Exit(cli.ExitFindings)
 	}
 	w, parse, display := l.Workflow, l.Parse, l.Target.Display
 	sc, err := simulate.BuildScenario(w, display, simulate.Spec{Fail: *fail, Skip: *skip, Cancel: *cancel, CancelRun: *cancelRun,

@@ -96,6 +96,16 @@ var Items = []*Item{
 		Probe:   "on: push\npermissions:\n  vulnerability-alerts: read\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps: [{run: x}]\n",
 	},
 	{
+		ID:     "permission-code-quality",
+		What:   "the `code-quality` GITHUB_TOKEN permission scope, which actions/upload-code-coverage needs (code-quality: write)",
+		Source: "https://docs.github.com/en/code-security/how-tos/maintain-quality-code/set-up-code-coverage",
+		Since:  "2026-05-26 in public preview (https://github.blog/changelog/2026-05-26-code-coverage-in-pull-requests-is-now-in-public-preview/), generally available 2026-07-20; rhysd/actionlint#672, PR #658",
+		Kind:   "permissions",
+		// Like vulnerability-alerts: the scope's own message, whole.
+		Message: `unknown permission scope "code-quality". all available permission scopes are .*`,
+		Probe:   "on: push\npermissions:\n  code-quality: write\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps: [{run: x}]\n",
+	},
+	{
 		ID:      "step-background-run",
 		What:    "`background: true` on a run: step",
 		Source:  parallelStepsDoc,
@@ -162,6 +172,9 @@ const (
 // permission-* sources); checks' permission-scope-value validates them.
 var PermissionScopes = map[string][]string{
 	"vulnerability-alerts": {"read", "none"},
+	// The documentation asks for write; read and none are the levels
+	// every scope with write has.
+	"code-quality": {"read", "write", "none"},
 }
 
 func init() {
