@@ -27,6 +27,7 @@ type Classifier struct {
 	// the same job several times), so each label's verdict is cached.
 	mu               sync.Mutex
 	gpuHit, heavyHit map[string]bool
+	witnesses        map[*Workflow]map[string]*Job // per workflow: runner key -> job with device evidence
 }
 
 // NewClassifier builds a Classifier. Patterns use doublestar glob syntax
@@ -84,12 +85,93 @@ func (c *Classifier) GPULabel(j *Job) string {
 			return lit
 		}
 	}
+	if cj := c.acceleratedCallee(j); cj != nil {
+		return "calls " + j.Uses
+	}
 	if !hostedOnly(j.Runner) {
 		if why, _ := deviceEvidence(j); why != "" {
 			return why
 		}
+		if w := c.witness(j); w != nil {
+			return "same runner as " + w.ID
+		}
 	}
 	return ""
+}
+
+// acceleratedCallee is the first job of the local workflow j calls that
+// is an accelerator job (by its own labels or evidence): the caller runs
+// it, so the evidence reaches the caller. nil when none.
+func (c *Classifier) acceleratedCallee(j *Job) *Job {
+	if j.Callee == nil {
+		return nil
+	}
+	for _, cj := range j.Callee.Jobs {
+		if c.IsGPU(cj) {
+			return cj
+		}
+	}
+	return nil
+}
+
+// witness is another job of j's workflow on exactly j's runner (the same
+// labels and group, all resolved) whose own device evidence shows that
+// runner is an accelerator's: its evidence holds for j too. nil when none.
+func (c *Classifier) witness(j *Job) *Job {
+	if j.wf == nil || len(j.Runner.Symbolic) > 0 || !specific(j.Runner) {
+		return nil
+	}
+	key := runnerKey(j.Runner)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.witnesses == nil {
+		c.witnesses = map[*Workflow]map[string]*Job{}
+	}
+	m, ok := c.witnesses[j.wf]
+	if !ok {
+		m = map[string]*Job{}
+		for _, o := range j.wf.Jobs {
+			if len(o.Runner.Symbolic) > 0 || hostedOnly(o.Runner) {
+				continue
+			}
+			k := runnerKey(o.Runner)
+			if _, seen := m[k]; seen || k == "" {
+				continue
+			}
+			if why, _ := deviceEvidence(o); why != "" {
+				m[k] = o
+			}
+		}
+		c.witnesses[j.wf] = m
+	}
+	if w := m[key]; w != nil && w != j {
+		return w
+	}
+	return nil
+}
+
+// defaultLabels are the labels every self-hosted runner gets (GitHub docs,
+// "Using labels with self-hosted runners"): a set of only these names no
+// pool, so one job's evidence says nothing of another's runner.
+var defaultLabels = map[string]bool{"self-hosted": true, "linux": true, "windows": true, "macos": true, "x64": true, "arm": true, "arm64": true}
+
+// specific: the runner names a pool (a group, or a label that is not a
+// default one).
+func specific(r Runner) bool {
+	if r.Group != "" {
+		return true
+	}
+	for _, l := range r.Labels {
+		if !defaultLabels[strings.ToLower(l)] {
+			return true
+		}
+	}
+	return false
+}
+
+// runnerKey identifies a resolved runner: its sorted labels and group.
+func runnerKey(r Runner) string {
+	return strings.ToLower(strings.Join(r.Labels, "\x00") + "\x00group:" + r.Group)
 }
 
 // gpuHitLocked is the GPU verdict for one label, through the cache.
@@ -285,6 +367,10 @@ func (c *Classifier) Classify(j *Job) JobClass {
 				Reason: "the literal text of runs-on " + quote(lit) + ": " + why}
 		}
 	}
+	if cj := c.acceleratedCallee(j); cj != nil {
+		cl := c.Classify(cj)
+		return JobClass{Class: ClassAccelerator, Kind: cl.Kind, Reason: "calls " + j.Uses + ", whose job " + cj.ID + " is one: " + cl.Reason}
+	}
 	if !hostedOnly(j.Runner) {
 		if why, vendor := deviceEvidence(j); why != "" {
 			if h, ok := c.weakHit(labels); ok && (vendor == AccelGPU || vendor == h.Vendor()) {
@@ -292,6 +378,11 @@ func (c *Classifier) Classify(j *Job) JobClass {
 				vendor = h.Vendor()
 			}
 			return JobClass{Class: ClassAccelerator, Kind: vendor, Reason: why}
+		}
+		if w := c.witness(j); w != nil {
+			why, vendor := deviceEvidence(w)
+			return JobClass{Class: ClassAccelerator, Kind: vendor,
+				Reason: "the same runner as " + w.wf.Path + ":" + w.ID + ", where " + why}
 		}
 	}
 	switch {

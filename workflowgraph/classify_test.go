@@ -88,6 +88,16 @@ jobs:
   tt-smi:
     runs-on: [self-hosted, n300]
     steps: [{run: tt-smi -s}]
+  pool-witness:
+    runs-on: [self-hosted, pool-7]
+    container: {image: x, options: --device /dev/davinci0}
+    steps: [{run: pytest}]
+  pool-sibling:
+    runs-on: [self-hosted, pool-7]
+    steps: [{run: ./report.sh}]
+  pool-other:
+    runs-on: [self-hosted, pool-8]
+    steps: [{run: ./report.sh}]
   excluded:
     runs-on: [self-hosted, a100-license-server]
     steps: [{run: pytest}]
@@ -100,6 +110,9 @@ jobs:
 		"smi-word": false, "gpus-container": true, "cuda-image": false, "group": true, "token": true,
 		"gpu-larger-runner": true, "excluded": false, "ascend-env": true, "ascend-launcher": false,
 		"hidden-devices": false, "docker-run": true, "docker-build": false, "stack-builder": false, "tt-smi": true,
+		// a sibling on the same named pool as a job with device evidence is
+		// one; a generic [self-hosted, linux] set (smi-word beside smi) is not
+		"pool-witness": true, "pool-sibling": true, "pool-other": false,
 	}
 	for _, j := range w.Jobs {
 		if got := c.IsGPU(j); got != want[j.ID] {

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/rhysd/actionlint"
+
+	"github.com/cicheck/cicheck/expr"
 )
 
 // Device evidence: what a job does that only an accelerator's machine
@@ -62,6 +64,9 @@ func deviceEvidence(j *Job) (why, vendor string) {
 		return "job env " + what, v
 	}
 	for _, st := range j.AST.Steps {
+		if stepNeverRuns(j, st) {
+			continue
+		}
 		if what, v := visibleDevices(st.Env); what != "" {
 			return "step env " + what, v
 		}
@@ -84,6 +89,44 @@ func deviceEvidence(j *Job) (why, vendor string) {
 		}
 	}
 	return "", ""
+}
+
+// stepNeverRuns: in a called workflow, the step's if: is false for the
+// inputs this caller passes (`if: inputs.mode == 'cuda'` called with mode
+// cpu), so its evidence is not this job's. Only a condition whose every
+// input is known is judged.
+func stepNeverRuns(j *Job, st *actionlint.Step) bool {
+	if j.wf == nil || j.wf.Inputs == nil || st.If == nil {
+		return false
+	}
+	v := strings.TrimSpace(st.If.Value)
+	if strings.HasPrefix(v, "${{") && strings.HasSuffix(v, "}}") {
+		v = v[3 : len(v)-2]
+	}
+	e, err := ParseExpr(v)
+	if err != "" {
+		return false
+	}
+	known := map[string]expr.Value{}
+	complete := true
+	actionlint.VisitExprNode(e, func(n, _ actionlint.ExprNode, entering bool) {
+		d, ok := n.(*actionlint.ObjectDerefNode)
+		if !ok || !entering {
+			return
+		}
+		if r, ok := d.Receiver.(*actionlint.VariableNode); ok && strings.EqualFold(r.Name, "inputs") {
+			if val, ok := j.wf.Inputs[strings.ToLower(d.Property)]; ok {
+				known[strings.ToLower(d.Property)] = expr.String(val)
+			} else {
+				complete = false
+			}
+		}
+	})
+	if !complete || len(known) == 0 {
+		return false
+	}
+	env := &expr.Env{Contexts: map[string]expr.Value{"inputs": expr.Object(known)}}
+	return expr.Eval(e, env).Truthy() == expr.No
 }
 
 // dockerDevices finds, in docker (or podman) options, the flag that gives

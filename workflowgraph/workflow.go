@@ -91,6 +91,8 @@ type Job struct {
 	Callee      *Workflow
 	CalleeError string
 	AST         *actionlint.Job
+
+	wf *Workflow // the workflow holding the job, for what its siblings show
 }
 
 // Pos is a 1-based line and column.
@@ -439,6 +441,7 @@ func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs m
 			}
 			b.attachCallee(j, rc, depth, stack)
 		}
+		j.wf = w
 		w.Jobs = append(w.Jobs, j)
 		w.byID[j.ID] = j
 	}
