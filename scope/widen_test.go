@@ -139,3 +139,17 @@ func writtenArgs(t *testing.T, body string, line int) []string {
 	t.Fatalf("%q: no verb on line %d", body, line)
 	return nil
 }
+
+// TestRejectedTargetEchoedInert: the text format echoes a rejected target
+// with its control characters spelled out, never raw.
+func TestRejectedTargetEchoedInert(t *testing.T) {
+	cmd := classify(t, "@flashinfer-bot run tests/\x1b[2Jx\u202e\x0b::warning::y", ClassifyOptions{})
+	var b strings.Builder
+	if err := WriteCommand(&b, "text", cmd); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.ContainsAny(out, "\x1b\u202e") || !strings.Contains(out, `tests/\x1b[2Jx\u202e`) {
+		t.Fatalf("text output %q", out)
+	}
+}
