@@ -217,3 +217,23 @@ func CodeCell(s string) string { return strings.ReplaceAll(Code(s), "|", `\|`) }
 func HTML(s string) string { return htmlEscaper.Replace(Line(s)) }
 
 var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;", "[", "&#91;", "]", "&#93;")
+
+// Output is the last pass of a text output assembled from names whose
+// fields were not escaped one by one (a graph, a runner table, a verdict
+// list): every unsafe rune except the output's own line breaks and tabs is
+// spelled out, then no line may start a workflow command. A name holding a
+// line break still breaks its line, but the line it starts is inert.
+func Output(s string) string {
+	if !clean(s, true) || strings.Contains(s, "::") {
+		var b strings.Builder
+		for _, r := range s {
+			if r != '\n' && IsUnsafe(r) {
+				b.WriteString(EscapeRune(r))
+			} else {
+				b.WriteRune(r)
+			}
+		}
+		s = string(DefuseCommands([]byte(b.String())))
+	}
+	return s
+}

@@ -177,3 +177,14 @@ func FuzzSafetext(f *testing.F) {
 	}
 	f.Fuzz(checkTotal)
 }
+
+func TestOutput(t *testing.T) {
+	in := "job\x1b[2J\tx\n::warning::y\r\n\u202ez\n"
+	want := "job\\x1b[2J\tx\n\\x3a:warning::y\\x0d\n\\u202ez\n"
+	if got := Output(in); got != want {
+		t.Errorf("Output = %q, want %q", got, want)
+	}
+	if got := Output("plain\ttext\n"); got != "plain\ttext\n" {
+		t.Errorf("Output changed clean text: %q", got)
+	}
+}

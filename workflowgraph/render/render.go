@@ -161,7 +161,7 @@ func Text(w io.Writer, gws []Workflow) error {
 			fmt.Fprintf(&b, "  cycle: %s -> %s\n", strings.Join(c, " -> "), c[0])
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, safetext.Output(b.String()))
 	return err
 }
 
