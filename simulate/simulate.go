@@ -137,8 +137,8 @@ type Sim struct {
 	pos   map[string]int       // job id → index in order
 	// needs holds each job's distinct known direct needs as positions, in
 	// written order.
-	needs   [][]int
-	conds   []*cond
+	needs [][]int
+	conds []*cond
 	// matrixFail is, per job, GitHub's error for a matrix of more than
 	// workflowgraph.MaxLegs legs ("" for none): the job fails, no leg runs.
 	matrixFail []string
