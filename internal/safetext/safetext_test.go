@@ -148,7 +148,11 @@ func checkTotal(t *testing.T, in string) {
 			t.Fatalf("Markdown(%q) = %q holds HTML", in, md)
 		case '[', ']', '`', '|', '*', '_':
 			// Escaped, so no link, image, code span or emphasis opens.
-			if i == 0 || md[i-1] != '\\' || (i >= 2 && md[i-2] == '\\') {
+			n := 0 // backslashes right before: an odd count escapes it
+			for n < i && md[i-1-n] == '\\' {
+				n++
+			}
+			if n%2 == 0 {
 				t.Fatalf("Markdown(%q) = %q: %q at %d is not escaped", in, md, md[i], i)
 			}
 		}
