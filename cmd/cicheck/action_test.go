@@ -226,8 +226,13 @@ func TestActionCacheKeyChanges(t *testing.T) {
 // checkout other than the base commit the event checks out.
 func TestActionPullRequestTarget(t *testing.T) {
 	for _, s := range actionStepList(t) {
-		if strings.Contains(s.Run, "explain-diff") && (!strings.Contains(s.If, "github.event_name == 'pull_request'") || strings.Contains(s.If, "pull_request_target")) {
-			t.Errorf("step %q runs explain-diff under %q", s.Name, s.If)
+		if strings.Contains(s.If, "pull_request_target") && strings.Contains(s.Run, `"$CICHECK"`) {
+			t.Errorf("step %q runs cicheck under pull_request_target", s.Name)
+		}
+		if strings.Contains(s.Run, `"$CICHECK" explain-diff`) {
+			if !strings.Contains(s.If, "github.event_name == 'pull_request'") || strings.Contains(s.If, "pull_request_target") {
+				t.Errorf("step %q runs explain-diff under %q", s.Name, s.If)
+			}
 		}
 	}
 	readme, err := os.ReadFile("../../README.md")
