@@ -118,7 +118,7 @@ func runCommandPolicy(e *env, args []string) error {
 		// An invalid policy is a finding about that file, not bad usage.
 		return cli.Failf("%v", err)
 	}
-	fmt.Fprintf(e.Stdout, "%s: valid access policy, %d exposed labels\n", file, len(p.Commands[scope.PolicyAddLabel].AllowedLabels))
+	say(e.Stdout, "%s: valid access policy, %d exposed labels\n", file, len(p.Commands[scope.PolicyAddLabel].AllowedLabels))
 	return nil
 }
 

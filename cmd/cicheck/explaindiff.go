@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
@@ -59,7 +58,7 @@ func runExplainDiff(e *env, args []string) error {
 		return err
 	}
 	for _, s := range in.Skipped {
-		fmt.Fprintf(e.Stderr, "cicheck: %s\n", s)
+		say(e.Stderr, "cicheck: %s\n", s)
 	}
 	rep := explain.Explain(in.Changed, in.Workflows, in.FS, explain.Options{
 		Event: o.event, Labels: o.labels, Set: set,

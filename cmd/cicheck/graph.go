@@ -37,7 +37,7 @@ func runGraph(e *env, args []string) error {
 		// Syntax problems are shown (lint reports them as findings); the
 		// graph of what did parse is still drawn.
 		for _, msg := range l.ParseErrors() {
-			fmt.Fprintf(e.Stderr, "cicheck: %s\n", msg)
+			say(e.Stderr, "cicheck: %s\n", msg)
 		}
 		if l.Workflow == nil {
 			failed = cli.Exit(cli.ExitUsage)
@@ -65,6 +65,6 @@ func loadWorkflows(e *env, cfgPath string, paths []string) ([]lint.Loaded, *work
 // reportLater prints err now and returns the exit the run ends with once
 // the other inputs are done.
 func reportLater(e *env, err error) error {
-	fmt.Fprintf(e.Stderr, "cicheck: %v\n", err)
+	say(e.Stderr, "cicheck: %v\n", err)
 	return cli.Exit(cli.ExitUsage)
 }

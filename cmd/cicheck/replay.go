@@ -78,7 +78,7 @@ func runReplay(e *env, args []string) error {
 		fmt.Fprintf(e.Stderr, "cicheck: left out %d commit(s) without a parent to diff against (the root, or a shallow clone's boundary: fetch more history)\n", in.Orphans)
 	}
 	for _, n := range in.Notes {
-		fmt.Fprintf(e.Stderr, "cicheck: %s\n", n)
+		say(e.Stderr, "cicheck: %s\n", n)
 	}
 	res := replay.Replay(in.Commits, in.Old, in.New, replay.Options{
 		Event: o.event, Labels: labels, Set: set, Classifier: cfg.Classifier(),
