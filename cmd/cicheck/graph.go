@@ -37,7 +37,7 @@ func runGraph(e *env, args []string) error {
 		// Syntax problems are shown (lint reports them as findings); the
 		// graph of what did parse is still drawn.
 		for _, msg := range l.ParseErrors() {
-			say(e.Stderr, "cicheck: %s\n", msg)
+			fmt.Fprintf(e.Stderr, "cicheck: %s\n", msg)
 		}
 		if l.Workflow == nil {
 			failed = cli.Exit(cli.ExitUsage)
