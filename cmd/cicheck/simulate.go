@@ -53,7 +53,7 @@ func runSimulate(e *env, args []string) error {
 	}
 	if l.Workflow == nil {
 		for _, msg := range l.ParseErrors() {
-			say(e.Stderr, "cicheck: %s\n", msg)
+			fmt.Fprintf(e.Stderr, "cicheck: %s\n", msg)
 		}
 		return cli.Exit(cli.ExitUsage)
 	}
