@@ -14,6 +14,8 @@ var InvalidWorkflowFile = &Rule{
 	Doc:      "a file in the workflows directory is not a workflow GitHub can read",
 	Help: `GitHub reads every ` + "`.yml`/`.yaml`" + ` file directly in ` + "`.github/workflows`" + ` as a workflow. A file that is empty, holds only comments, is binary or not valid UTF-8, is larger than the limit, or whose YAML top level is not a mapping with ` + "`on`" + ` and ` + "`jobs`" + ` is not a workflow: none of its jobs can run, and actionlint and GitHub's workflow editor report it as an error.
 
+cicheck also reads no further a file whose YAML aliases, expanded, add more than 100,000 nodes (an alias "bomb" of a few hundred bytes expands to billions): the finding points at the alias that passes the budget.
+
 Delete the file, move it out of ` + "`.github/workflows`" + ` (an action's metadata belongs in ` + "`.github/actions/<name>/action.yml`" + `), or restore its content. The finding points at the first offending byte when there is one.`,
 	Bad: `# on: push
 # jobs:

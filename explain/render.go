@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,19 +9,25 @@ import (
 	"text/tabwriter"
 
 	"github.com/cicheck/cicheck/internal/plural"
+	"github.com/cicheck/cicheck/internal/safetext"
 	"github.com/cicheck/cicheck/workflowgraph/render"
 )
 
 // Formats lists the output formats of Write.
 func Formats() []string { return []string{"text", "markdown", "json", "github"} }
 
-// Summary is the head line of every human format.
+// Summary is the head line of every human format, as plain text.
 func Summary(r *Report, nfiles int) string {
+	return summary(r, nfiles, func(s string) string { return s })
+}
+
+// summary is Summary with each name from the repository passed through esc.
+func summary(r *Report, nfiles int, esc func(string) string) string {
 	var woken []string
 	for _, w := range r.Workflows {
 		for _, j := range w.Jobs {
 			if (j.Heavy || j.GPU) && j.Verdict == Run {
-				woken = append(woken, fmt.Sprintf("%s (%s)", j.ID, j.Runner))
+				woken = append(woken, fmt.Sprintf("%s (%s)", esc(j.ID), esc(j.Runner)))
 			}
 		}
 	}
@@ -89,7 +96,7 @@ func classText(j *Job) string {
 func witnessText(f *Filter) string {
 	switch {
 	case f.Witness != nil:
-		return fmt.Sprintf("%s (%s)", f.Witness.File, f.Witness.Pattern)
+		return f.Witness.File + " (" + f.Witness.Pattern + ")"
 	case f.Match == nil && f.Reason != "":
 		return f.Reason
 	}
@@ -112,16 +119,22 @@ func Write(w io.Writer, format string, r *Report, nfiles int, advisories []Advis
 	return fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(Formats(), ", "))
 }
 
+// The text and github formats escape every name from the repository (a
+// file, job, filter or step name, a runner label, a reason quoting them)
+// with safetext.Line, so none can break a line, and then defuse any line
+// that would start a workflow command; the github format's own commands
+// are written after that, with workflow-command escaping.
 func writeText(out io.Writer, format string, r *Report, nfiles int, advisories []Advisory) error {
 	var b strings.Builder
-	fmt.Fprintln(&b, Summary(r, nfiles))
+	line := safetext.Line
+	fmt.Fprintln(&b, summary(r, nfiles, line))
 	for _, w := range r.Workflows {
-		fmt.Fprintf(&b, "\n%s: %s (%s)\n", w.File, trigText(w), w.TriggerReason)
+		fmt.Fprintf(&b, "\n%s: %s (%s)\n", line(w.File), trigText(w), line(w.TriggerReason))
 		if len(w.Filters) > 0 {
 			fmt.Fprintln(&b, "  filters:")
 			tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 			for _, f := range w.Filters {
-				fmt.Fprintf(tw, "    %s/%s\t%s\t%s\t%s\t%s\n", f.Job, f.Step, f.Name, matchText(f), countText(f), witnessText(f))
+				fmt.Fprintf(tw, "    %s/%s\t%s\t%s\t%s\t%s\n", line(f.Job), line(f.Step), line(f.Name), matchText(f), countText(f), line(witnessText(f)))
 			}
 			tw.Flush()
 		}
@@ -133,26 +146,14 @@ func writeText(out io.Writer, format string, r *Report, nfiles int, advisories [
 				if runner == "" {
 					runner = "-"
 				}
-				fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\t%s\n", j.Verdict, j.ID, classText(j), runner, j.Reason)
+				fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\t%s\n", j.Verdict, line(j.ID), classText(j), line(runner), line(j.Reason))
 			}
 			tw.Flush()
 		}
 	}
-	if format == "github" {
-		// Annotations on the run: what wakes a heavy or GPU runner.
-		for _, w := range r.Workflows {
-			for _, j := range w.Jobs {
-				if (j.Heavy || j.GPU) && j.Verdict == Run {
-					fmt.Fprintf(&b, "::notice file=%s,title=%s wakes %s::%s\n", w.File, j.ID, escapeGHProp(j.Runner), escapeGH(j.Reason))
-				}
-			}
-		}
-	}
-	for _, a := range advisories {
-		if format == "github" {
-			fmt.Fprintf(&b, "::warning file=%s,title=heavy job changed without %s::%s\n", a.File, labelOr(a.Label), escapeGH(a.Message))
-		} else {
-			fmt.Fprintf(&b, "warning: %s\n", a.Message)
+	if format != "github" {
+		for _, a := range advisories {
+			fmt.Fprintf(&b, "warning: %s\n", line(a.Message))
 		}
 	}
 	// tabwriter pads the last column too; trailing blanks help nobody.
@@ -160,7 +161,24 @@ func writeText(out io.Writer, format string, r *Report, nfiles int, advisories [
 	for _, l := range strings.Split(b.String(), "\n") {
 		lines = append(lines, strings.TrimRight(l, " "))
 	}
-	_, err := io.WriteString(out, strings.Join(lines, "\n"))
+	text := safetext.DefuseCommands([]byte(strings.Join(lines, "\n")))
+	if format == "github" {
+		var c bytes.Buffer
+		prop, data := safetext.CommandProperty, safetext.CommandData
+		// Annotations on the run: what wakes a heavy or GPU runner.
+		for _, w := range r.Workflows {
+			for _, j := range w.Jobs {
+				if (j.Heavy || j.GPU) && j.Verdict == Run {
+					fmt.Fprintf(&c, "::notice file=%s,title=%s::%s\n", prop(w.File), prop(j.ID+" wakes "+j.Runner), data(j.Reason))
+				}
+			}
+		}
+		for _, a := range advisories {
+			fmt.Fprintf(&c, "::warning file=%s,title=%s::%s\n", prop(a.File), prop("heavy job changed without "+labelOr(a.Label)), data(a.Message))
+		}
+		text = append(text, c.Bytes()...)
+	}
+	_, err := out.Write(text)
 	return err
 }
 
@@ -171,29 +189,17 @@ func labelOr(l string) string {
 	return l
 }
 
-// escapeGH escapes a workflow-command message (%, CR, LF).
-func escapeGH(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-// escapeGHProp escapes a workflow-command property value.
-func escapeGHProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
-
-// mdCell escapes a markdown table cell.
-func mdCell(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
-}
-
+// The markdown format (the Action's step summary, a pull-request comment)
+// escapes every name from the repository in one of three ways: a code span
+// for identifiers (safetext.Code, safetext.CodeCell in a table), literal
+// text for prose that quotes them (safetext.Markdown), and HTML entities
+// inside raw HTML (safetext.HTML).
 func writeMarkdown(out io.Writer, r *Report, nfiles int, advisories []Advisory) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**cicheck explain-diff**: %s\n", Summary(r, nfiles))
+	md, code, cell := safetext.Markdown, safetext.Code, safetext.CodeCell
+	fmt.Fprintf(&b, "**cicheck explain-diff**: %s\n", summary(r, nfiles, md))
 	for _, w := range r.Workflows {
-		fmt.Fprintf(&b, "\n#### `%s`: %s\n\n", w.File, trigText(w))
+		fmt.Fprintf(&b, "\n#### %s: %s\n\n", code(w.File), trigText(w))
 		if len(w.Jobs) > 0 {
 			fmt.Fprintln(&b, "| Job | Verdict | Runner | Class | Why |")
 			fmt.Fprintln(&b, "|---|---|---|---|---|")
@@ -202,7 +208,7 @@ func writeMarkdown(out io.Writer, r *Report, nfiles int, advisories []Advisory) 
 				if v == Run && (j.Heavy || j.GPU) {
 					v = "**run**"
 				}
-				fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", j.ID, v, mdCell(j.Runner), classText(j), mdCell(j.Reason))
+				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", cell(j.ID), v, md(j.Runner), classText(j), md(j.Reason))
 			}
 		}
 		if len(w.Filters) > 0 {
@@ -210,7 +216,7 @@ func writeMarkdown(out io.Writer, r *Report, nfiles int, advisories []Advisory) 
 			fmt.Fprintln(&b, "| Step | Filter | Match | Files | First match |")
 			fmt.Fprintln(&b, "|---|---|---|---|---|")
 			for _, f := range w.Filters {
-				fmt.Fprintf(&b, "| `%s/%s` | `%s` | %s | %s | %s |\n", f.Job, f.Step, f.Name, matchText(f), countText(f), mdCell(witnessText(f)))
+				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", cell(f.Job+"/"+f.Step), cell(f.Name), matchText(f), countText(f), md(witnessText(f)))
 			}
 			fmt.Fprintln(&b, "\n</details>")
 		}
@@ -221,7 +227,7 @@ func writeMarkdown(out io.Writer, r *Report, nfiles int, advisories []Advisory) 
 	if len(advisories) > 0 {
 		fmt.Fprintln(&b)
 		for _, a := range advisories {
-			fmt.Fprintf(&b, "> [!WARNING]\n> %s\n", mdCell(a.Message))
+			fmt.Fprintf(&b, "> [!WARNING]\n> %s\n", md(a.Message))
 		}
 	}
 	_, err := io.WriteString(out, b.String())
@@ -238,7 +244,7 @@ func writeMermaid(b *strings.Builder, w *Workflow) {
 	if len(w.Jobs) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n<details><summary>job graph of <code>%s</code></summary>\n\n", mdCell(w.File))
+	fmt.Fprintf(b, "\n<details><summary>job graph of <code>%s</code></summary>\n\n", safetext.HTML(w.File))
 	if len(w.Jobs) > maxGraphJobs {
 		fmt.Fprintf(b, "%d jobs: too many to draw (at most %d).\n\n</details>\n", len(w.Jobs), maxGraphJobs)
 		return

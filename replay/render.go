@@ -1,13 +1,14 @@
 package replay
 
 import (
-	"github.com/cicheck/cicheck/internal/plural"
-
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/cicheck/cicheck/internal/plural"
+	"github.com/cicheck/cicheck/internal/safetext"
 )
 
 // Formats lists the output formats of Write.
@@ -107,9 +108,14 @@ func short(sha string) string {
 	return sha
 }
 
+// text escapes what came from the repository (workflow and job names,
+// commit subjects, reasons quoting file names) with safetext.Line and
+// defuses any line that would start a workflow command: replay's output
+// is read in CI logs.
 func text(r *Result) string {
+	line := safetext.Line
 	var b strings.Builder
-	fmt.Fprintln(&b, Summary(r))
+	fmt.Fprintln(&b, line(Summary(r)))
 	if len(r.Jobs) == 0 {
 		fmt.Fprintln(&b, "no heavy or GPU job on either side")
 		return b.String()
@@ -118,7 +124,7 @@ func text(r *Result) string {
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "workflow\tjob\tclass\told\tnew\tchange\tunknown\thours\t")
 	for _, j := range r.Jobs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t\n", j.Workflow, j.Job, j.Class, j.Old, j.New, signed(j.Diff()), unknownCell(j), hoursCell(j))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t\n", line(j.Workflow), line(j.Job), j.Class, j.Old, j.New, signed(j.Diff()), unknownCell(j), hoursCell(j))
 	}
 	old, nw, unk, hours, ok := r.Totals()
 	h := "-"
@@ -131,13 +137,13 @@ func text(r *Result) string {
 		if len(j.Changed) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n%s %s: %s changed verdict", j.Workflow, j.Job, plural.Count(j.ChangedTotal, "commit"))
+		fmt.Fprintf(&b, "\n%s %s: %s changed verdict", line(j.Workflow), line(j.Job), plural.Count(j.ChangedTotal, "commit"))
 		if j.ChangedTotal > len(j.Changed) {
 			fmt.Fprintf(&b, ", e.g.")
 		}
 		fmt.Fprintln(&b)
 		for _, c := range j.Changed {
-			fmt.Fprintf(&b, "  %s %s -> %s  %s\n      %s\n", short(c.Commit), c.Old, c.New, c.Subject, c.Why)
+			fmt.Fprintf(&b, "  %s %s -> %s  %s\n      %s\n", line(short(c.Commit)), c.Old, c.New, line(c.Subject), line(c.Why))
 		}
 	}
 	// tabwriter pads the first columns; trailing blanks help nobody.
@@ -145,20 +151,14 @@ func text(r *Result) string {
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
-	return strings.Join(lines, "\n")
+	return string(safetext.DefuseCommands([]byte(strings.Join(lines, "\n"))))
 }
 
-// mdCell escapes a markdown table cell.
-func mdCell(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
-}
-
+// markdown escapes what came from the repository: names as code spans,
+// subjects and reasons as literal text (internal/safetext).
 func markdown(r *Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**cicheck replay**: %s\n\n", Summary(r))
+	fmt.Fprintf(&b, "**cicheck replay**: %s\n\n", safetext.Markdown(Summary(r)))
 	if len(r.Jobs) == 0 {
 		fmt.Fprintln(&b, "No heavy or GPU job on either side.")
 		return b.String()
@@ -166,7 +166,7 @@ func markdown(r *Result) string {
 	fmt.Fprintln(&b, "| Workflow | Job | Class | Old | New | Change | Unknown | Runner-hours |")
 	fmt.Fprintln(&b, "|---|---|---|--:|--:|--:|--:|--:|")
 	for _, j := range r.Jobs {
-		fmt.Fprintf(&b, "| `%s` | `%s` | %s | %d | %d | %s | %s | %s |\n", j.Workflow, j.Job, j.Class, j.Old, j.New, signed(j.Diff()), unknownCell(j), hoursCell(j))
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s | %s |\n", safetext.CodeCell(j.Workflow), safetext.CodeCell(j.Job), j.Class, j.Old, j.New, signed(j.Diff()), unknownCell(j), hoursCell(j))
 	}
 	old, nw, unk, hours, ok := r.Totals()
 	h := "-"
@@ -188,7 +188,7 @@ func markdown(r *Result) string {
 	fmt.Fprintln(&b, "|---|---|---|---|---|")
 	for _, j := range r.Jobs {
 		for _, c := range j.Changed {
-			fmt.Fprintf(&b, "| `%s` | `%s` %s | %s | %s | %s |\n", j.Job, short(c.Commit), mdCell(c.Subject), c.Old, c.New, mdCell(c.Why))
+			fmt.Fprintf(&b, "| %s | %s %s | %s | %s | %s |\n", safetext.CodeCell(j.Job), safetext.CodeCell(short(c.Commit)), safetext.Markdown(c.Subject), c.Old, c.New, safetext.Markdown(c.Why))
 		}
 	}
 	fmt.Fprintln(&b, "\n</details>")

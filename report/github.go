@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/safetext"
 )
 
 // The github format prints one workflow command per finding:
@@ -16,18 +17,14 @@ import (
 // when empty. A suggested fix is appended to the message on its own line
 // ("fix: ..."), which GitHub shows inside the annotation. Escaping follows
 // actions/toolkit's command.ts: data escapes %, CR and LF; property values
-// also escape : and , (the property separators).
-
-var (
-	dataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-	propertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
-)
+// also escape : and , (the property separators); other control characters
+// are shown escaped (internal/safetext).
 
 // escapeData escapes the message part of a workflow command.
-func escapeData(s string) string { return dataEscaper.Replace(s) }
+func escapeData(s string) string { return safetext.CommandData(s) }
 
 // escapeProperty escapes a property value of a workflow command.
-func escapeProperty(s string) string { return propertyEscaper.Replace(s) }
+func escapeProperty(s string) string { return safetext.CommandProperty(s) }
 
 // githubCommand maps a severity to its workflow command; anything that is
 // not an error or a warning is at most a notice.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/cicheck/cicheck/finding"
 )
@@ -240,6 +241,38 @@ func TestNormalizeMessage(t *testing.T) {
 	for _, tt := range tests {
 		if got := normalizeMessage(tt.in); got != tt.want {
 			t.Errorf("normalizeMessage(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestHostileNames: a file, job or rule named from a pull request issues no
+// workflow command and prints no terminal escape in the text and github
+// formats (issue 27).
+func TestHostileNames(t *testing.T) {
+	fs := []finding.Finding{
+		{Rule: "r", Severity: finding.Error, File: "inj\n::warning file=x::INJECTED\nz.rs", Line: 1, Message: "m"},
+		{Rule: "r\x1b[2J", Severity: finding.Warning, File: "\u202egnp.yml", Job: "::error::job\x9b", Message: "a\x1b]8;;https://evil\x07b"},
+	}
+	for _, format := range []string{"text", "github"} {
+		var buf bytes.Buffer
+		if err := Write(&buf, format, fs, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if strings.ContainsAny(out, "\x1b\x07\u202e\u009b\r") {
+			t.Errorf("%s: raw control character in %q", format, out)
+		}
+		commands := 0
+		for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			if strings.HasPrefix(strings.TrimLeftFunc(l, unicode.IsSpace), "::") {
+				commands++
+				if format == "text" || strings.Contains(l, "INJECTED") && !strings.Contains(l, "%0A") {
+					t.Errorf("%s: line runs as a workflow command: %q", format, l)
+				}
+			}
+		}
+		if format == "github" && commands != len(fs) {
+			t.Errorf("github: %d workflow commands for %d findings:\n%s", commands, len(fs), out)
 		}
 	}
 }

@@ -2,10 +2,8 @@ package report
 
 import (
 	"bytes"
-	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/fatih/color"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/internal/plural"
+	"github.com/cicheck/cicheck/internal/safetext"
 )
 
 // The text format, one block per finding:
@@ -92,21 +91,21 @@ func writeText(buf *bytes.Buffer, fs []finding.Finding, opts Options) error {
 	for _, f := range fs {
 		counts[f.Severity]++
 		if pos := position(f); pos != "" {
-			buf.WriteString(st.pos.Sprint(sanitize(pos, "") + ":"))
+			buf.WriteString(st.pos.Sprint(safetext.Block(pos, "") + ":"))
 			buf.WriteByte(' ')
 		}
 		buf.WriteString(st.severity(f.Severity))
 		buf.WriteString(": ")
-		buf.WriteString(sanitize(f.Message, "  "))
+		buf.WriteString(safetext.Block(f.Message, "  "))
 		if f.Rule != "" {
-			buf.WriteString(" " + st.rule.Sprint("["+sanitize(f.Rule, "")+"]"))
+			buf.WriteString(" " + st.rule.Sprint("["+safetext.Block(f.Rule, "")+"]"))
 		}
 		buf.WriteByte('\n')
 		if f.Job != "" {
-			buf.WriteString("  job: " + sanitize(f.Job, "       ") + "\n")
+			buf.WriteString("  job: " + safetext.Block(f.Job, "       ") + "\n")
 		}
 		if f.Fix != "" {
-			buf.WriteString("  fix: " + sanitize(f.Fix, "       ") + "\n")
+			buf.WriteString("  fix: " + safetext.Block(f.Fix, "       ") + "\n")
 		}
 		if f.Line > 0 {
 			if line, ok := src.line(f.File, f.Line); ok {
@@ -119,34 +118,12 @@ func writeText(buf *bytes.Buffer, fs []finding.Finding, opts Options) error {
 		buf.WriteString(st.summary.Sprint(summary(len(fs), counts)))
 		buf.WriteByte('\n')
 	}
-	defuseCommands(buf)
-	return nil
-}
-
-// defuseCommands escapes the first colon of any line that would start with
-// "::" once leading blanks are trimmed. The GitHub runner reads such lines
-// on stdout as workflow commands, and a message, job or file name quoting a
-// pull request's workflow must not be able to issue one when cicheck's text
-// output is shown in a CI log.
-func defuseCommands(buf *bytes.Buffer) {
-	if !bytes.Contains(buf.Bytes(), []byte("::")) {
-		return
-	}
-	lines := bytes.SplitAfter(buf.Bytes(), []byte("\n"))
-	var out bytes.Buffer
-	out.Grow(buf.Len())
-	for _, l := range lines {
-		trimmed := bytes.TrimLeftFunc(l, unicode.IsSpace) // the runner trims all white space
-		if bytes.HasPrefix(trimmed, []byte("::")) {
-			out.Write(l[:len(l)-len(trimmed)])
-			out.WriteString(`\x3a`)
-			out.Write(trimmed[1:])
-			continue
-		}
-		out.Write(l)
-	}
+	// The one place the text format escapes: fields through safetext.Block,
+	// then no line may start a workflow command.
+	out := safetext.DefuseCommands(buf.Bytes())
 	buf.Reset()
-	buf.Write(out.Bytes())
+	buf.Write(out)
+	return nil
 }
 
 // position is "file:line:col", shortened when line or column is unknown.
@@ -174,50 +151,6 @@ func summary(total int, counts map[finding.Severity]int) string {
 		out += " (" + strings.Join(parts, ", ") + ")"
 	}
 	return out
-}
-
-// sanitize makes s safe for a terminal: line breaks continue on a new line
-// after indent, other control and bidi characters are shown escaped (a
-// message quoting workflow text must not move the cursor or reorder what the
-// reader sees), and invalid UTF-8 becomes U+FFFD.
-func sanitize(s, indent string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || r == '\n' || r == '\r' || isUnsafe(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			b.WriteString("\n" + indent)
-		case r == '\t':
-			b.WriteByte('\t')
-		case isUnsafe(r):
-			b.WriteString(escapeRune(r))
-		default:
-			b.WriteRune(r) // RuneError from invalid bytes is written as U+FFFD
-		}
-	}
-	return b.String()
-}
-
-// isUnsafe reports runes that must not reach a terminal raw.
-func isUnsafe(r rune) bool {
-	return (r != '\t' && unicode.IsControl(r)) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029'
-}
-
-func escapeRune(r rune) string {
-	if r < 0x100 {
-		return fmt.Sprintf(`\x%02x`, r)
-	}
-	return fmt.Sprintf(`\u%04x`, r)
 }
 
 // sourceCache splits each source file into lines once, however many
@@ -264,8 +197,8 @@ func (c cell) text() string {
 	switch {
 	case c.r == '\t':
 		return strings.Repeat(" ", c.width)
-	case isUnsafe(c.r):
-		return escapeRune(c.r)
+	case safetext.IsUnsafe(c.r):
+		return safetext.EscapeRune(c.r)
 	}
 	return string(c.r) // invalid bytes decode to U+FFFD and print as such
 }
@@ -277,7 +210,7 @@ func cellOf(r rune, w int) cell {
 		return cell{r, 1}
 	case r == '\t':
 		return cell{r, tabWidth - w%tabWidth}
-	case isUnsafe(r):
+	case safetext.IsUnsafe(r):
 		if r < 0x100 {
 			return cell{r, len(`\x00`)}
 		}

@@ -192,25 +192,6 @@ func stripANSI(s string) string {
 	return b.String()
 }
 
-func TestSanitize(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"plain", "plain"},
-		{"a\nb", "a\n  b"},
-		{"a\r\nb", "a\n  b"},
-		{"a\rb", `a\x0db`},
-		{"tab\tkept", "tab\tkept"},
-		{"\x1b[2J", `\x1b[2J`},
-		{"\u0085", `\x85`},
-		{"\u2066x\u2069", `\u2066x\u2069`},
-		{"bad \xff byte", "bad \uFFFD byte"},
-	}
-	for _, tt := range tests {
-		if got := sanitize(tt.in, "  "); got != tt.want {
-			t.Errorf("sanitize(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestTextDefusesWorkflowCommands(t *testing.T) {
 	fs := []finding.Finding{
 		{Rule: "r", Severity: finding.Error, File: "::error::file.yml", Line: 1, Message: "x\n::add-mask::secret\n  \t::warning::y\n\u00a0\u3000::debug::z", Fix: "::notice::z"},

@@ -395,19 +395,31 @@ func commandLines(body string, c Config) []cmdLine {
 		if c.IndentedCode && indented && !inList {
 			continue // indented code
 		}
-		tokens := strings.FieldsFunc(removeInlineCode(line), isASCIISpace)
-		if len(tokens) > 0 && isTrigger(tokens[0], c.Bot) {
-			out = append(out, cmdLine{line: i + 1, tokens: tokens})
+		// The trigger is found with code spans read as blanks (code never
+		// issues a command), but the verb and arguments are the rest of the
+		// line as written and split as `scope check` splits its arguments: a
+		// code span there is text the grammar does not allow, so it rejects
+		// the request instead of vanishing (tests/`id` must not become
+		// tests/, the whole tree).
+		if trigger, end := firstToken(line); isTrigger(trigger, c.Bot) {
+			out = append(out, cmdLine{line: i + 1, tokens: append([]string{trigger}, SplitArgs(line[end:])...)})
 		}
 	}
 	return out
 }
 
+// isTrigger folds ASCII case only, as GitHub does for logins: Unicode
+// folding would take "@flaſhinfer-bot" (long s) or a Kelvin sign for the
+// bot, which GitHub does not render as a mention and Sanitize does not see.
 func isTrigger(tok, bot string) bool {
-	if strings.EqualFold(tok, "/bot") {
+	if asciiEqualFold(tok, "/bot") {
 		return true
 	}
-	return bot != "" && strings.EqualFold(tok, "@"+bot)
+	return bot != "" && asciiEqualFold(tok, "@"+bot)
+}
+
+func asciiEqualFold(a, b string) bool {
+	return len(a) == len(b) && asciiLower(a) == asciiLower(b)
 }
 
 func isListItem(s string) bool {
@@ -457,31 +469,39 @@ func closesFence(line string, ch byte, n int) bool {
 	return true
 }
 
-// removeInlineCode drops code spans (spec A2 step 4): a backtick run and
-// the next run of the same length on the line. An unmatched run stays as
-// literal text.
-func removeInlineCode(line string) string {
-	var b strings.Builder
+// firstToken returns a line's first token and the offset just past it,
+// with inline code spans (spec A2 step 4: a backtick run and the next run of
+// the same length) read as blanks. A span is a separator, never glue:
+// "@bot`x`-name" must not join into a login GitHub would not render as a
+// mention. An unmatched backtick run is literal text.
+func firstToken(line string) (string, int) {
 	i := 0
 	for i < len(line) {
-		if line[i] != '`' {
-			b.WriteByte(line[i])
+		if isASCIISpace(rune(line[i])) {
 			i++
 			continue
 		}
-		n := runLen(line, i)
-		end := codeSpanEnd(line, i, n)
-		if end < 0 {
-			b.WriteString(line[i : i+n])
+		if line[i] == '`' {
+			if end := codeSpanEnd(line, i, runLen(line, i)); end >= 0 {
+				i = end
+				continue
+			}
+		}
+		break
+	}
+	start := i
+	for i < len(line) && !isASCIISpace(rune(line[i])) {
+		if line[i] == '`' {
+			n := runLen(line, i)
+			if codeSpanEnd(line, i, n) >= 0 {
+				break
+			}
 			i += n
 			continue
 		}
-		// A span becomes a space, never glue: "@bot`x`-name" must not turn
-		// into a trigger token GitHub would not render as a mention.
-		b.WriteByte(' ')
-		i = end
+		i++
 	}
-	return b.String()
+	return line[start:i], i
 }
 
 // codeSpanEnd returns the index just past the backtick run that closes the

@@ -225,19 +225,22 @@ func TestCommandNotes(t *testing.T) {
 	}
 }
 
-func TestRemoveInlineCode(t *testing.T) {
-	for in, want := range map[string]string{
-		"a `b` c":        "a   c",
-		"a ``b ` c`` d":  "a   d",
-		"a `b":           "a `b",
-		"``a` b":         "``a` b",
-		"x ``` y ``` z":  "x   z",
-		"`a` `b` c":      "    c",
-		"@bot`x`-name":   "@bot -name",
-		"no code at all": "no code at all",
+func TestFirstToken(t *testing.T) {
+	for _, tt := range []struct{ in, tok, rest string }{
+		{"a `b` c", "a", " `b` c"},
+		{"`b` c d", "c", " d"},
+		{"``b ` c`` d", "d", ""},
+		{"`a` `b` c", "c", ""},
+		{"a`b", "a`b", ""},
+		{"``a` b", "``a`", " b"},
+		{"@bot`x`-name", "@bot", "`x`-name"},
+		{"  @bot run tests/`id`", "@bot", " run tests/`id`"},
+		{"", "", ""},
+		{"`only code`", "", ""},
 	} {
-		if got := removeInlineCode(in); got != want {
-			t.Errorf("removeInlineCode(%q) = %q, want %q", in, got, want)
+		tok, end := firstToken(tt.in)
+		if tok != tt.tok || tt.in[end:] != tt.rest {
+			t.Errorf("firstToken(%q) = %q, rest %q; want %q, rest %q", tt.in, tok, tt.in[end:], tt.tok, tt.rest)
 		}
 	}
 }
@@ -273,6 +276,10 @@ func FuzzClassify(f *testing.F) {
 				if cmd.Outcome == Accepted && len(cmd.Targets) == 0 {
 					t.Fatal("accepted run without targets")
 				}
+				// Never widened: the targets are the arguments as written.
+				if cmd.Outcome == Accepted && (!slices.Equal(cmd.Targets, dedup(cmd.Args)) || !isRun(SplitArgs(strings.ReplaceAll(body, "\r", "")), cmd.Args)) {
+					t.Fatalf("accepted targets %q, arguments %q, comment %q", cmd.Targets, cmd.Args, body)
+				}
 				for _, tg := range cmd.Targets {
 					assertSafeTarget(t, tg)
 					if !strings.HasPrefix(tg, c.Root) || strings.Contains(tg, "..") || strings.Contains(tg, "::") {
@@ -291,6 +298,16 @@ func FuzzClassify(f *testing.F) {
 			}
 		}
 	})
+}
+
+// isRun reports whether sub occurs as consecutive elements of all.
+func isRun(all, sub []string) bool {
+	for i := 0; i+len(sub) <= len(all); i++ {
+		if slices.Equal(all[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestReadLikeGrep covers the reference handler's interpretation (spec A2).

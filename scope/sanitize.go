@@ -5,29 +5,61 @@ import (
 )
 
 // Sanitize prepares text the bot posts (advisory rationale, model output,
-// validation errors) so that it can never address the bot: every "@<bot>"
-// mention outside code loses its "@", case-insensitively (spec A2 rule 8).
-// Code spans and fenced blocks are left alone, so copyable example
-// commands survive; the command parser never reads code.
+// validation errors) so that the command parser reads no command in it
+// (spec A2 rule 8): outside code, every "@<bot>" mention loses its run of
+// "@" and every "/bot" trigger its "/", case-insensitively, and a comment
+// that is a whole label command is put in a code span. Code spans and
+// fenced blocks are left alone, so copyable example commands survive; the
+// command parser never reads code. The pass repeats until nothing changes,
+// since removing a sigil can expose another ("/@bot" becomes "/bot"), and
+// carriage returns go first because the parser drops them before it reads
+// a line ("@\rbot" is a mention to it).
 func Sanitize(text, bot string) string {
-	if bot == "" {
-		return text
-	}
-	return walkOutsideCode(text, func(s string) string { return unmention(s, bot) })
+	s, _ := sanitize(text, bot)
+	return s
 }
 
-// Mentions counts the "@<bot>" mentions Sanitize would remove: a reply
-// with any would address the bot (self-trigger).
-func Mentions(text, bot string) int {
-	if bot == "" {
-		return 0
-	}
-	n := 0
-	walkOutsideCode(text, func(s string) string {
-		n += len(mentionIndexes(s, bot))
-		return s
-	})
+// SelfTriggers counts the triggers Sanitize neutralises: a reply with any
+// would address the bot (self-trigger).
+func SelfTriggers(text, bot string) int {
+	_, n := sanitize(text, bot)
 	return n
+}
+
+func sanitize(text, bot string) (string, int) {
+	text = strings.ReplaceAll(text, "\r", "")
+	total := 0
+	for {
+		n := 0
+		text = walkOutsideCode(text, func(s string) string {
+			var k int
+			s, k = unmention(s, bot)
+			n += k
+			s, k = unslashBot(s)
+			n += k
+			return s
+		})
+		if core := pyStrip(text); isGatewayCommand(core) {
+			// The gateway reads the whole comment; a label command the
+			// bot quotes stays copyable inside code.
+			i := strings.Index(text, core)
+			text = text[:i] + "`" + core + "`" + text[i+len(core):]
+			n++
+		}
+		if n == 0 {
+			return text, total
+		}
+		total += n
+	}
+}
+
+// isGatewayCommand reports a whole comment the label gateway would take as
+// an exact command, under any configuration (rerun-test under any root).
+func isGatewayCommand(s string) bool {
+	if s == "/clear-labels" || s == "/rerun-failed-ci" || addLabelRE().MatchString(s) {
+		return true
+	}
+	return rerunTestRE(Config{}).MatchString(s)
 }
 
 // walkOutsideCode applies f to every part of text outside fenced blocks
@@ -100,19 +132,56 @@ func isLoginByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
 }
 
-func unmention(s, bot string) string {
+// unmention drops the whole run of "@" before each mention: dropping one
+// would leave "@@bot" a mention.
+func unmention(s, bot string) (string, int) {
+	if bot == "" {
+		return s, 0
+	}
 	idx := mentionIndexes(s, bot)
 	if len(idx) == 0 {
-		return s
+		return s, 0
 	}
 	var b strings.Builder
 	prev := 0
 	for _, at := range idx {
-		b.WriteString(s[prev:at])
-		prev = at + 1 // drop the "@"
+		j := at
+		for j > prev && s[j-1] == '@' {
+			j--
+		}
+		b.WriteString(s[prev:j])
+		prev = at + 1
 	}
 	b.WriteString(s[prev:])
-	return b.String()
+	return b.String(), len(idx)
+}
+
+// unslashBot drops the "/" of every "/bot" that is a whole token (the
+// GitLab trigger, which the parser accepts too). s is a part of a line
+// between code spans, and a span is a token boundary to the parser.
+func unslashBot(s string) (string, int) {
+	l := asciiLower(s)
+	var b strings.Builder
+	prev, n := 0, 0
+	for off := 0; ; {
+		k := strings.Index(l[off:], "/bot")
+		if k < 0 {
+			break
+		}
+		at := off + k
+		end := at + len("/bot")
+		if (at == 0 || isASCIISpace(rune(s[at-1]))) && (end == len(s) || isASCIISpace(rune(s[end]))) {
+			b.WriteString(s[prev:at])
+			prev = at + 1
+			n++
+		}
+		off = end
+	}
+	if n == 0 {
+		return s, 0
+	}
+	b.WriteString(s[prev:])
+	return b.String(), n
 }
 
 func asciiLower(s string) string {

@@ -4,7 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/cicheck/cicheck/internal/safetext"
 )
+
+// The text formats pass everything that came from a comment, a PR body or
+// a status (targets, reasons quoting them, notes) through safetext.Line:
+// a rejected target is echoed, and it must not reach a terminal or a CI
+// log as an escape sequence or a line of its own.
 
 func outcomeWord(accepted bool) string {
 	if accepted {
@@ -41,10 +48,10 @@ func WriteResult(w io.Writer, format string, res Result) error {
 	}
 	fmt.Fprintln(w, outcomeWord(res.Accepted()))
 	for _, t := range res.Targets {
-		fmt.Fprintf(w, "target: %s\n", t)
+		fmt.Fprintf(w, "target: %s\n", safetext.Line(t))
 	}
 	for _, r := range res.Reasons {
-		fmt.Fprintf(w, "reason: %s\n", r.Message)
+		fmt.Fprintf(w, "reason: %s\n", safetext.Line(r.Message))
 	}
 	return nil
 }
@@ -76,7 +83,7 @@ func WritePlan(w io.Writer, format string, plan []Status, fp string) error {
 		}{1, plan, fp})
 	}
 	for _, st := range plan {
-		fmt.Fprintf(w, "%s: %s\n", st.Context, describe(st.Description))
+		fmt.Fprintf(w, "%s: %s\n", safetext.Line(st.Context), safetext.Line(describe(st.Description)))
 	}
 	fmt.Fprintf(w, "fingerprint: %s\n", fp)
 	return nil
@@ -109,12 +116,12 @@ func WriteReassembly(w io.Writer, format string, r Reassembly) error {
 		if r.Scope == "" {
 			fmt.Fprintln(w, "scope: (full suite)")
 		} else {
-			fmt.Fprintf(w, "scope: %s\n", r.Scope)
+			fmt.Fprintf(w, "scope: %s\n", safetext.Line(r.Scope))
 		}
 		fmt.Fprintf(w, "fingerprint: %s\n", r.Fingerprint)
 		fmt.Fprintf(w, "previous: %d\n", r.Previous)
 		for _, x := range r.Findings {
-			fmt.Fprintf(w, "%s: %s [%s]\n", x.Severity, x.Message, x.Rule)
+			fmt.Fprintf(w, "%s: %s [%s]\n", x.Severity, safetext.Line(x.Message), x.Rule)
 		}
 	}
 	return nil
@@ -140,11 +147,11 @@ func WriteCommand(w io.Writer, format string, cmd Command) error {
 			fmt.Fprintf(w, "line: %d\n", cmd.Line)
 		}
 		for _, t := range cmd.Targets {
-			fmt.Fprintf(w, "target: %s\n", t)
+			fmt.Fprintf(w, "target: %s\n", safetext.Line(t))
 		}
-		fmt.Fprintf(w, "reason: %s\n", cmd.Reason)
+		fmt.Fprintf(w, "reason: %s\n", safetext.Line(cmd.Reason))
 		for _, n := range cmd.Notes {
-			fmt.Fprintf(w, "note: %s\n", n)
+			fmt.Fprintf(w, "note: %s\n", safetext.Line(n))
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/cicheck/cicheck/internal/safetext"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -121,11 +122,17 @@ func (sim *Sim) FaultMatrix(sc Scenario, watched func(*workflowgraph.Job) bool) 
 // WriteFaultMatrix writes rows as a table (format "text"), a Markdown
 // table ("markdown") or versioned JSON ("json").
 func WriteFaultMatrix(out io.Writer, format string, rows []FaultRow) {
-	list := func(xs []string) string {
+	// Job ids and leg names come from the workflow: each is literal text in
+	// markdown, and the text table is escaped as a whole (internal/safetext).
+	list := func(xs []string, esc func(string) string) string {
 		if len(xs) == 0 {
 			return "-"
 		}
-		return strings.Join(xs, ", ")
+		e := make([]string, len(xs))
+		for i, x := range xs {
+			e[i] = esc(x)
+		}
+		return strings.Join(e, ", ")
 	}
 	switch format {
 	case "json":
@@ -135,17 +142,20 @@ func WriteFaultMatrix(out io.Writer, format string, rows []FaultRow) {
 		}{1, rows}, "", "  ")
 		fmt.Fprintln(out, string(b))
 	case "markdown":
+		md := safetext.Markdown
 		fmt.Fprintln(out, "| job that fails | GPU/heavy jobs skipped | still run | undecided |")
 		fmt.Fprintln(out, "|---|---|---|---|")
 		for _, r := range rows {
-			fmt.Fprintf(out, "| %s | %s | %s | %s |\n", r.Fails, list(r.Skipped), list(r.Run), list(r.Unknown))
+			fmt.Fprintf(out, "| %s | %s | %s | %s |\n", md(r.Fails), list(r.Skipped, md), list(r.Run, md), list(r.Unknown, md))
 		}
 	default:
-		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+		var b strings.Builder
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "FAILS\tGPU/HEAVY SKIPPED\tSTILL RUN\tUNDECIDED")
 		for _, r := range rows {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Fails, list(r.Skipped), list(r.Run), list(r.Unknown))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safetext.Line(r.Fails), list(r.Skipped, safetext.Line), list(r.Run, safetext.Line), list(r.Unknown, safetext.Line))
 		}
 		_ = tw.Flush()
+		_, _ = io.WriteString(out, safetext.Output(b.String()))
 	}
 }

@@ -90,3 +90,22 @@ func TestFaultMatrixIncremental(t *testing.T) {
 		}
 	}
 }
+
+// TestFaultMatrixHostileNames: job names from the workflow print no
+// terminal escape, start no workflow command and form no link (issue 27).
+func TestFaultMatrixHostileNames(t *testing.T) {
+	rows := []FaultRow{{Fails: "a\x1b[2J\n::warning::x", Skipped: []string{"[click](https://evil)"}, Run: []string{"<img src=x>"}}}
+	for _, format := range []string{"text", "markdown"} {
+		var b strings.Builder
+		WriteFaultMatrix(&b, format, rows)
+		out := b.String()
+		if strings.Contains(out, "\x1b") || format == "markdown" && (strings.Contains(out, "[click](") || strings.Contains(out, "<img")) {
+			t.Errorf("%s: %q", format, out)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "::") {
+				t.Errorf("%s: workflow command line %q", format, l)
+			}
+		}
+	}
+}

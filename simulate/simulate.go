@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -136,9 +137,12 @@ type Sim struct {
 	pos   map[string]int       // job id → index in order
 	// needs holds each job's distinct known direct needs as positions, in
 	// written order.
-	needs   [][]int
-	conds   []*cond
-	invalid string
+	needs [][]int
+	conds []*cond
+	// matrixFail is, per job, GitHub's error for a matrix of more than
+	// workflowgraph.MaxLegs legs ("" for none): the job fails, no leg runs.
+	matrixFail []string
+	invalid    string
 	// refused lists why GitHub refuses the file, in file order: no job runs.
 	refused []workflowgraph.Refusal
 
@@ -166,9 +170,18 @@ func New(w *workflowgraph.Workflow) *Sim {
 	s.jobs = make([]*workflowgraph.Job, len(s.order))
 	s.needs = make([][]int, len(s.order))
 	s.conds = make([]*cond, len(s.order))
+	s.matrixFail = make([]string, len(s.order))
 	for i, id := range s.order {
 		s.pos[id] = i
 		s.jobs[i] = w.Job(id)
+		if n, ok := workflowgraph.MatrixSize(s.jobs[i]); ok && n > workflowgraph.MaxLegs {
+			produced := strconv.Itoa(n)
+			if n >= 1<<20 {
+				produced = "at least " + produced
+			}
+			s.matrixFail[i] = "Strategy for job '" + id + "' produced " + produced + " configurations which exceeds the maximum of " +
+				strconv.Itoa(workflowgraph.MaxLegs) + " configurations (GitHub's error: no leg runs)"
+		}
 	}
 	mark := make([]int, len(s.order)) // mark[p] == i+1: job i already lists need p
 	for i, j := range s.jobs {
@@ -766,6 +779,11 @@ func (st *state) job(i int) Verdict {
 		v.Verdict = VerdictRun
 		v.Reason = st.explainTrue(c)
 		v.Result = st.outcome(j.ID)
+		if r := st.s.matrixFail[i]; r != "" {
+			v.Result = Failure
+			v.Reason += "; ends failure: " + r
+			return v
+		}
 		if j.Callee != nil {
 			if inner, ok := innerScenario(st.sc, j); ok {
 				var why string

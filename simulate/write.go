@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/safetext"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -70,15 +71,12 @@ func WriteRefused(w io.Writer, format, file string, refused []workflowgraph.Refu
 		}
 		return writeJSON(w, doc)
 	}
-	if _, err := fmt.Fprintf(w, "%s: workflow invalid: GitHub refuses the file, so no job runs\n", file); err != nil {
-		return err
-	}
+	b := fmt.Appendf(nil, "%s: workflow invalid: GitHub refuses the file, so no job runs\n", file)
 	for _, r := range refused {
-		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s\n", file, r.Line, r.Column, r.Reason); err != nil {
-			return err
-		}
+		b = fmt.Appendf(b, "%s:%d:%d: %s\n", file, r.Line, r.Column, r.Reason)
 	}
-	return nil
+	_, err := io.WriteString(w, safetext.Output(string(b)))
+	return err
 }
 
 // WriteVerdicts writes a run's verdicts: one line per job (legs and called
@@ -115,7 +113,7 @@ func WriteVerdicts(w io.Writer, format string, vs []Verdict) error {
 			b = append(b, '\n')
 		}
 	}
-	_, err := w.Write(b)
+	_, err := io.WriteString(w, safetext.Output(string(b)))
 	return err
 }
 

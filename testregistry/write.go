@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/cicheck/cicheck/internal/safetext"
 )
 
 type selectedJSON struct {
@@ -61,7 +63,7 @@ func WriteSelection(w io.Writer, format string, p RunPolicy, sel Selection, suit
 		writeSelected(&b, fmt.Sprintf("selected (%d):", len(sel.Enabled)), sel.Enabled, false)
 		writeSelected(&b, fmt.Sprintf("skipped, disabled (%d):", len(sel.Skipped)), sel.Skipped, true)
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, safetext.Output(b.String()))
 	return err
 }
 
@@ -92,8 +94,8 @@ func WriteFilePlan(w io.Writer, format string, plan FilePlan) error {
 		}{1, plan})
 	}
 	runsOn, _ := json.Marshal(plan.RunsOn)
-	_, err := fmt.Fprintf(w, "file: %s\nbackend: %s\nsuite: %s\nruns-on: %s\nimage: %s\ntimeout-seconds: %d\n",
-		plan.File, plan.Backend, plan.Suite, runsOn, plan.Image, plan.TimeoutSeconds)
+	_, err := io.WriteString(w, safetext.Output(fmt.Sprintf("file: %s\nbackend: %s\nsuite: %s\nruns-on: %s\nimage: %s\ntimeout-seconds: %d\n",
+		plan.File, plan.Backend, plan.Suite, runsOn, plan.Image, plan.TimeoutSeconds)))
 	return err
 }
 
@@ -143,7 +145,7 @@ func WriteLabelUses(w io.Writer, format string, uses []LabelUse, cfg Config) err
 			b.WriteString("\n")
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, safetext.Output(b.String()))
 	return err
 }
 

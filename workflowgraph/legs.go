@@ -54,15 +54,15 @@ func (l Leg) Matches(sel map[string]string) bool {
 // none.
 // ok is false when the matrix is not static (an expression anywhere) or a
 // value is not a scalar; nil legs with ok true means no matrix.
+//
+// A matrix of more than MaxLegs legs has none (ok false): GitHub fails the
+// job instead (MatrixSize).
 func Legs(j *Job) (legs []Leg, ok bool) {
 	if j == nil || j.AST == nil || j.AST.Strategy == nil || j.AST.Strategy.Matrix == nil {
 		return nil, true
 	}
-	combos, ok := expandMatrix(j.AST.Strategy.Matrix, func(v actionlint.RawYAMLValue) (cell, bool) {
-		s, ok := scalar(v)
-		return cell{key: s}, ok
-	}, nil, 0)
-	if !ok {
+	combos, ok := expandMatrix(j.AST.Strategy.Matrix, scalarCell, nil, expandCap)
+	if !ok || len(combos) > MaxLegs {
 		return nil, false
 	}
 	for _, c := range combos {
@@ -73,6 +73,85 @@ func Legs(j *Job) (legs []Leg, ok bool) {
 		legs = append(legs, l)
 	}
 	return legs, true
+}
+
+// MaxLegs is GitHub's cap on the jobs one matrix generates ("A matrix will
+// generate a maximum of 256 jobs per workflow run").
+const MaxLegs = 256
+
+// expandCap bounds the combinations cicheck expands to count a matrix's
+// legs: an exclude can only be applied to combinations that exist, so a
+// larger product with excludes is not counted (a product of 8 keys of 20
+// values is 2.56e10 combinations).
+const expandCap = 16 * MaxLegs
+
+func scalarCell(v actionlint.RawYAMLValue) (cell, bool) {
+	s, ok := scalar(v)
+	return cell{key: s}, ok
+}
+
+// MatrixSize counts the legs j's static matrix generates, exclude and
+// include applied, without expanding more than expandCap combinations: a
+// product beyond that is counted arithmetically when nothing excludes from
+// it (each include entry then fits some combination exactly when its
+// values for the matrix's own keys are among theirs), and is not counted
+// (ok false) otherwise. No matrix is 0 legs; a matrix that is not static
+// is not counted.
+func MatrixSize(j *Job) (n int, ok bool) {
+	if j == nil || j.AST == nil || j.AST.Strategy == nil || j.AST.Strategy.Matrix == nil {
+		return 0, true
+	}
+	m := j.AST.Strategy.Matrix
+	if combos, ok := expandMatrix(m, scalarCell, nil, expandCap); ok {
+		return len(combos), true
+	}
+	if m.Expression != nil || m.Exclude != nil && (m.Exclude.Expression != nil || len(m.Exclude.Combinations) > 0) {
+		return 0, false
+	}
+	values := map[string]map[string]bool{}
+	product := 1
+	for key, r := range m.Rows {
+		if r == nil || r.Expression != nil {
+			return 0, false
+		}
+		vs := map[string]bool{}
+		for _, v := range r.Values {
+			s, ok := scalar(v)
+			if !ok {
+				return 0, false
+			}
+			vs[s] = true
+		}
+		values[strings.ToLower(key)] = vs
+		// Saturate: past a million legs the count only says "too many".
+		product = min(product*max(len(r.Values), 0), 1<<20)
+	}
+	n = product
+	if m.Include != nil {
+		if m.Include.Expression != nil {
+			return 0, false
+		}
+	entries:
+		for _, c := range m.Include.Combinations {
+			if c == nil || c.Expression != nil {
+				return 0, false
+			}
+			for k, a := range c.Assigns {
+				if a == nil {
+					continue
+				}
+				s, ok := scalar(a.Value)
+				if !ok {
+					return 0, false
+				}
+				if vs, row := values[strings.ToLower(k)]; row && !vs[s] {
+					n++ // fits no combination: a leg of its own
+					continue entries
+				}
+			}
+		}
+	}
+	return n, true
 }
 
 // cell is one matrix value: key is how include and exclude compare it

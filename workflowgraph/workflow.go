@@ -217,7 +217,8 @@ func UnwrapPathError(err error) error {
 }
 
 // CheckWorkflowBytes rejects content that cannot be a workflow at all:
-// empty (or only comments) and binary. It is cheap: the YAML is parsed
+// empty (or only comments) and binary, and YAML whose aliases expand past
+// MaxAliasNodes. It is cheap: the YAML is parsed
 // once, later, by actionlint; CheckParsed then rejects YAML that is not a
 // workflow. Malformed YAML passes: it is a syntax finding.
 func CheckWorkflowBytes(p string, src []byte) error {
@@ -235,12 +236,14 @@ func CheckWorkflowBytes(p string, src []byte) error {
 		}
 		return &InvalidFile{Path: p, Msg: "empty file, not a workflow"}
 	}
-	return nil
+	// Before anything, actionlint included, walks the tree.
+	return checkAliases(p, src)
 }
 
 // InvalidFile is a file GitHub refuses as a workflow before reading it
 // as one: too large, binary, invalid UTF-8, empty, only comments, or YAML
-// whose top level is not a workflow. Line and Col are 0 when the whole
+// whose top level is not a workflow; or one whose YAML aliases expand past
+// cicheck's budget (MaxAliasNodes). Line and Col are 0 when the whole
 // file is at fault.
 type InvalidFile struct {
 	Path      string

@@ -118,12 +118,12 @@ func runCommandPolicy(e *env, args []string) error {
 		// An invalid policy is a finding about that file, not bad usage.
 		return cli.Failf("%v", err)
 	}
-	fmt.Fprintf(e.Stdout, "%s: valid access policy, %d exposed labels\n", file, len(p.Commands[scope.PolicyAddLabel].AllowedLabels))
+	say(e.Stdout, "%s: valid access policy, %d exposed labels\n", file, len(p.Commands[scope.PolicyAddLabel].AllowedLabels))
 	return nil
 }
 
-// runCommandSanitize prepares text the bot will post: bot mentions outside
-// code lose their "@" so the reply can never re-trigger the bot. --check
+// runCommandSanitize prepares text the bot will post: command triggers
+// outside code are neutralised so the reply can never re-trigger the bot. --check
 // only reports (exit 1) a reply that would (self-trigger).
 func runCommandSanitize(e *env, args []string) error {
 	f := newScopeFlags(e, "command sanitize")
@@ -148,10 +148,10 @@ func runCommandSanitize(e *env, args []string) error {
 		fmt.Fprint(e.Stdout, scope.Sanitize(text, f.cfg.Bot))
 		return nil
 	}
-	n := scope.Mentions(text, f.cfg.Bot)
+	n := scope.SelfTriggers(text, f.cfg.Bot)
 	if n == 0 {
 		return nil
 	}
-	fmt.Fprintf(e.Stdout, "self-trigger: %d mention(s) of @%s outside code; run 'cicheck command sanitize' on the reply\n", n, f.cfg.Bot)
+	fmt.Fprintf(e.Stdout, "self-trigger: %d command trigger(s) outside code (mentions of @%s, /bot, a label command); run 'cicheck command sanitize' on the reply\n", n, f.cfg.Bot)
 	return cli.Exit(cli.ExitFindings)
 }

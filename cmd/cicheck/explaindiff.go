@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
@@ -60,7 +59,7 @@ func runExplainDiff(e *env, args []string) error {
 		return err
 	}
 	for _, s := range in.Skipped {
-		fmt.Fprintf(e.Stderr, "cicheck: %s\n", s)
+		say(e.Stderr, "cicheck: %s\n", s)
 	}
 	// A workflow with syntax errors is explained from what parsed; say so
 	// in lint's format (exit status unchanged).

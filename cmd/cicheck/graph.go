@@ -116,6 +116,6 @@ func loadWorkflows(e *env, cfgPath string, paths []string) ([]lint.Loaded, *work
 // reportLater prints err now and returns the exit the run ends with once
 // the other inputs are done.
 func reportLater(e *env, err error) error {
-	fmt.Fprintf(e.Stderr, "cicheck: %v\n", err)
+	say(e.Stderr, "cicheck: %v\n", err)
 	return cli.Exit(cli.ExitUsage)
 }

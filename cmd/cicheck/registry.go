@@ -114,7 +114,7 @@ func registrySelect(e *env, args []string) error {
 	}
 	p, warns, sel, err := r.SelectFor(q, reg.Config)
 	for _, w := range warns {
-		fmt.Fprintf(e.Stderr, "cicheck: warning: %s\n", w.Message)
+		say(e.Stderr, "cicheck: warning: %s\n", w.Message)
 	}
 	if err != nil {
 		return err

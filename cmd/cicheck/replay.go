@@ -79,7 +79,7 @@ func runReplay(e *env, args []string) error {
 		fmt.Fprintf(e.Stderr, "cicheck: left out %d commit(s) without a parent to diff against (the root, or a shallow clone's boundary: fetch more history)\n", in.Orphans)
 	}
 	for _, n := range in.Notes {
-		fmt.Fprintf(e.Stderr, "cicheck: %s\n", n)
+		say(e.Stderr, "cicheck: %s\n", n)
 	}
 	// Syntax errors of either side's workflows, in lint's format, the file
 	// named REF:PATH as git names a file at a revision.

@@ -127,7 +127,7 @@ func runScopeCheck(e *env, args []string) error {
 		return err
 	}
 	for _, d := range drift {
-		fmt.Fprintf(e.Stderr, "cicheck: %s: %s:%d:%d: %s [%s]\n", d.Severity, d.File, d.Line, d.Column, d.Message, d.Rule)
+		say(e.Stderr, "cicheck: %s: %s:%d:%d: %s [%s]\n", d.Severity, d.File, d.Line, d.Column, d.Message, d.Rule)
 	}
 	return cli.Wrote(scope.WriteResult(e.Stdout, f.format, res), !res.Accepted())
 }
@@ -150,7 +150,7 @@ func runScopeChunk(e *env, args []string) error {
 	plan, fp, err := scope.PlanChunks(scope.SplitArgs(args...), f.cfg, tree.Options, *previous, *snapshot)
 	if rj := (*scope.Rejection)(nil); errors.As(err, &rj) {
 		for _, r := range rj.Reasons {
-			fmt.Fprintf(e.Stderr, "cicheck: rejected: %s\n", r)
+			say(e.Stderr, "cicheck: rejected: %s\n", r)
 		}
 		return cli.Exit(cli.ExitFindings)
 	} else if err != nil {

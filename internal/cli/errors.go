@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/cicheck/cicheck/internal/safetext"
 )
 
 // Error is an error with the exit code it ends the run with. A plain error
@@ -67,7 +69,10 @@ func (a *App) Report(e *Env, err error) int {
 	case x.Bare:
 		fmt.Fprintln(e.Stderr, x.Err)
 	default:
-		fmt.Fprintf(e.Stderr, "%s: %v\n", a.Name, err)
+		// An error often names a file or quotes its content: shown escaped
+		// (internal/safetext), it cannot move the cursor or issue a
+		// workflow command in a CI log.
+		fmt.Fprint(e.Stderr, safetext.Output(fmt.Sprintf("%s: %v\n", a.Name, err)))
 	}
 	return x.Code
 }

@@ -28,6 +28,17 @@ func TestWrote(t *testing.T) {
 	}
 }
 
+// TestReportEscapes: an error quoting a hostile file name is printed with
+// its control characters spelled out, on lines that start no workflow
+// command.
+func TestReportEscapes(t *testing.T) {
+	var b bytes.Buffer
+	(&App{Name: "p"}).Report(&Env{Stderr: &b}, fmt.Errorf("%s: cannot read", "x\x1b[2J\n::error::y\u202e.yml"))
+	if got, want := b.String(), "p: x\\x1b[2J\n\\x3a:error::y\\u202e.yml: cannot read\n"; got != want {
+		t.Errorf("Report printed %q, want %q", got, want)
+	}
+}
+
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("closed") }

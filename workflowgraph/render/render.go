@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cicheck/cicheck/internal/plural"
+	"github.com/cicheck/cicheck/internal/safetext"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -160,7 +161,7 @@ func Text(w io.Writer, gws []Workflow) error {
 			fmt.Fprintf(&b, "  cycle: %s -> %s\n", strings.Join(c, " -> "), c[0])
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, safetext.Output(b.String()))
 	return err
 }
 
@@ -190,11 +191,12 @@ func writeTextJobs(b *strings.Builder, gw Workflow, indent string) {
 	}
 }
 
-// MermaidText escapes a label for a quoted Mermaid node label.
-// MermaidText escapes s for a quoted Mermaid node label.
+// MermaidText escapes s for a quoted Mermaid node label. Control
+// characters are spelled out first (safetext.Line): a CR is a line ending
+// to markdown, and the label sits inside a fenced block.
 func MermaidText(s string) string {
-	r := strings.NewReplacer("#", "#35;", `"`, "#quot;", "&", "#amp;", "<", "#lt;", ">", "#gt;", "\n", " ", "|", "#124;", "`", "#96;")
-	return r.Replace(s)
+	r := strings.NewReplacer("#", "#35;", `"`, "#quot;", "&", "#amp;", "<", "#lt;", ">", "#gt;", "|", "#124;", "`", "#96;")
+	return r.Replace(safetext.Line(s))
 }
 
 func nodeLabel(prefix string, gj Job, br string, esc func(string) string) string {

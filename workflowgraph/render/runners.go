@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/cicheck/cicheck/internal/safetext"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -78,7 +79,8 @@ func WriteRunners(w io.Writer, format string, rows []*RunnerRow) error {
 		_, err = fmt.Fprintln(w, string(b))
 		return err
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var buf strings.Builder
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	for _, r := range rows {
 		class := r.Class
 		if r.Kind != "" {
@@ -86,7 +88,11 @@ func WriteRunners(w io.Writer, format string, rows []*RunnerRow) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Runner, class, r.Reason, strings.Join(r.Jobs, " "))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, safetext.Output(buf.String()))
+	return err
 }
 
 // runnerKey renders a runner as written: labels, group, symbolic parts.
