@@ -155,14 +155,27 @@ func (c *Classifier) witness(j *Job) *Job {
 // pool, so one job's evidence says nothing of another's runner.
 var defaultLabels = map[string]bool{"self-hosted": true, "linux": true, "windows": true, "macos": true, "x64": true, "arm": true, "arm64": true}
 
-// specific: the runner names a pool (a group, or a label that is not a
-// default one).
+// CustomLabels are r's labels that name a pool: neither a default
+// self-hosted label nor a GitHub-hosted image's name.
+func CustomLabels(r Runner) []string {
+	var out []string
+	for _, l := range r.Labels {
+		if !defaultLabels[strings.ToLower(l)] && !githubHosted(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// specific: the runner names a pool (a group, or a label that is neither a
+// default one nor a GitHub-hosted image's name borrowed by a self-hosted
+// runner).
 func specific(r Runner) bool {
 	if r.Group != "" {
 		return true
 	}
 	for _, l := range r.Labels {
-		if !defaultLabels[strings.ToLower(l)] {
+		if !defaultLabels[strings.ToLower(l)] && !githubHosted(l) {
 			return true
 		}
 	}

@@ -16,6 +16,7 @@ func runRunners(e *env, args []string) error {
 	var format string
 	fl.Enum(&format, "format", "text", "output format: text, json", "text", "json")
 	cfgPath := fl.String("config", "", "configuration file (default: .cicheck.yaml at the repository root)")
+	suggest := fl.Bool("suggest", false, "print the custom labels of self-hosted runners cicheck does not classify, with their job counts, as a gpu.runner-labels snippet for .cicheck.yaml")
 	if err := cli.Parse(fl, args); err != nil {
 		return err
 	}
@@ -32,7 +33,11 @@ func runRunners(e *env, args []string) error {
 			rs.Add(l.Target.Display, l.Workflow)
 		}
 	}
-	if err := render.WriteRunners(e.Stdout, format, rs.Rows()); err != nil {
+	write := func() error { return render.WriteRunners(e.Stdout, format, rs.Rows()) }
+	if *suggest {
+		write = func() error { return rs.WriteSuggestion(e.Stdout) }
+	}
+	if err := write(); err != nil {
 		return cli.Internal(err)
 	}
 	return cmp.Or(failed, reportDrawnFrom(e, loaded, "runner list"))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/cicheck/cicheck/internal/plural"
 	"github.com/cicheck/cicheck/internal/safetext"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
@@ -23,11 +24,14 @@ type RunnerRow struct {
 type Runners struct {
 	cl   *workflowgraph.Classifier
 	rows map[string]*RunnerRow
+	// custom counts the jobs on each custom label of a self-hosted runner
+	// that cicheck does not classify as an accelerator's.
+	custom map[string]int
 }
 
 // NewRunners collects runners classified by cl.
 func NewRunners(cl *workflowgraph.Classifier) *Runners {
-	return &Runners{cl: cl, rows: map[string]*RunnerRow{}}
+	return &Runners{cl: cl, rows: map[string]*RunnerRow{}, custom: map[string]int{}}
 }
 
 // Add adds w's jobs, named file:job.
@@ -42,7 +46,52 @@ func (r *Runners) Add(file string, w *workflowgraph.Workflow) {
 			r.rows[key] = row
 		}
 		row.Jobs = append(row.Jobs, file+":"+j.ID)
+		if c.Class == workflowgraph.ClassSelfHosted {
+			for _, l := range workflowgraph.CustomLabels(j.Runner) {
+				r.custom[l]++
+			}
+		}
 	}
+}
+
+var globEscape = strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`, "]", `\]`, "{", `\{`, "}", `\}`)
+
+// WriteSuggestion writes the custom labels of self-hosted runners that
+// cicheck leaves unclassified, most jobs first, as a gpu.runner-labels
+// snippet for .cicheck.yaml: the user keeps the lines that name
+// accelerators. Labels are written as quoted YAML strings.
+func (r *Runners) WriteSuggestion(w io.Writer) error {
+	type row struct {
+		label string
+		jobs  int
+	}
+	var rows []row
+	for l, n := range r.custom {
+		rows = append(rows, row{l, n})
+	}
+	sort.Slice(rows, func(a, b int) bool {
+		if rows[a].jobs != rows[b].jobs {
+			return rows[a].jobs > rows[b].jobs
+		}
+		return rows[a].label < rows[b].label
+	})
+	var b strings.Builder
+	if len(rows) == 0 {
+		b.WriteString("# every self-hosted runner label is classified: nothing to suggest\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	b.WriteString("# Custom runner labels cicheck does not classify as accelerators, with the\n")
+	b.WriteString("# jobs on each. Keep in .cicheck.yaml the ones that name accelerator runners.\n")
+	b.WriteString("gpu:\n  runner-labels:\n")
+	for _, x := range rows {
+		// gpu.runner-labels are globs: a metacharacter in a label is escaped;
+		// a JSON string is a YAML double-quoted scalar.
+		q, _ := json.Marshal(globEscape.Replace(x.label))
+		fmt.Fprintf(&b, "    - %s # %d %s\n", q, x.jobs, plural.Word(x.jobs, "job"))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // Rows are the runners, accelerators first, then self-hosted, unknown and
