@@ -114,6 +114,7 @@ def main():
     tot = sum(v[1] for v in fleets.values())
     print(f"accelerator jobs recognised: {rec}/{tot} = {rec / max(tot, 1):.1%}")
     print(f"false accelerator claims: {len(false_claims)}/{cpu_jobs} cpu jobs = {len(false_claims) / max(cpu_jobs, 1):.1%}")
+    print(f"precision (accelerator claims that are accelerator jobs): {rec}/{rec + len(false_claims)} = {rec / max(rec + len(false_claims), 1):.1%}")
     print(f"accelerator jobs called GitHub-hosted: {len(hosted)}")
     print(f"truth-unknown jobs called accelerator: {len(unk_claimed)}/{unk_total}")
     if missing:
