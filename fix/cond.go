@@ -44,12 +44,25 @@ func Condition(j *workflowgraph.Job, e finding.CondEdit) (string, bool) {
 	return p.cond, why == ""
 }
 
-// terms splits e's terms.
-func terms(e finding.CondEdit) []string {
+// terms splits e's terms. A term whose top level is || is put in
+// parentheses: joined by && as it stands, it would bind to its
+// neighbours (`a && b||c` is `(a && b) || c`), gate nothing it meant to,
+// and never be found again by the next run.
+func terms(e finding.CondEdit) ([]string, string) {
 	if e.Terms == "" {
-		return nil
+		return nil, ""
 	}
-	return strings.Split(e.Terms, " && ")
+	ts := strings.Split(e.Terms, " && ")
+	for i, t := range ts {
+		n, err := workflowgraph.ParseExpr(t)
+		if err != "" {
+			return nil, "a term of the fix does not parse"
+		}
+		if l, ok := n.(*actionlint.LogicalOpNode); ok && l.Kind == actionlint.LogicalOpNodeKindOr && !parenthesized(t) {
+			ts[i] = "(" + t + ")"
+		}
+	}
+	return ts, ""
 }
 
 // alwaysCall is the text of an always() call.
@@ -57,7 +70,10 @@ var alwaysCall = regexp.MustCompile(`(?i)^always\s*\(\s*\)`)
 
 // planFor computes the changes of edit e on condition c (nil: no if:).
 func planFor(c *workflowgraph.Cond, e finding.CondEdit) (plan, string) {
-	ts := terms(e)
+	ts, why := terms(e)
+	if why != "" {
+		return plan{}, why
+	}
 	if c == nil {
 		if len(ts) == 0 || e.Cancel {
 			return plan{}, "the job has no if: to edit"
