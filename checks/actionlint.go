@@ -2,8 +2,10 @@ package checks
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -16,6 +18,8 @@ import (
 	"github.com/cicheck/cicheck/expr"
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/internal/ghschema"
+	"github.com/cicheck/cicheck/internal/repofs"
+	"github.com/cicheck/cicheck/workflowgraph"
 )
 
 // Linter runs the embedded actionlint (all its rules, honouring the
@@ -60,12 +64,48 @@ func (ps *Projects) get(root string) (*actionlint.Project, error) {
 	if p := ps.m[root]; p != nil {
 		return p, nil
 	}
+	if err := checkConfigFile(root); err != nil {
+		return nil, err
+	}
 	p, err := actionlint.NewProject(root)
 	if err != nil {
 		return nil, err
 	}
 	ps.m[root] = p
 	return p, nil
+}
+
+// configFileError is a .github/actionlint.yaml cicheck will not let
+// actionlint read.
+type configFileError struct {
+	path string
+	err  error
+}
+
+func (e *configFileError) Error() string { return e.path + ": " + e.err.Error() }
+
+// checkConfigFile reads the project's actionlint.yaml as repofs does
+// before actionlint reads it with no bound: a named pipe there would hang
+// the run, a link to /dev/zero exhaust memory, a link out of the
+// repository be read.
+func checkConfigFile(root string) error {
+	fsys := repofs.DirFS(root)
+	for _, base := range []string{"actionlint.yaml", "actionlint.yml"} {
+		name := ".github/" + base
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(name))); err != nil {
+			continue
+		}
+		if _, err := repofs.ReadFile(fsys, name, repofs.ConfigLimit, "configuration file"); err != nil {
+			var tl *repofs.TooLargeError
+			if errors.As(err, &tl) {
+				err = fmt.Errorf("larger than the %d MiB limit for a configuration file", repofs.ConfigLimit>>20)
+			} else {
+				err = workflowgraph.UnwrapPathError(err)
+			}
+			return &configFileError{path: filepath.Join(root, filepath.FromSlash(name)), err: err}
+		}
+	}
+	return nil
 }
 
 // LinterOptions configures NewLinter.
@@ -346,6 +386,10 @@ func ignoredByPathConfig(e *actionlint.Error, cfgs []actionlint.PathConfig) bool
 // than against the workflow being linted; actionlint's message repeats its
 // "could not parse config file" prefix with an absolute path, dropped here.
 func projectError(err error, root, wd string) error {
+	var cf *configFileError
+	if errors.As(err, &cf) {
+		return fmt.Errorf("%s: %v", filepath.ToSlash(relTo(wd, cf.path)), cf.err)
+	}
 	msg := oneLine(err.Error())
 	name := ""
 	for _, base := range []string{"actionlint.yaml", "actionlint.yml"} {

@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cicheck/cicheck/internal/repofs"
+
 	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/yaml.v3"
 
@@ -133,7 +135,7 @@ func Load(fsys fs.FS, path string) (*Config, error) {
 	if path == "" {
 		return c, nil
 	}
-	b, err := fs.ReadFile(fsys, path)
+	b, err := repofs.ReadFile(fsys, path, repofs.ConfigLimit, "configuration file")
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

@@ -2,14 +2,16 @@ package explain
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/cicheck/cicheck/internal/repofs"
 
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/internal/gitdiff"
@@ -49,7 +51,7 @@ type Input struct {
 // Read reads s. It is explain's one place of I/O: git through gitdiff and
 // files; the explanation itself (Explain) reads only the Input.
 func Read(s Source) (*Input, error) {
-	in := &Input{FS: os.DirFS(s.Root)}
+	in := &Input{FS: repofs.DirFS(s.Root)}
 	var err error
 	if s.Files != "" {
 		r, name := s.Stdin, "stdin"
@@ -58,7 +60,12 @@ func Read(s Source) (*Input, error) {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(s.WD, p)
 			}
-			b, err := os.ReadFile(p)
+			b, err := repofs.ReadPath(p, repofs.DiffLimit, "list of changed files")
+			var tl *repofs.TooLargeError
+			if errors.As(err, &tl) {
+				tl.Name = s.Files
+				return nil, tl
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", s.Files, workflowgraph.UnwrapPathError(err))
 			}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cicheck/cicheck/internal/repofs"
+
 	"github.com/cicheck/cicheck/baseline"
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/internal/safewrite"
@@ -24,7 +26,14 @@ func LoadConfig(wd, flagPath string) (*config.Config, string, error) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(wd, p)
 		}
-		cfg, err := config.Load(os.DirFS(filepath.Dir(p)), filepath.Base(p))
+		// A file the user names may lie anywhere, but is read as one.
+		b, err := repofs.ReadPath(p, repofs.ConfigLimit, "configuration file")
+		var cfg *config.Config
+		if err == nil {
+			cfg, err = config.Parse(filepath.Base(p), b)
+		} else {
+			err = fmt.Errorf("%s: %w", filepath.Base(p), Unwrap(err))
+		}
 		if err == nil {
 			err = cfg.CheckRuleIDs(KnownRuleIDs())
 		}
@@ -41,7 +50,7 @@ func LoadConfig(wd, flagPath string) (*config.Config, string, error) {
 		}
 		return nil, "", fmt.Errorf("%s: %w", Display(wd, p), err)
 	}
-	cfg, err := config.Load(os.DirFS(root), config.FileName)
+	cfg, err := config.Load(repofs.DirFS(root), config.FileName)
 	if err == nil {
 		err = cfg.CheckRuleIDs(KnownRuleIDs())
 	}
@@ -84,7 +93,7 @@ func LoadConfigFilterVersion(wd, flagPath, version string) (*config.Config, erro
 // file:line:col like every other error. It returns file alone when the key
 // cannot be found.
 func ConfigKeyPos(wd, file, msg string) string {
-	data, err := os.ReadFile(abs(wd, file))
+	data, err := repofs.ReadPath(abs(wd, file), repofs.ConfigLimit, "configuration file")
 	if err != nil {
 		return file
 	}
@@ -95,10 +104,15 @@ func ConfigKeyPos(wd, file, msg string) string {
 	return file
 }
 
-// ReadFile reads name relative to wd; an error names the file once, as the
-// user wrote it.
-func ReadFile(wd, name string) ([]byte, error) {
-	data, err := os.ReadFile(abs(wd, name))
+// ReadFile reads name relative to wd, a regular file of at most limit
+// bytes; an error names the file once, as the user wrote it.
+func ReadFile(wd, name string, limit int64, kind string) ([]byte, error) {
+	data, err := repofs.ReadPath(abs(wd, name), limit, kind)
+	var tl *repofs.TooLargeError
+	if errors.As(err, &tl) {
+		tl.Name = name
+		return nil, tl
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, Unwrap(err))
 	}
@@ -107,7 +121,7 @@ func ReadFile(wd, name string) ([]byte, error) {
 
 // ReadBaseline reads and parses the baseline file name (relative to wd).
 func ReadBaseline(wd, name string) (*baseline.Baseline, error) {
-	data, err := ReadFile(wd, name)
+	data, err := ReadFile(wd, name, repofs.BaselineLimit, "baseline")
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cicheck/cicheck/internal/repofs"
+
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/cicheck/cicheck/checks"
 	"github.com/cicheck/cicheck/config"
@@ -317,7 +319,7 @@ func recovered(file string, f func()) (err error) {
 func lintOne(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellcheck, callees *workflowgraph.Callees) ([]byte, []finding.Finding, *workflowgraph.Workflow, string) {
 	src, err := t.Src, error(nil)
 	if src == nil {
-		src, err = workflowgraph.ReadFile(os.DirFS(t.Root), t.Rel)
+		src, err = workflowgraph.ReadFile(repofs.DirFS(t.Root), t.Rel)
 	} else {
 		err = workflowgraph.CheckSource(t.Rel, src)
 	}
@@ -341,7 +343,7 @@ func lintOne(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellche
 		if _, reusable := ast.FindWorkflowCallEvent(); reusable {
 			callees.Add(t.Root, t.Rel, src, ast)
 		}
-		w = workflowgraph.BuildShared(callees, t.Root, os.DirFS(t.Root), t.Rel, src, ast)
+		w = workflowgraph.BuildShared(callees, t.Root, repofs.DirFS(t.Root), t.Rel, src, ast)
 		fs = checks.RefineRunnerLabels(fs, w, cfg.Classifier())
 		fs = append(fs, l.DropIgnored(checks.Run(w, t.Display, cfg, nil))...)
 		if sc != nil {
@@ -468,7 +470,7 @@ func lintRegistry(wd string, cfg *config.Config, res *Result, logf func(string, 
 	fs := r.Findings
 	fs = ApplyRuleConfig(cfg, fs)
 	for i := range fs {
-		src, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(fs[i].File)))
+		src, _ := repofs.ReadFile(repofs.DirFS(root), fs[i].File, repofs.SourceLimit, "test file")
 		fs[i].File = Display(wd, filepath.Join(root, filepath.FromSlash(fs[i].File)))
 		if _, ok := res.Sources[fs[i].File]; !ok && src != nil {
 			res.Sources[fs[i].File] = src

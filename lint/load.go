@@ -2,7 +2,8 @@ package lint
 
 import (
 	"fmt"
-	"os"
+
+	"github.com/cicheck/cicheck/internal/repofs"
 
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/workflowgraph"
@@ -25,7 +26,7 @@ func LoadTargets(targets []Target) []Loaded {
 	out := make([]Loaded, len(targets))
 	callees := workflowgraph.NewCallees()
 	for i, t := range targets {
-		w, fs, err := workflowgraph.LoadShared(callees, t.Root, os.DirFS(t.Root), t.Rel)
+		w, fs, err := workflowgraph.LoadShared(callees, t.Root, repofs.DirFS(t.Root), t.Rel)
 		if err != nil {
 			err = Relabel(err, t.Rel, t.Display)
 		}
@@ -58,7 +59,7 @@ func LoadOne(wd, path string) (Loaded, error) {
 		return Loaded{}, fmt.Errorf("%s: not a single workflow file", path)
 	}
 	t := targets[0]
-	w, parse, err := workflowgraph.Load(os.DirFS(t.Root), t.Rel)
+	w, parse, err := workflowgraph.Load(repofs.DirFS(t.Root), t.Rel)
 	if err != nil {
 		return Loaded{}, Relabel(err, t.Rel, t.Display)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/cicheck/cicheck/internal/repofs"
+
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/scope"
 	"github.com/cicheck/cicheck/testregistry"
@@ -41,7 +43,7 @@ func OpenScopeTree(dir string, cfg scope.Config, reg testregistry.Config, exists
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("%s: not a directory", dir)
 	}
-	fsys := os.DirFS(dir)
+	fsys := repofs.DirFS(dir)
 	if exists {
 		t.Options.FS = fsys
 	}
@@ -71,7 +73,7 @@ func (t *ScopeTree) ResolveTestFile() func(path string) error {
 
 // ReadPolicy reads the access-policy file file, relative to dir.
 func ReadPolicy(dir, file string) ([]byte, error) {
-	data, err := os.ReadFile(abs(dir, file))
+	data, err := repofs.ReadPath(abs(dir, file), repofs.ConfigLimit, "access policy")
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot read JSON from %s: %w", file, file, Unwrap(err))
 	}
@@ -104,6 +106,6 @@ func (t *ScopeTree) CheckScope(dir string, cfg scope.Config, targets []string, b
 	if res.Reasons == nil {
 		res = scope.Validate(targets, t.Options)
 	}
-	drift, err := scope.CheckCap(os.DirFS(dir), cfg)
+	drift, err := scope.CheckCap(repofs.DirFS(dir), cfg)
 	return res, drift, err
 }

@@ -3,8 +3,9 @@ package replay
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
+
+	"github.com/cicheck/cicheck/internal/repofs"
 
 	"github.com/cicheck/cicheck/internal/gitdiff"
 )
@@ -116,7 +117,7 @@ func Read(s Source) (in *Input, err error) {
 // ref is "". id is the commit ref names ("" for the working tree).
 func openSide(store *gitdiff.Store, root, ref, flag string) (s *Side, id string, err error) {
 	if ref == "" {
-		return &Side{Ref: "worktree", FS: os.DirFS(root)}, "", nil
+		return &Side{Ref: "worktree", FS: repofs.DirFS(root)}, "", nil
 	}
 	if id, err = store.Commit(ref); err != nil {
 		return nil, "", fmt.Errorf("%s %w", flag, err)

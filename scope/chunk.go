@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cicheck/cicheck/internal/repofs"
+
 	"github.com/cicheck/cicheck/finding"
 )
 
@@ -261,7 +263,11 @@ func Reassemble(statuses []Status, context, snapshotContext string, o Options, f
 // per page), or a plain array of statuses. A null description is blank.
 // file names the input in error messages, which read file:line:col.
 func ParseStatuses(r io.Reader, file string) ([]Status, error) {
-	data, err := io.ReadAll(r)
+	data, err := repofs.ReadStream(r, file, repofs.DiffLimit, "list of commit statuses")
+	var tl *repofs.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot read: %w", file, err)
 	}

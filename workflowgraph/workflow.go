@@ -25,6 +25,7 @@ import (
 	"github.com/cicheck/cicheck/expr"
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/internal/ghschema"
+	"github.com/cicheck/cicheck/internal/repofs"
 )
 
 // MaxFileSize is the largest workflow file cicheck reads. GitHub's own
@@ -143,7 +144,14 @@ func LoadShared(c *Callees, root string, fsys fs.FS, p string) (*Workflow, []fin
 // one-line error naming the file.
 func ReadFile(fsys fs.FS, p string) ([]byte, error) {
 	f, err := fsys.Open(p)
-	if err != nil {
+	switch {
+	case errors.Is(err, repofs.ErrOutside):
+		// GitHub reads a symbolic link's text, never its target: the file
+		// is no workflow, and what it points at is not cicheck's to read.
+		return nil, &InvalidFile{Path: p, Msg: "is a symbolic link that leaves the repository: GitHub reads the link's text, not a workflow (the target is not read)"}
+	case errors.Is(err, repofs.ErrNotRegular):
+		return nil, &InvalidFile{Path: p, Msg: "is not a regular file (a named pipe, device or socket), so it is not a workflow (not read)"}
+	case err != nil:
 		return nil, fmt.Errorf("%s: %w", p, UnwrapPathError(err))
 	}
 	defer func() { _ = f.Close() }()

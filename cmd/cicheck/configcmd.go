@@ -2,7 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
+
+	"github.com/cicheck/cicheck/internal/repofs"
 
 	"github.com/cicheck/cicheck/config"
 	"github.com/cicheck/cicheck/internal/cli"
@@ -27,7 +28,7 @@ func runConfig(e *env, args []string) error {
 	if err == nil {
 		// The registry profile the repository's layout settles on is part
 		// of the effective configuration.
-		cfg.Registry, err = cfg.Registry.Resolve(os.DirFS(lint.RepoRoot(e.WD)))
+		cfg.Registry, err = cfg.Registry.Resolve(repofs.DirFS(lint.RepoRoot(e.WD)))
 	}
 	if err != nil {
 		return err

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime/debug"
 
+	"github.com/cicheck/cicheck/internal/repofs"
+
 	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/report"
@@ -195,7 +197,7 @@ func registryPolicy(e *env, args []string) error {
 		PRLabelsJSON: e.Getenv("PR_LABELS_JSON"), CadenceOverride: e.Getenv("CADENCE_OVERRIDE")}
 	var diff []byte // unreadable: no diff, as the reference reads it
 	if diffPath := e.Getenv("CHANGED_FILES_PATH"); diffPath != "" {
-		diff, _ = lint.ReadFile(e.WD, diffPath)
+		diff, _ = lint.ReadFile(e.WD, diffPath, repofs.DiffLimit, "diff")
 	}
 	wp, err := testregistry.ResolveWorkflowPolicy(reg.FS, reg.Config, in, diff)
 	if err != nil {

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cicheck/cicheck/internal/repofs"
+
 	"github.com/spf13/pflag"
 
 	"github.com/cicheck/cicheck/internal/textdist"
@@ -203,7 +205,11 @@ func (e *Env) Flags(name, usage string) *FlagSet {
 // ReadStdin reads all of stdin, the what of a command that takes its
 // input there; a read error is unusable input (exit 2).
 func (e *Env) ReadStdin(what string) ([]byte, error) {
-	b, err := io.ReadAll(e.Stdin)
+	b, err := repofs.ReadStream(e.Stdin, "<stdin>", repofs.StreamLimit, what)
+	var tl *repofs.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, Usagef("%v", err)
+	}
 	if err != nil {
 		return nil, Usagef("<stdin>: cannot read the %s: %v", what, err)
 	}
