@@ -388,7 +388,7 @@ func ignoredByPathConfig(e *actionlint.Error, cfgs []actionlint.PathConfig) bool
 func projectError(err error, root, wd string) error {
 	var cf *configFileError
 	if errors.As(err, &cf) {
-		return fmt.Errorf("%s: %v", filepath.ToSlash(relTo(wd, cf.path)), cf.err)
+		return fmt.Errorf("%s: %w", filepath.ToSlash(relTo(wd, cf.path)), cf.err)
 	}
 	msg := oneLine(err.Error())
 	name := ""
