@@ -18,6 +18,7 @@ func All() []*Rule {
 		ParallelSteps,
 		RunnerImageRetired,
 		JobDisabled,
+		MatrixTooLarge,
 		PathsFilterNegationWidens,
 		PathsFilterEveryUnsatisfiable,
 		PathsFilterQuantifierUnsupported,

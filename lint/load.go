@@ -1,8 +1,10 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/cicheck/cicheck/checks"
 	"github.com/cicheck/cicheck/internal/repofs"
 
 	"github.com/cicheck/cicheck/finding"
@@ -27,10 +29,7 @@ func LoadTargets(targets []Target) []Loaded {
 	callees := workflowgraph.NewCallees()
 	for i, t := range targets {
 		w, fs, err := workflowgraph.LoadShared(callees, t.Root, repofs.DirFS(t.Root), t.Rel)
-		if err != nil {
-			err = Relabel(err, t.Rel, t.Display)
-		}
-		out[i] = Loaded{Target: t, Workflow: w, Parse: fs, Err: err}
+		out[i] = loaded(t, w, fs, err)
 	}
 	return out
 }
@@ -60,10 +59,23 @@ func LoadOne(wd, path string) (Loaded, error) {
 	}
 	t := targets[0]
 	w, parse, err := workflowgraph.Load(repofs.DirFS(t.Root), t.Rel)
-	if err != nil {
-		return Loaded{}, Relabel(err, t.Rel, t.Display)
+	l := loaded(t, w, parse, err)
+	return l, l.Err
+}
+
+// loaded is a load's outcome. A file GitHub refuses as a workflow (empty,
+// binary, an alias bomb, a link out of the repository) is a syntax
+// finding of a file that does not parse, as lint reports it, not an
+// unreadable path: the commands report it and exit 1, not 2.
+func loaded(t Target, w *workflowgraph.Workflow, parse []finding.Finding, err error) Loaded {
+	var inv *workflowgraph.InvalidFile
+	if errors.As(err, &inv) {
+		return Loaded{Target: t, Parse: []finding.Finding{checks.InvalidFile(t.Display, inv)}}
 	}
-	return Loaded{Target: t, Workflow: w, Parse: parse}, nil
+	if err != nil {
+		return Loaded{Target: t, Err: Relabel(err, t.Rel, t.Display)}
+	}
+	return Loaded{Target: t, Workflow: w, Parse: parse}
 }
 
 // ParseErrors are the Parse findings as one-line messages naming the file
