@@ -19,6 +19,7 @@ func All() []*Rule {
 		RunnerImageRetired,
 		JobDisabled,
 		MatrixTooLarge,
+		JobNeverRuns,
 		PathsFilterNegationWidens,
 		PathsFilterEveryUnsatisfiable,
 		PathsFilterQuantifierUnsupported,

@@ -116,7 +116,7 @@ func TestFixForms(t *testing.T) {
 		{"single-quoted", "    if: 'github.event_name == ''push'''\n", "    if: '!cancelled() && needs.cpu.result == ''success'' && github.event_name == ''push'''\n", ""},
 		// A block scalar stays one, the new terms on a line of their own.
 		{"block", "    if: >-\n      github.event_name == 'push'\n\n", "    if: >-\n      !cancelled() && needs.cpu.result == 'success' &&\n      github.event_name == 'push'\n\n    runs-on", ""},
-		{"literal block", "    if: |\n      github.event_name == 'push' &&\n      github.ref == 'x'\n", "    if: |\n      !cancelled() && needs.cpu.result == 'success' &&\n      github.event_name == 'push' &&\n      github.ref == 'x'\n    runs-on", ""},
+		{"literal block", "    if: |\n      github.event_name == 'push' &&\n      github.ref == 'refs/heads/x'\n", "    if: |\n      !cancelled() && needs.cpu.result == 'success' &&\n      github.event_name == 'push' &&\n      github.ref == 'refs/heads/x'\n    runs-on", ""},
 		{"literal block with ||", "    if: |\n      github.event_name == 'push' ||\n      github.ref == 'x'\n", "    if: |\n      !cancelled() && needs.cpu.result == 'success' && (\n      github.event_name == 'push' ||\n      github.ref == 'x'\n      )\n    runs-on", ""},
 		{"template in a block", "    if: >-\n      ${{ github.event_name == 'push' ||\n      github.ref == 'x' }}\n", "    if: >-\n      ${{ !cancelled() && needs.cpu.result == 'success' && (github.event_name == 'push' ||\n      github.ref == 'x') }}\n    runs-on", ""},
 		// The rules claim nothing about a job whose if: does not parse: it is
@@ -302,10 +302,10 @@ func TestUnifiedPatches(t *testing.T) {
 // the fixed text). --fix lints its own result again and fixes y too, in
 // one diff against the original; the fixed text has no fixable finding.
 func TestFixRounds(t *testing.T) {
-	src := `on: push
+	src := `on: [push, workflow_dispatch]
 jobs:
   q:
-    if: github.event_name == 'schedule'
+    if: github.event_name == 'workflow_dispatch'
     runs-on: ubuntu-latest
     steps: [{run: x}]
   p:
