@@ -139,7 +139,7 @@ type analysis struct {
 	// need succeeded but not when their results are free, so what makes
 	// it false is a need's result (dead-needs-result's territory).
 	disabled, byNeeds []bool
-	order    []int
+	order             []int
 }
 
 func (a *analysis) run() {
