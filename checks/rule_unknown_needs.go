@@ -79,7 +79,7 @@ func closest(n string, from *workflowgraph.Job, w *workflowgraph.Workflow) strin
 		if excluded[j.ID] {
 			continue
 		}
-		d := textdist.Levenshtein(n, j.ID)
+		d := textdist.Levenshtein(strings.ToLower(n), strings.ToLower(j.ID)) // ids match case-insensitively
 		switch {
 		case d < bestD:
 			best, bestD, ties = j.ID, d, 0
