@@ -55,8 +55,8 @@ type Workflow struct {
 	// actions). May be nil.
 	FS fs.FS
 
-	byID map[string]*Job // by ID as written: the canonical ids in Needs and Cycles
-	fold map[string]*Job // by lower-cased ID, for Job's case-insensitive lookup
+	byID map[string]*Job     // by ID as written: the canonical ids in Needs and Cycles
+	fold map[string]*Job     // by lower-cased ID, for Job's case-insensitive lookup
 	kids map[string][]string // reverse needs edges, sorted
 	memo *graphMemo          // set by Build; nil for a Workflow built by hand
 }
