@@ -897,7 +897,7 @@ func (st *state) needsNote(n actionlint.ExprNode) string {
 			if st.cancelSkip[p] {
 				r = "cancelled|skipped"
 			}
-			parts = append(parts, id+": "+string(r))
+			parts = append(parts, st.s.order[p]+": "+string(r)) // the job's id as written, however read
 		}
 	}
 	if len(parts) == 0 {
