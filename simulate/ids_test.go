@@ -35,13 +35,12 @@ Report: run [success]: condition is true
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	// Without the failure Report is skipped, and the note names the job as
-	// written (the condition is rendered from actionlint's tree, which
-	// lower-cases property names).
+	// Without the failure Report is skipped; the condition and the note
+	// name the job as its key is written, however the condition spells it.
 	got = render(Run(w, Scenario{}))
 	want = `Build: run [success]: implicit success() is true
 GPU_Test: run [success]: implicit success() is true
-Report: skip [skipped]: condition is false: needs.build.result == 'failure' is false (Build: success)
+Report: skip [skipped]: condition is false: needs.Build.result == 'failure' is false (Build: success)
 `
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)

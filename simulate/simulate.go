@@ -877,7 +877,21 @@ func (st *state) explainFalse(i int, c *cond, n actionlint.ExprNode, env *expr.E
 			return "condition is false: the run was cancelled"
 		}
 	}
-	return "condition is false: " + expr.Render(n) + " is false" + st.needsNote(n)
+	return "condition is false: " + st.s.render(n) + " is false" + st.needsNote(n)
+}
+
+// render is expr.Render with each needs.<id> spelled as the key of the job
+// it names: actionlint lower-cases property names, and outputs show ids as
+// written.
+func (s *Sim) render(n actionlint.ExprNode) string {
+	return expr.RenderReplace(n, func(x actionlint.ExprNode) (string, bool) {
+		if id := NeedsRef(x); id != "" {
+			if j := s.w.Job(id); j != nil {
+				return "needs." + j.ID, true
+			}
+		}
+		return "", false
+	})
 }
 
 // needsNote lists the results of the direct needs an expression reads.
