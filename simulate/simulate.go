@@ -425,7 +425,7 @@ func (st *state) decide(i int) Verdict {
 			fields[k] = x
 		}
 		for k, x := range st.outputs[i].Fields {
-			if _, given := st.given[strings.ToLower(s.jobs[i].ID)][k]; given {
+			if _, given := st.given[s.folded[i]][k]; given {
 				fields[k] = x
 			}
 		}
@@ -590,8 +590,9 @@ func sortedKeys[V any](m map[string]V) []string {
 	return ks
 }
 
-func (st *state) outcome(id string) Result {
-	if o, ok := st.outcomes[strings.ToLower(id)]; ok {
+// outcome is the scenario's outcome for the job whose lower-cased id is key.
+func (st *state) outcome(key string) Result {
+	if o, ok := st.outcomes[key]; ok {
 		return o
 	}
 	if st.sc.DefaultOutcome != "" {
@@ -747,7 +748,7 @@ func (st *state) describe(i, a int, result Result) string {
 func (st *state) job(i int) Verdict {
 	j := st.s.jobs[i]
 	v := Verdict{ID: j.ID}
-	if r, ok := st.forced[strings.ToLower(j.ID)]; ok {
+	if r, ok := st.forced[st.s.folded[i]]; ok {
 		v.Result, v.Verdict = r, VerdictRun
 		v.Reason = "given by the scenario: " + string(r)
 		if r == Skipped {
@@ -797,7 +798,7 @@ func (st *state) job(i int) Verdict {
 	default:
 		v.Verdict = VerdictRun
 		v.Reason = st.explainTrue(c)
-		v.Result = st.outcome(j.ID)
+		v.Result = st.outcome(st.s.folded[i])
 		if r := st.s.matrixFail[i]; r != "" {
 			v.Result = Failure
 			v.Reason += "; ends failure: " + r
@@ -817,7 +818,7 @@ func (st *state) job(i int) Verdict {
 				return v
 			}
 		}
-		if named := st.legOutcomes[strings.ToLower(j.ID)]; len(named) > 0 {
+		if named := st.legOutcomes[st.s.folded[i]]; len(named) > 0 {
 			var why string
 			v.Result, why, v.Legs = st.legs(j, named, v.Result)
 			v.Reason += "; ends " + string(v.Result) + ": " + why
