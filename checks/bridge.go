@@ -242,9 +242,9 @@ func authorCond(j *workflowgraph.Job) string {
 	return v
 }
 
-// fallbackNeeds are the direct needs (lower-cased) read in one arm of an || whose other
-// arm reads no need at all: `inputs.x || needs.y.outputs.z` is written to
-// run without y. Arms that read different needs are no fallback: each
+// fallbackNeeds are the direct needs (lower-cased) read in one arm of an
+// || whose other arm reads no need at all: `inputs.x || needs.y.outputs.z`
+// is written to run without y. Arms that read different needs are no fallback: each
 // still expects its need to have run.
 func fallbackNeeds(n actionlint.ExprNode) map[string]bool {
 	out := map[string]bool{}
