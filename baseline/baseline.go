@@ -108,9 +108,11 @@ func (b *Baseline) Apply(fs []finding.Finding) Result {
 	}
 	var r Result
 	for _, f := range fs {
-		fp := report.Fingerprint(f)
-		if left[fp] > 0 {
-			left[fp]--
+		// An entry written by an older cicheck may hold one of the
+		// fingerprints it gave f (job ids spelled differently).
+		fps := report.Fingerprints(f)
+		if i := slices.IndexFunc(fps, func(fp string) bool { return left[fp] > 0 }); i >= 0 {
+			left[fps[i]]--
 			r.Baselined++
 			continue
 		}

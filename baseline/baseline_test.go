@@ -138,3 +138,30 @@ func TestSummaryAndKeepStale(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestJobIDsWrittenOrFolded: a baseline written when cicheck printed job
+// ids lower-cased (job and message) accepts the same findings now that they
+// show the ids as written, and so does one written by a cicheck that showed
+// a job as written but did not fold it (paths-filter findings). The near
+// miss: a finding about another job is still new.
+func TestJobIDsWrittenOrFolded(t *testing.T) {
+	lower := f("gpu-gate", "ci.yml", "gpu_test", "gpu_test needs docker_build", 10)
+	written := f("gpu-gate", "ci.yml", "GPU_Test", "GPU_Test needs Docker_Build", 12)
+	written.IDs = "GPU_Test\nDocker_Build"
+	other := f("gpu-gate", "ci.yml", "GPU_Test2", "GPU_Test2 needs Docker_Build", 14)
+	other.IDs = "GPU_Test2\nDocker_Build"
+	r := Build([]finding.Finding{lower}).Apply([]finding.Finding{written, other})
+	if r.Baselined != 1 || len(r.New) != 1 || r.New[0].Job != "GPU_Test2" || len(r.Stale) != 0 {
+		t.Errorf("old lower-cased baseline: %+v", r)
+	}
+	// Written without folding (no IDs known then): still accepted.
+	asWritten := written
+	asWritten.IDs = ""
+	if r := Build([]finding.Finding{asWritten}).Apply([]finding.Finding{written}); r.Baselined != 1 {
+		t.Errorf("unfolded baseline: %+v", r)
+	}
+	// A baseline written now matches itself.
+	if r := Build([]finding.Finding{written}).Apply([]finding.Finding{written}); r.Baselined != 1 {
+		t.Errorf("new baseline: %+v", r)
+	}
+}

@@ -257,9 +257,11 @@ var needsJobRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 
 // needsKey names a job-needs error the same way for actionlint's message
 // and cicheck's: the unknown need's `job "a" needs job "b"`, or "cycle".
+// It is lower-cased: ids match case-insensitively, and the two spell them
+// differently (cicheck as the job's key, actionlint lower-cased).
 func needsKey(msg string) string {
 	if k := needsJobRE().FindString(msg); k != "" {
-		return k
+		return strings.ToLower(k)
 	}
 	return "cycle"
 }

@@ -201,24 +201,13 @@ func gateEdit(j *workflowgraph.Job) finding.CondEdit {
 	fallback := fallbackNeeds(cond)
 	seen := map[string]bool{}
 	for _, n := range j.Needs {
-		if !seen[n] && !fallback[n] {
+		// Needs are spelled as their jobs' keys, which the term keeps.
+		if !seen[n] && !fallback[strings.ToLower(n)] {
 			seen[n] = true
-			terms = append(terms, "needs."+writtenNeed(j, n)+".result == 'success'")
+			terms = append(terms, "needs."+n+".result == 'success'")
 		}
 	}
 	return finding.CondEdit{Terms: strings.Join(terms, " && ")}
-}
-
-// writtenNeed is the direct need n as the job's needs: spell it.
-func writtenNeed(j *workflowgraph.Job, n string) string {
-	if j.AST != nil {
-		for _, s := range j.AST.Needs {
-			if s != nil && strings.EqualFold(s.Value, n) {
-				return s.Value
-			}
-		}
-	}
-	return n
 }
 
 // withEdit gives f the fix e, shown as the condition it makes from the
@@ -253,9 +242,9 @@ func authorCond(j *workflowgraph.Job) string {
 	return v
 }
 
-// fallbackNeeds are the direct needs read in one arm of an || whose other
-// arm reads no need at all: `inputs.x || needs.y.outputs.z` is written to
-// run without y. Arms that read different needs are no fallback: each
+// fallbackNeeds are the direct needs (lower-cased) read in one arm of an
+// || whose other arm reads no need at all: `inputs.x || needs.y.outputs.z`
+// is written to run without y. Arms that read different needs are no fallback: each
 // still expects its need to have run.
 func fallbackNeeds(n actionlint.ExprNode) map[string]bool {
 	out := map[string]bool{}
@@ -280,7 +269,7 @@ func fallbackNeeds(n actionlint.ExprNode) map[string]bool {
 	return out
 }
 
-// needsRead are the needs whose context n reads (needs.<id>.…).
+// needsRead are the needs whose context n reads (needs.<id>.…), lower-cased.
 func needsRead(n actionlint.ExprNode) map[string]bool {
 	out := map[string]bool{}
 	actionlint.VisitExprNode(n, func(node, _ actionlint.ExprNode, entering bool) {
@@ -358,7 +347,7 @@ func condEnv(j *workflowgraph.Job, known map[string]needState, cancelled bool) *
 				failure = expr.Bool(true)
 			}
 		}
-		needs[strings.ToLower(n)] = needValue(n, st) // no allocation: ids are lower-case
+		needs[strings.ToLower(n)] = needValue(n, st) // expressions read needs.<id> case-insensitively
 	}
 	if cancelled {
 		success = expr.Bool(false)

@@ -40,7 +40,7 @@ jobs:
     needs: [Biuld]
     runs-on: x
     steps: [{run: a}]
-`, "w.yml:5:13: error [unknown-needs] job \"test\" needs job \"biuld\", which does not exist in this workflow job=test fix=needs: build\n"},
+`, "w.yml:5:13: error [unknown-needs] job \"test\" needs job \"Biuld\", which does not exist in this workflow job=test fix=needs: build\n"},
 		{"cycle", `on: push
 jobs:
   a: {needs: c, runs-on: x, steps: [{run: a}]}

@@ -112,7 +112,7 @@ func admits(j *workflowgraph.Job, results ...simulate.Result) bool {
 		all[n] = needState{result: simulate.Success}
 	}
 	for _, n := range j.Needs {
-		if !read[n] {
+		if !read[strings.ToLower(n)] {
 			continue
 		}
 		for _, r := range results {
@@ -126,7 +126,8 @@ func admits(j *workflowgraph.Job, results ...simulate.Result) bool {
 	return false
 }
 
-// resultReads are the direct needs whose result j's condition reads:
+// resultReads are the direct needs (lower-cased, as expressions match
+// them) whose result j's condition reads:
 // needs.<id>.result, or all of them through needs.*.result.
 func resultReads(j *workflowgraph.Job) map[string]bool {
 	out := map[string]bool{}
@@ -140,7 +141,7 @@ func resultReads(j *workflowgraph.Job) map[string]bool {
 		} else if a, ok := d.Receiver.(*actionlint.ArrayDerefNode); ok {
 			if v, ok := a.Receiver.(*actionlint.VariableNode); ok && v.Name == "needs" {
 				for _, n := range j.Needs {
-					out[n] = true
+					out[strings.ToLower(n)] = true
 				}
 			}
 		}

@@ -72,9 +72,11 @@ jobs:
 			if !always && !hasNotCancelled(j.If.Expr) {
 				continue
 			}
-			direct := map[string]bool{}
+			// Reads name needs as expressions spell them, lower-cased; direct
+			// maps that to the need's job id.
+			direct := map[string]string{}
 			for _, n := range j.Needs {
-				direct[n] = true
+				direct[strings.ToLower(n)] = n
 			}
 			if len(direct) == 0 {
 				continue // only a direct need's outputs are read through needs
@@ -88,14 +90,15 @@ jobs:
 			var order []string
 			add := func(r exprRef, inIf bool) {
 				for _, xy := range outputReadsUnsafe(r.node, inIf) {
-					if !direct[xy[0]] {
+					need, ok := direct[xy[0]]
+					if !ok {
 						continue
 					}
-					rd := reads[xy[0]]
+					rd := reads[need]
 					if rd == nil {
 						rd = &read{line: r.line, column: r.column}
-						reads[xy[0]] = rd
-						order = append(order, xy[0])
+						reads[need] = rd
+						order = append(order, need)
 					}
 					if !containsStr(rd.outs, xy[1]) {
 						rd.outs = append(rd.outs, xy[1])
@@ -372,7 +375,7 @@ func mentionsSkipped(n actionlint.ExprNode, need string) bool {
 		for _, pair := range [][2]actionlint.ExprNode{{c.Left, c.Right}, {c.Right, c.Left}} {
 			s, isStr := pair[1].(*actionlint.StringNode)
 			d, isDeref := pair[0].(*actionlint.ObjectDerefNode)
-			if isStr && isDeref && strings.EqualFold(s.Value, "skipped") && strings.EqualFold(d.Property, "result") && simulate.NeedsRef(d.Receiver) == need {
+			if isStr && isDeref && strings.EqualFold(s.Value, "skipped") && strings.EqualFold(d.Property, "result") && strings.EqualFold(simulate.NeedsRef(d.Receiver), need) {
 				found = true
 			}
 		}
@@ -466,9 +469,9 @@ func children(n actionlint.ExprNode) []actionlint.ExprNode {
 // after failures, a read with a fallback arm) it suggests guarding the read
 // itself instead.
 func guardFix(j *workflowgraph.Job, need string) string {
-	term := "needs." + writtenNeed(j, need) + ".result == 'success'"
-	if admits(j, simulate.Failure, simulate.Skipped) || fallbackNeeds(j.If.Expr)[need] || containsStr(j.If.StatusFuncs(), "always") || containsStr(j.If.StatusFuncs(), "failure") {
-		return "guard the read where it is used (" + term + " && <the read>), so the job still runs without " + writtenNeed(j, need)
+	term := "needs." + need + ".result == 'success'"
+	if admits(j, simulate.Failure, simulate.Skipped) || fallbackNeeds(j.If.Expr)[strings.ToLower(need)] || containsStr(j.If.StatusFuncs(), "always") || containsStr(j.If.StatusFuncs(), "failure") {
+		return "guard the read where it is used (" + term + " && <the read>), so the job still runs without " + need
 	}
 	cond := authorCond(j)
 	if l, ok := j.If.Expr.(*actionlint.LogicalOpNode); ok && l.Kind == actionlint.LogicalOpNodeKindOr {

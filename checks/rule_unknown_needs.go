@@ -15,7 +15,8 @@ var UnknownNeeds = &Rule{
 	Severity: finding.Error,
 	Doc:      "a job needs a job id that does not exist in the workflow",
 	Help: "GitHub refuses to start a workflow whose `needs:` names a job that does not exist: no job runs at all.\n" +
-		"Job ids compare case-insensitively. cicheck suggests the closest existing id.",
+		"Job ids compare case-insensitively, as on GitHub (`needs: build` names `Build:`), and cicheck shows each as its job's key is written. " +
+		"cicheck suggests the closest existing id.",
 	Bad: `on: push
 jobs:
   build: {runs-on: ubuntu-latest, steps: [{run: make}]}
@@ -79,7 +80,7 @@ func closest(n string, from *workflowgraph.Job, w *workflowgraph.Workflow) strin
 		if excluded[j.ID] {
 			continue
 		}
-		d := textdist.Levenshtein(n, j.ID)
+		d := textdist.Levenshtein(strings.ToLower(n), strings.ToLower(j.ID)) // ids match case-insensitively
 		switch {
 		case d < bestD:
 			best, bestD, ties = j.ID, d, 0

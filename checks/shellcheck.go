@@ -53,6 +53,9 @@ func (s *Shellcheck) Check(file string, src []byte, w *actionlint.Workflow) []fi
 			continue
 		}
 		jobShell := defaultShell(j.Defaults)
+		if j.ID != nil {
+			id = j.ID.Value // the key as written; actionlint's map key is lower-cased
+		}
 		for _, st := range j.Steps {
 			if st == nil {
 				continue
@@ -91,11 +94,11 @@ func (s *Shellcheck) Check(file string, src []byte, w *actionlint.Workflow) []fi
 				case "info", "style":
 					sev = finding.Notice
 				}
-				out = append(out, finding.Finding{Rule: "shellcheck", Severity: sev, File: file, Line: line, Column: col, Job: strings.ToLower(id),
+				out = append(out, finding.Finding{Rule: "shellcheck", Severity: sev, File: file, Line: line, Column: col, Job: id,
 					Message: fmt.Sprintf("SC%d: %s", is.Code, strings.TrimSuffix(is.Message, "."))})
 			}
 			if problem != "" {
-				out = append(out, finding.Finding{Rule: "shellcheck", Severity: finding.Notice, File: file, Line: run.Run.Pos.Line, Column: run.Run.Pos.Col, Job: strings.ToLower(id), Message: problem})
+				out = append(out, finding.Finding{Rule: "shellcheck", Severity: finding.Notice, File: file, Line: run.Run.Pos.Line, Column: run.Run.Pos.Col, Job: id, Message: problem})
 			}
 		}
 	}

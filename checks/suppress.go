@@ -128,6 +128,31 @@ func AssignJobs(src []byte, w *workflowgraph.Workflow, fs []finding.Finding) []f
 	return fs
 }
 
+// MarkIDs gives the findings in file (a workflow's own findings, not those
+// in the local actions it uses, which two workflows share) the workflow's
+// job ids that are not lower-case, for report.Fingerprint to fold.
+func MarkIDs(file string, w *workflowgraph.Workflow, fs []finding.Finding) []finding.Finding {
+	if w == nil {
+		return fs
+	}
+	var ids []string
+	for _, j := range w.Jobs {
+		if j.ID != strings.ToLower(j.ID) {
+			ids = append(ids, j.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return fs
+	}
+	joined := strings.Join(ids, "\n")
+	for i := range fs {
+		if fs[i].File == file {
+			fs[i].IDs = joined
+		}
+	}
+	return fs
+}
+
 // ApplySuppressions removes the findings matched by inline
 // `# cicheck: ignore[rule-id] reason` comments and adds a notice for each
 // suppression that matched nothing and a warning for each malformed one.
@@ -208,7 +233,7 @@ func ApplySuppressions(file string, src []byte, w *workflowgraph.Workflow, fs []
 			if !slices.Contains(s.rules, f.Rule) {
 				continue
 			}
-			if slices.Contains(s.lines, f.Line) || (s.job != "" && f.Job == s.job) {
+			if slices.Contains(s.lines, f.Line) || (s.job != "" && strings.EqualFold(f.Job, s.job)) {
 				s.used[f.Rule] = true
 				hidden = true
 			}

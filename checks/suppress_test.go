@@ -56,6 +56,38 @@ jobs:
 	}
 }
 
+// TestSuppressionJobCase: a job-wide suppression matches the findings of
+// its job whatever case their job id is in (GitHub compares ids
+// case-insensitively; shellcheck and older paths wrote them lower-cased),
+// and assigns findings without a job the key as written. The near miss: a
+// finding of another job is kept.
+func TestSuppressionJobCase(t *testing.T) {
+	src := `on: push
+jobs:
+  GPU_Test: # cicheck: ignore[x] the whole job
+    runs-on: ubuntu-latest
+    steps:
+      - run: one
+  Other:
+    runs-on: ubuntu-latest
+    steps:
+      - run: two
+`
+	w, _, err := workflowgraph.Load(fstest.MapFS{"w.yml": {Data: []byte(src)}}, "w.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := []finding.Finding{
+		{File: "w.yml", Rule: "x", Line: 20, Severity: finding.Error, Job: "gpu_test"}, // outside the span, by job: hidden
+		{File: "w.yml", Rule: "x", Line: 10, Severity: finding.Error},                  // in Other: kept
+	}
+	fs = AssignJobs([]byte(src), w, fs)
+	got := ApplySuppressions("w.yml", []byte(src), w, fs)
+	if len(got) != 1 || got[0].Job != "Other" || got[0].Line != 10 {
+		t.Errorf("got %+v", got)
+	}
+}
+
 // FuzzRulesAndSuppressions: cicheck's rules, job assignment and
 // suppressions never panic on any workflow that loads.
 func FuzzRulesAndSuppressions(f *testing.F) {

@@ -96,7 +96,9 @@ func Advise(w *Workflow, base []byte, head *actionlint.Workflow, labels []string
 		if !j.Heavy || j.Verdict != Skip {
 			continue
 		}
-		if def, ok := h[j.ID]; !ok || (b != nil && b[j.ID] == def) {
+		// The definitions are keyed by lower-cased id (a key re-cased between
+		// base and head is the same job).
+		if def, ok := h[strings.ToLower(j.ID)]; !ok || (b != nil && b[strings.ToLower(j.ID)] == def) {
 			continue
 		}
 		j.Changed = true

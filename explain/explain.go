@@ -407,18 +407,22 @@ func verdicts(pw *prepared, o Options, steps map[string][]stepOutcome, trig path
 	if !brief {
 		facts = map[string]string{}
 	}
+	// Steps, scenario entries and verdicts are keyed by lower-cased job id:
+	// the condition's needs.<id> reads (see reason) match them as GitHub
+	// does, case-insensitively.
 	for _, j := range w.Jobs {
-		outs, failed := jobOutputs(j, pw.outputs[j.ID], steps[j.ID], facts, sc)
+		key := strings.ToLower(j.ID)
+		outs, failed := jobOutputs(j, pw.outputs[j.ID], steps[key], facts, sc)
 		if len(outs) > 0 {
-			sc.Outputs[j.ID] = outs
+			sc.Outputs[key] = outs
 		}
 		if failed {
-			sc.Outcomes[j.ID] = simulate.Failure
+			sc.Outcomes[key] = simulate.Failure
 		}
 	}
 	sim := map[string]simulate.Verdict{}
 	for _, v := range pw.simulate(sc) {
-		sim[v.ID] = v
+		sim[strings.ToLower(v.ID)] = v
 	}
 	var heavy, rest []*Job
 	for _, j := range w.Jobs {
@@ -426,7 +430,7 @@ func verdicts(pw *prepared, o Options, steps map[string][]stepOutcome, trig path
 		if o.Classifier != nil {
 			v.Heavy, v.GPU = o.Classifier.IsHeavy(j), o.Classifier.IsGPU(j)
 		}
-		sv := sim[j.ID]
+		sv := sim[strings.ToLower(j.ID)]
 		if trig == pathsfilter.False {
 			v.Verdict, v.Reason = Skip, "workflow not triggered: "+trigWhy
 		} else {
@@ -462,7 +466,7 @@ func (pw *prepared) simulate(sc simulate.Scenario) []simulate.Verdict {
 		b.WriteByte('v')
 	}
 	for _, j := range pw.w.Jobs {
-		outs, oc := sc.Outputs[j.ID], sc.Outcomes[j.ID]
+		outs, oc := sc.Outputs[strings.ToLower(j.ID)], sc.Outcomes[strings.ToLower(j.ID)]
 		if len(outs) == 0 && oc == "" {
 			continue
 		}
@@ -555,7 +559,7 @@ func jobOutputs(j *workflowgraph.Job, tmpl map[string]*expr.Template, steps []st
 		}
 		if m := stepsOutRE().FindStringSubmatch(raw); m != nil {
 			if f := filterFact(steps, m[1], m[2], sc); f != "" {
-				facts[j.ID+"/"+strings.ToLower(name)] = f
+				facts[strings.ToLower(j.ID)+"/"+strings.ToLower(name)] = f
 			}
 		}
 	}
@@ -633,7 +637,7 @@ func reason(j *workflowgraph.Job, sv simulate.Verdict, sim map[string]simulate.V
 		val := "unknown"
 		switch r := sim[job].Result; r {
 		case simulate.Skipped, simulate.Cancelled:
-			val = "unset (" + job + " " + string(r) + ")"
+			val = "unset (" + sim[job].ID + " " + string(r) + ")"
 		case simulate.Unknown:
 		default:
 			if v, ok := sc.Outputs[job][name]; ok {

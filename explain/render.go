@@ -274,7 +274,7 @@ func writeMermaid(b *strings.Builder, w *Workflow) {
 	}
 	for _, j := range w.Jobs {
 		for _, n := range j.Needs {
-			if p, ok := node[strings.ToLower(n)]; ok {
+			if p, ok := node[n]; ok { // needs are spelled as their jobs' ids
 				fmt.Fprintf(b, "  %s --> %s\n", p, node[j.ID])
 			}
 		}

@@ -75,6 +75,13 @@ type Finding struct {
 	// Edit is Fix as an edit that keeps the author's text, for the rules
 	// whose fix --fix applies; the zero value when there is none.
 	Edit CondEdit `json:"-"`
+	// IDs lists, one per line, the job ids of the finding's workflow that
+	// are not lower-case (usually none). Messages and Job show ids as
+	// written, but cicheck once showed them lower-cased, and GitHub matches
+	// them case-insensitively: report.Fingerprint folds these, so baselines
+	// and SARIF alerts keep their identity. A string keeps Finding
+	// comparable.
+	IDs string `json:"-"`
 }
 
 // CondEdit is a fix of a job's if: that keeps the author's condition

@@ -352,6 +352,7 @@ func lintOne(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellche
 	}
 	fs = checks.AssignJobs(src, w, fs)
 	fs = checks.ApplySuppressions(t.Display, src, w, fs)
+	fs = checks.MarkIDs(t.Display, w, fs)
 	return src, fs, w, ""
 }
 

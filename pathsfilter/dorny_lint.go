@@ -784,7 +784,7 @@ func (a *Analysis) unused() []finding.Finding {
 			case len(unread) > 0:
 				// Job outputs is a map: name the re-exporting output deterministically.
 				slices.Sort(unread)
-				msg = fmt.Sprintf("filter %q is never read: job output %q re-exports it, but no job reads needs.%s.outputs.%s", f.Name, unread[0], s.JobID, unread[0])
+				msg = fmt.Sprintf("filter %q is never read: job output %q re-exports it, but no job reads needs.%s.outputs.%s", f.Name, unread[0], s.Job, unread[0])
 				fix = "remove the filter and the job output, or gate the job it was written for on it"
 			}
 			out = append(out, a.at(f.Pos, s.Job, msg, fix))

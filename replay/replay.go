@@ -8,6 +8,7 @@
 package replay
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -127,16 +128,22 @@ type sideRun struct {
 	// classes and order record the side's heavy and GPU jobs as met.
 	classes map[jobKey]string
 	order   []jobKey
+	// names holds each recorded job's id as the side writes it.
+	names map[jobKey]string
 	// files lists the side's workflow files, to tell a missing job from a
 	// missing workflow.
 	files map[string]bool
 }
 
+// jobKey names a job across the two sides: its id is lower-cased, as
+// GitHub compares ids, so `Train:` at one side is `train:` at the other.
 type jobKey struct{ workflow, job string }
+
+func keyOf(file, id string) jobKey { return jobKey{file, strings.ToLower(id)} }
 
 func newSideRun(s *Side, o explain.Options) *sideRun {
 	r := &sideRun{side: s, p: explain.Prepare(s.Workflows, s.FS, o), memo: map[string]map[jobKey]verdict{},
-		reasons: map[string]map[jobKey]string{}, classes: map[jobKey]string{}, files: map[string]bool{}}
+		reasons: map[string]map[jobKey]string{}, classes: map[jobKey]string{}, names: map[jobKey]string{}, files: map[string]bool{}}
 	for _, w := range s.Workflows {
 		r.files[w.Path] = true
 	}
@@ -166,7 +173,7 @@ func (r *sideRun) eval(files []pathsfilter.ChangedFile) map[jobKey]verdict {
 	m := map[jobKey]verdict{}
 	for _, w := range r.p.Verdicts(files).Workflows {
 		for _, j := range w.Jobs {
-			jk := jobKey{w.File, j.ID}
+			jk := keyOf(w.File, j.ID)
 			m[jk] = verdict{v: j.Verdict}
 			if !j.Heavy && !j.GPU {
 				continue
@@ -174,6 +181,7 @@ func (r *sideRun) eval(files []pathsfilter.ChangedFile) map[jobKey]verdict {
 			if _, seen := r.classes[jk]; !seen {
 				r.order = append(r.order, jk)
 				r.classes[jk] = "heavy"
+				r.names[jk] = j.ID
 			}
 			if j.GPU {
 				r.classes[jk] = "gpu"
@@ -192,7 +200,7 @@ func (r *sideRun) reason(files []pathsfilter.ChangedFile, jk jobKey) string {
 		m = map[jobKey]string{}
 		for _, w := range r.p.Explain(files).Workflows {
 			for _, j := range w.Jobs {
-				m[jobKey{w.File, j.ID}] = j.Reason
+				m[keyOf(w.File, j.ID)] = j.Reason
 			}
 		}
 		r.reasons[k] = m
@@ -201,14 +209,14 @@ func (r *sideRun) reason(files []pathsfilter.ChangedFile, jk jobKey) string {
 }
 
 // of is jk's verdict; a job or workflow the side does not have never runs.
-func (r *sideRun) of(m map[jobKey]verdict, jk jobKey) verdict {
+func (r *sideRun) of(m map[jobKey]verdict, jk jobKey, name string) verdict {
 	if v, ok := m[jk]; ok {
 		return v
 	}
 	if !r.files[jk.workflow] {
 		return verdict{explain.Skip, fmt.Sprintf("%s does not exist at %s", jk.workflow, r.side.Ref)}
 	}
-	return verdict{explain.Skip, fmt.Sprintf("no job %s at %s", jk.job, r.side.Ref)}
+	return verdict{explain.Skip, fmt.Sprintf("no job %s at %s", name, r.side.Ref)}
 }
 
 // Replay runs every commit through both sides. Jobs are the heavy and GPU
@@ -276,13 +284,15 @@ func Replay(commits []Commit, oldSide, newSide *Side, o Options) *Result {
 
 	res := &Result{Version: 1, Commits: len(commits), Old: oldSide.Ref, New: newSide.Ref, Jobs: []*Job{}, Event: eo.Event}
 	for _, jk := range keys {
-		j := &Job{Workflow: jk.workflow, Job: jk.job, Class: classes[jk], Changed: []*Change{}}
-		if m, ok := minutesOf(o.Minutes, jk.job); ok {
+		// The id as the new side writes it, else as the old side did.
+		name := cmp.Or(newRun.names[jk], oldRun.names[jk], jk.job)
+		j := &Job{Workflow: jk.workflow, Job: name, Class: classes[jk], Changed: []*Change{}}
+		if m, ok := minutesOf(o.Minutes, name); ok {
 			j.Minutes, j.HasMinutes = m, true
 		}
 		var decided, undecided []*Change
 		for i, pr := range per {
-			ov, nv := oldRun.of(pr.old, jk), newRun.of(pr.new, jk)
+			ov, nv := oldRun.of(pr.old, jk, name), newRun.of(pr.new, jk, name)
 			if ov.v == explain.Run {
 				j.Old++
 			}

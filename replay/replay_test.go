@@ -221,12 +221,13 @@ func TestCounting(t *testing.T) {
 		got[j.Job] = j
 	}
 	// Rows by workflow file, then as explain-diff lists the new side; ids are
-	// case-insensitive (Train at new is train at old).
-	if strings.Join(rows, ", ") != ".github/workflows/a.yml train, .github/workflows/a.yml eval, .github/workflows/a.yml legacy, .github/workflows/gone.yml bench" {
+	// case-insensitive (Train at new is train at old) and shown as the new
+	// side writes them.
+	if strings.Join(rows, ", ") != ".github/workflows/a.yml Train, .github/workflows/a.yml eval, .github/workflows/a.yml legacy, .github/workflows/gone.yml bench" {
 		t.Fatalf("rows %v", rows)
 	}
 	// Unknown at new is counted, not guessed; minutes match case-insensitively.
-	if tr := got["train"]; tr.Old != 6 || tr.New != 0 || tr.Unknown != 6 || tr.NewUnknown != 6 || tr.OldUnknown != 0 || tr.Class != "gpu" ||
+	if tr := got["Train"]; tr.Old != 6 || tr.New != 0 || tr.Unknown != 6 || tr.NewUnknown != 6 || tr.OldUnknown != 0 || tr.Class != "gpu" ||
 		!tr.HasMinutes || tr.Hours() != -3 || tr.ChangedTotal != 6 || len(tr.Changed) != 3 || tr.Changed[0].New != explain.Unknown {
 		t.Errorf("train: %+v", tr)
 	}

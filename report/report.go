@@ -118,12 +118,52 @@ func slashPath(p string) string {
 // file: a hex SHA-256 prefix (32 characters) over the rule, the file, the job
 // and the message with line/column numbers normalised away. Severity and fix
 // are left out too, so reconfiguring a rule's severity keeps its findings'
-// identity. It backs SARIF partialFingerprints and baselines.
+// identity. Job ids are folded to lower case (the job, and in the message the
+// ids f.IDs lists), as GitHub compares them and as cicheck once printed
+// them, so re-casing a job's key or upgrading cicheck keeps the identity.
+// It backs SARIF partialFingerprints and baselines.
 func Fingerprint(f finding.Finding) string {
+	return fingerprint(f.Rule, f.File, strings.ToLower(f.Job), foldIDs(f.Message, f.IDs))
+}
+
+// Fingerprints are Fingerprint(f) and then the fingerprints an older
+// cicheck gave f, for baselines written by it: ids folded in the job only
+// (messages it did not write, such as actionlint's), and nothing folded (a
+// job it showed as written). Distinct, in that order.
+func Fingerprints(f finding.Finding) []string {
+	out := []string{Fingerprint(f)}
+	for _, fp := range []string{
+		fingerprint(f.Rule, f.File, strings.ToLower(f.Job), f.Message),
+		fingerprint(f.Rule, f.File, f.Job, f.Message),
+	} {
+		if !slices.Contains(out, fp) {
+			out = append(out, fp)
+		}
+	}
+	return out
+}
+
+func fingerprint(rule, file, job, msg string) string {
 	h := sha256.New()
-	for _, s := range []string{f.Rule, slashPath(f.File), f.Job, normalizeMessage(f.Message)} {
+	for _, s := range []string{rule, slashPath(file), job, normalizeMessage(msg)} {
 		h.Write([]byte(s))
 		h.Write([]byte{0}) // separator: ("ab","c") and ("a","bc") must differ
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// foldIDs lower-cases each id of ids (one per line) in msg, longest first
+// so that "Build" does not fold part of "Build-Docs".
+func foldIDs(msg, ids string) string {
+	if ids == "" {
+		return msg
+	}
+	list := strings.Split(ids, "\n")
+	slices.SortFunc(list, func(a, b string) int { return len(b) - len(a) })
+	for _, id := range list {
+		if id != "" {
+			msg = strings.ReplaceAll(msg, id, strings.ToLower(id))
+		}
+	}
+	return msg
 }

@@ -17,7 +17,7 @@ import (
 // run-wide cancel unless sc has one, and the caller's static with: values
 // as inputs. ok is false when sc names none.
 func innerScenario(sc Scenario, caller *workflowgraph.Job) (Scenario, bool) {
-	prefix := caller.ID + "/"
+	prefix := strings.ToLower(caller.ID) + "/" // the keys are folded below
 	inner := Scenario{DefaultOutcome: sc.DefaultOutcome, Cancelled: sc.Cancelled, Event: sc.Event, Labels: sc.Labels,
 		Set: sc.Set, VerdictsOnly: sc.VerdictsOnly, Outcomes: map[string]Result{}, Results: map[string]Result{}, calledFrom: true}
 	named := false
@@ -105,7 +105,8 @@ func callerOutputs(j *workflowgraph.Job, sc Scenario, inner []Verdict) map[strin
 		if cj == nil {
 			continue
 		}
-		jobs[v.ID] = object(map[string]expr.Value{"result": expr.String(string(v.Result)), "outputs": st.jobOutputs(cj, v.Result)})
+		// jobs.X is read case-insensitively: the keys are lower-cased.
+		jobs[strings.ToLower(v.ID)] = object(map[string]expr.Value{"result": expr.String(string(v.Result)), "outputs": st.jobOutputs(cj, v.Result)})
 	}
 	env := &expr.Env{Contexts: map[string]expr.Value{"jobs": object(jobs)}, Success: expr.Unknown("not known"),
 		Failure: expr.Unknown("not known"), Cancelled: expr.Bool(false)}

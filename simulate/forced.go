@@ -247,7 +247,7 @@ func (s *Sim) reads(i int) ([]int, bool) {
 	}
 	var out []int
 	for _, p := range s.needs[i] {
-		if slices.Contains(ids, s.order[p]) {
+		if slices.Contains(ids, s.folded[p]) { // ids are lower-cased
 			out = append(out, p)
 		}
 	}
@@ -261,8 +261,8 @@ func (f *Forced) Skipped(x, a string, r Result) bool {
 	if f.invalid {
 		return true
 	}
-	px, okx := f.s.pos[x]
-	pa, oka := f.s.pos[a]
+	px, okx := f.s.at(x)
+	pa, oka := f.s.at(a)
 	if !okx || !oka {
 		return false
 	}
@@ -289,7 +289,7 @@ func (f *Forced) Mask(keep func(id string) bool) bitset.Set {
 // dependency order: O(V) bit tests, no map look-up per job. On a workflow
 // GitHub rejects, where no job has ancestors to speak of, it is none.
 func (f *Forced) SkippedBelow(a string, r Result, mask bitset.Set, max int) (first []string, total int) {
-	pa, ok := f.s.pos[a]
+	pa, ok := f.s.at(a)
 	if !ok || f.invalid {
 		return nil, 0
 	}
@@ -309,8 +309,8 @@ func (f *Forced) SkippedBelow(a string, r Result, mask bitset.Set, max int) (fir
 
 // IsAncestor reports whether x transitively needs a.
 func (f *Forced) IsAncestor(a, x string) bool {
-	px, okx := f.s.pos[x]
-	pa, oka := f.s.pos[a]
+	px, okx := f.s.at(x)
+	pa, oka := f.s.at(a)
 	return okx && oka && !f.invalid && f.anc[px].Has(pa)
 }
 
@@ -321,7 +321,7 @@ func (f *Forced) IsAncestor(a, x string) bool {
 // a's failure while its sibling needs still run: gha-job-status.md §11.)
 // The count costs O(V/64) per job of others; the list, O(max).
 func (f *Forced) Through(d string, others []string, max int) (first []Forcing, total int) {
-	pd, ok := f.s.pos[d]
+	pd, ok := f.s.at(d)
 	if f.invalid || !ok {
 		return nil, 0
 	}
@@ -331,7 +331,7 @@ func (f *Forced) Through(d string, others []string, max int) (first []Forcing, t
 		c.AndNot(f.skip[r][pd])
 		c.AndNot(f.fail[r][pd])
 		for _, o := range others {
-			po, ok := f.s.pos[o]
+			po, ok := f.s.at(o)
 			if !ok || po == pd {
 				continue
 			}
@@ -413,10 +413,10 @@ func (e *forcedEval) needValue(p int, c class) expr.Value {
 func (e *forcedEval) eval(i int, reads []int, classes []class, failure expr.Value) class {
 	needs := make(map[string]expr.Value, len(e.s.needs[i]))
 	for _, p := range e.s.needs[i] {
-		needs[e.s.order[p]] = e.needValue(p, classUnknown)
+		needs[e.s.folded[p]] = e.needValue(p, classUnknown)
 	}
 	for k, p := range reads {
-		needs[e.s.order[p]] = e.needValue(p, classes[k])
+		needs[e.s.folded[p]] = e.needValue(p, classes[k])
 	}
 	e.ctx["needs"] = object(needs)
 	env := &expr.Env{Contexts: e.ctx, Success: expr.Bool(false), Failure: failure, Cancelled: expr.Bool(false)}

@@ -62,7 +62,7 @@ func (st *state) staticOutputs(i int, out expr.Value) expr.Value {
 	var env *expr.Env
 	var fields map[string]expr.Value
 	for k, name := range t.names {
-		if _, given := st.given[j.ID][name]; given {
+		if _, given := st.given[strings.ToLower(j.ID)][name]; given {
 			continue
 		}
 		tm := t.tmpls[k]
@@ -154,5 +154,5 @@ func (st *state) legOutput(i int, tm *expr.Template, t jobOutputTemplates, env *
 	for k, s := range vals {
 		alts[k] = expr.String(s)
 	}
-	return expr.OneOf("the legs of "+strings.ToLower(st.s.jobs[i].ID)+" write different values; the last leg to finish wins", alts...), true
+	return expr.OneOf("the legs of "+st.s.jobs[i].ID+" write different values; the last leg to finish wins", alts...), true
 }

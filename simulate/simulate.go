@@ -133,8 +133,11 @@ func Run(w *workflowgraph.Workflow, sc Scenario) []Verdict { return New(w).Run(s
 type Sim struct {
 	w     *workflowgraph.Workflow
 	order []string
-	jobs  []*workflowgraph.Job // in dependency order
-	pos   map[string]int       // job id → index in order
+	// folded holds the ids of order lower-cased: the keys of the needs
+	// context, which expressions read case-insensitively (needs.BUILD).
+	folded []string
+	jobs   []*workflowgraph.Job // in dependency order
+	pos    map[string]int       // job id (as in Job.ID) → index in order; see at
 	// needs holds each job's distinct known direct needs as positions, in
 	// written order.
 	needs [][]int
@@ -160,6 +163,20 @@ type cond struct {
 	implicit *actionlint.FuncCallNode
 }
 
+// at returns the position of job id, compared case-insensitively as GitHub
+// does: ids read from expressions (needs.BUILD) or scenarios need not be
+// spelled as the job's key.
+func (s *Sim) at(id string) (int, bool) {
+	if p, ok := s.pos[id]; ok {
+		return p, true
+	}
+	if j := s.w.Job(id); j != nil {
+		p, ok := s.pos[j.ID]
+		return p, ok
+	}
+	return 0, false
+}
+
 // New prepares w for simulation.
 func New(w *workflowgraph.Workflow) *Sim {
 	s := &Sim{w: w, pos: map[string]int{}}
@@ -168,11 +185,13 @@ func New(w *workflowgraph.Workflow) *Sim {
 	}
 	s.order = w.TopoOrder()
 	s.jobs = make([]*workflowgraph.Job, len(s.order))
+	s.folded = make([]string, len(s.order))
 	s.needs = make([][]int, len(s.order))
 	s.conds = make([]*cond, len(s.order))
 	s.matrixFail = make([]string, len(s.order))
 	for i, id := range s.order {
 		s.pos[id] = i
+		s.folded[i] = strings.ToLower(id)
 		s.jobs[i] = w.Job(id)
 		if n, ok := workflowgraph.MatrixSize(s.jobs[i]); ok && n > workflowgraph.MaxLegs {
 			produced := strconv.Itoa(n)
@@ -406,7 +425,7 @@ func (st *state) decide(i int) Verdict {
 			fields[k] = x
 		}
 		for k, x := range st.outputs[i].Fields {
-			if _, given := st.given[s.jobs[i].ID][k]; given {
+			if _, given := st.given[s.folded[i]][k]; given {
 				fields[k] = x
 			}
 		}
@@ -571,8 +590,9 @@ func sortedKeys[V any](m map[string]V) []string {
 	return ks
 }
 
-func (st *state) outcome(id string) Result {
-	if o, ok := st.outcomes[id]; ok {
+// outcome is the scenario's outcome for the job whose lower-cased id is key.
+func (st *state) outcome(key string) Result {
+	if o, ok := st.outcomes[key]; ok {
 		return o
 	}
 	if st.sc.DefaultOutcome != "" {
@@ -589,7 +609,7 @@ func (st *state) jobOutputs(j *workflowgraph.Job, result Result) expr.Value {
 	case Unknown:
 		return expr.Unknown(j.ID + " may or may not run")
 	}
-	given := st.given[j.ID]
+	given := st.given[strings.ToLower(j.ID)]
 	// Declared outputs not given are unknown; a caller's outputs come from
 	// the called workflow, so any name may exist. (One map built in place:
 	// Value.Set copies the object on every call.)
@@ -646,7 +666,7 @@ func (st *state) env(i int) *expr.Env {
 	ps := st.s.needs[i]
 	needs := make(map[string]expr.Value, len(ps))
 	for _, p := range ps {
-		needs[st.s.order[p]] = st.needValue(p) // no allocation: ids are lower-case
+		needs[st.s.folded[p]] = st.needValue(p)
 	}
 	// One contexts map per run: only needs changes from job to job, and an
 	// Env is used only while its job is decided.
@@ -728,7 +748,7 @@ func (st *state) describe(i, a int, result Result) string {
 func (st *state) job(i int) Verdict {
 	j := st.s.jobs[i]
 	v := Verdict{ID: j.ID}
-	if r, ok := st.forced[j.ID]; ok {
+	if r, ok := st.forced[st.s.folded[i]]; ok {
 		v.Result, v.Verdict = r, VerdictRun
 		v.Reason = "given by the scenario: " + string(r)
 		if r == Skipped {
@@ -778,7 +798,7 @@ func (st *state) job(i int) Verdict {
 	default:
 		v.Verdict = VerdictRun
 		v.Reason = st.explainTrue(c)
-		v.Result = st.outcome(j.ID)
+		v.Result = st.outcome(st.s.folded[i])
 		if r := st.s.matrixFail[i]; r != "" {
 			v.Result = Failure
 			v.Reason += "; ends failure: " + r
@@ -798,7 +818,7 @@ func (st *state) job(i int) Verdict {
 				return v
 			}
 		}
-		if named := st.legOutcomes[j.ID]; len(named) > 0 {
+		if named := st.legOutcomes[st.s.folded[i]]; len(named) > 0 {
 			var why string
 			v.Result, why, v.Legs = st.legs(j, named, v.Result)
 			v.Reason += "; ends " + string(v.Result) + ": " + why
@@ -858,7 +878,21 @@ func (st *state) explainFalse(i int, c *cond, n actionlint.ExprNode, env *expr.E
 			return "condition is false: the run was cancelled"
 		}
 	}
-	return "condition is false: " + expr.Render(n) + " is false" + st.needsNote(n)
+	return "condition is false: " + st.s.render(n) + " is false" + st.needsNote(n)
+}
+
+// render is expr.Render with each needs.<id> spelled as the key of the job
+// it names: actionlint lower-cases property names, and outputs show ids as
+// written.
+func (s *Sim) render(n actionlint.ExprNode) string {
+	return expr.RenderReplace(n, func(x actionlint.ExprNode) (string, bool) {
+		if id := NeedsRef(x); id != "" {
+			if j := s.w.Job(id); j != nil {
+				return "needs." + j.ID, true
+			}
+		}
+		return "", false
+	})
 }
 
 // needsNote lists the results of the direct needs an expression reads.
@@ -873,12 +907,12 @@ func (st *state) needsNote(n actionlint.ExprNode) string {
 	})
 	var parts []string
 	for _, id := range ids {
-		if p, ok := st.s.pos[id]; ok && st.decided[p] {
+		if p, ok := st.s.at(id); ok && st.decided[p] {
 			r := st.results[p]
 			if st.cancelSkip[p] {
 				r = "cancelled|skipped"
 			}
-			parts = append(parts, id+": "+string(r))
+			parts = append(parts, st.s.order[p]+": "+string(r)) // the job's id as written, however read
 		}
 	}
 	if len(parts) == 0 {

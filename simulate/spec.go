@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -39,7 +40,7 @@ func BuildScenario(w *workflowgraph.Workflow, file string, spec Spec) (Scenario,
 		for i, j := range w.Jobs {
 			ids[i] = j.ID
 		}
-		sort.Strings(ids)
+		slices.SortFunc(ids, workflowgraph.CompareIDs) // as GitHub matches them, whatever their case
 		err = fmt.Errorf("--%s: %s has no job %q (jobs: %s)", flag, file, id, strings.Join(ids, ", "))
 		return "", false
 	}
@@ -61,7 +62,7 @@ func BuildScenario(w *workflowgraph.Workflow, file string, spec Spec) (Scenario,
 			for _, j := range cj.Callee.Jobs {
 				ids = append(ids, j.ID)
 			}
-			sort.Strings(ids)
+			slices.SortFunc(ids, workflowgraph.CompareIDs)
 			err = fmt.Errorf("--%s %q: %s has no job %q (jobs: %s)", flag, arg, cj.Uses, inner, strings.Join(ids, ", "))
 			return "", false
 		}

@@ -69,7 +69,7 @@ func (c *Classifier) GPULabel(j *Job) string {
 	if c == nil || j == nil {
 		return ""
 	}
-	if c.gpuJobs[j.ID] {
+	if c.gpuJobs[strings.ToLower(j.ID)] {
 		return "gpu.jobs"
 	}
 	if l := c.match(c.gpuLabels, &c.gpuHit, j.Runner); l != "" {
@@ -265,7 +265,7 @@ func (c *Classifier) IsHeavy(j *Job) bool {
 			}
 		}
 	}
-	return c.heavyJobs[j.ID] || c.match(c.heavyLabels, &c.heavyHit, j.Runner) != ""
+	return c.heavyJobs[strings.ToLower(j.ID)] || c.match(c.heavyLabels, &c.heavyHit, j.Runner) != ""
 }
 
 // MatchHeavyLabel reports whether a single label matches
@@ -352,7 +352,7 @@ func (c *Classifier) Classify(j *Job) JobClass {
 	if c == nil || j == nil {
 		return JobClass{Class: ClassUnknown}
 	}
-	if c.gpuJobs[j.ID] {
+	if c.gpuJobs[strings.ToLower(j.ID)] {
 		return JobClass{Class: ClassAccelerator, Reason: "listed in gpu.jobs"}
 	}
 	labels := append(append([]string(nil), j.Runner.Labels...), j.Runner.Group)

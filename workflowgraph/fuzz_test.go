@@ -3,6 +3,7 @@ package workflowgraph
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -42,6 +43,16 @@ func FuzzLoad(f *testing.F) {
 			w.Descendants(j.ID)
 			j.If.StatusFuncs()
 			_ = j.Runner.All()
+			// Ids as written, looked up in any case; a need that names a job
+			// is spelled as that job's ID.
+			if w.Job(j.ID) != j || w.Job(strings.ToLower(j.ID)) != j {
+				t.Fatalf("job %q is not found by its id", j.ID)
+			}
+			for _, n := range j.Needs {
+				if x := w.Job(n); x != nil && x.ID != n {
+					t.Fatalf("need %q of %q names %q", n, j.ID, x.ID)
+				}
+			}
 		}
 	})
 }

@@ -3,7 +3,7 @@ package workflowgraph
 import (
 	"container/heap"
 	"slices"
-	"sort"
+	"strings"
 	"sync"
 
 	"github.com/cicheck/cicheck/internal/bitset"
@@ -122,7 +122,7 @@ func (w *Workflow) children() map[string][]string {
 		}
 	}
 	for k := range m {
-		sort.Strings(m[k])
+		slices.SortFunc(m[k], CompareIDs)
 	}
 	return m
 }
@@ -148,8 +148,18 @@ func (w *Workflow) reach(start string, next func(*Job) []string) []string {
 			stack = append(stack, n)
 		}
 	}
-	sort.Strings(out)
+	slices.SortFunc(out, CompareIDs)
 	return out
+}
+
+// CompareIDs orders job ids as GitHub matches them, case-insensitively
+// (ties by spelling), so a workflow's lists read in the same order whether
+// its keys are written `Build` or `build`.
+func CompareIDs(a, b string) int {
+	if c := strings.Compare(strings.ToLower(a), strings.ToLower(b)); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
 }
 
 // TopoOrder returns every job id so that each job comes after its needs;
@@ -307,7 +317,7 @@ func findCycles(w *Workflow) [][]string {
 	for _, comp := range sccs {
 		out = append(out, cycleIn(w, comp))
 	}
-	sort.Slice(out, func(a, b int) bool { return slices.Compare(out[a], out[b]) < 0 })
+	slices.SortFunc(out, func(a, b []string) int { return slices.CompareFunc(a, b, CompareIDs) })
 	return out
 }
 
@@ -318,7 +328,7 @@ func cycleIn(w *Workflow, comp []string) []string {
 	for _, c := range comp {
 		in[c] = true
 	}
-	start := slices.Min(comp)
+	start := slices.MinFunc(comp, CompareIDs)
 	// BFS from start back to start inside the component.
 	prev := map[string]string{}
 	queue := []string{start}
@@ -327,7 +337,7 @@ func cycleIn(w *Workflow, comp []string) []string {
 		cur := queue[0]
 		queue = queue[1:]
 		ns := slices.Clone(w.byID[cur].Needs)
-		sort.Strings(ns)
+		slices.SortFunc(ns, CompareIDs)
 		for _, n := range ns {
 			if !in[n] {
 				continue

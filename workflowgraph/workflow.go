@@ -56,20 +56,25 @@ type Workflow struct {
 	// actions). May be nil.
 	FS fs.FS
 
-	byID map[string]*Job
+	byID map[string]*Job     // by ID as written: the canonical ids in Needs and Cycles
+	fold map[string]*Job     // by lower-cased ID, for Job's case-insensitive lookup
 	kids map[string][]string // reverse needs edges, sorted
 	memo *graphMemo          // set by Build; nil for a Workflow built by hand
 }
 
 // Job is one job of a workflow.
 type Job struct {
-	// ID is lower-cased: GitHub compares job ids case-insensitively.
+	// ID is the job's key as written in the file. GitHub compares job ids
+	// case-insensitively, so look jobs up with Workflow.Job and compare ids
+	// with strings.EqualFold; every output shows this spelling.
 	ID   string
 	Name string
 	// Line and Column locate the job's key in the file.
 	Line, Column int
-	// Needs are the direct needs, lower-cased, in written order. An id that
-	// names no job is kept (see UnknownNeeds).
+	// Needs are the direct needs in written order, each spelled as the ID
+	// of the job it names (`needs: build` naming `Build:` gives "Build"), so
+	// they compare exactly with Job.ID. An id that names no job is kept as
+	// written (see UnknownNeeds).
 	Needs []string
 	// NeedsPos holds the position of each entry of Needs.
 	NeedsPos []Pos
@@ -385,7 +390,7 @@ type builder struct {
 }
 
 func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs map[string]string, inputVals map[string][]expr.Value, depth int, stack []string) *Workflow {
-	w := &Workflow{Path: p, Source: src, AST: ast, Inputs: inputs, FS: b.fsys, byID: map[string]*Job{}}
+	w := &Workflow{Path: p, Source: src, AST: ast, Inputs: inputs, FS: b.fsys, byID: map[string]*Job{}, fold: map[string]*Job{}}
 	if ast == nil {
 		return w
 	}
@@ -402,9 +407,9 @@ func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs m
 		if aj == nil {
 			continue
 		}
-		j := &Job{ID: strings.ToLower(id), AST: aj, Outputs: map[string]string{}}
+		j := &Job{ID: id, AST: aj, Outputs: map[string]string{}}
 		if aj.ID != nil {
-			j.ID = strings.ToLower(aj.ID.Value)
+			j.ID = aj.ID.Value // the key as written; actionlint's map key is lower-cased
 			if aj.ID.Pos != nil {
 				j.Line, j.Column = aj.ID.Pos.Line, aj.ID.Pos.Col
 			}
@@ -418,7 +423,7 @@ func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs m
 			if n == nil {
 				continue
 			}
-			j.Needs = append(j.Needs, strings.ToLower(n.Value))
+			j.Needs = append(j.Needs, n.Value)
 			var ps Pos
 			if n.Pos != nil {
 				ps = Pos{n.Pos.Line, n.Pos.Col}
@@ -455,6 +460,16 @@ func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs m
 		j.wf = w
 		w.Jobs = append(w.Jobs, j)
 		w.byID[j.ID] = j
+		w.fold[strings.ToLower(j.ID)] = j
+	}
+	// GitHub resolves `needs: build` to job `Build:`; spell each need as its
+	// job's ID so the graph compares ids exactly and shows the job's key.
+	for _, j := range w.Jobs {
+		for k, n := range j.Needs {
+			if t := w.fold[strings.ToLower(n)]; t != nil {
+				j.Needs[k] = t.ID
+			}
+		}
 	}
 	slices.SortFunc(w.Jobs, func(a, c *Job) int {
 		if a.Line != c.Line {
@@ -639,7 +654,18 @@ func (w *Workflow) Job(id string) *Job {
 	if w == nil {
 		return nil
 	}
-	return w.byID[strings.ToLower(id)]
+	if j := w.byID[id]; j != nil {
+		return j // the id as written: no folding needed
+	}
+	if w.fold == nil { // a Workflow built by hand
+		for _, j := range w.Jobs {
+			if strings.EqualFold(j.ID, id) {
+				return j
+			}
+		}
+		return nil
+	}
+	return w.fold[strings.ToLower(id)]
 }
 
 // UnknownNeeds returns the entries of j.Needs that name no job of w.

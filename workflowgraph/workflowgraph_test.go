@@ -119,7 +119,8 @@ func TestPipeline(t *testing.T) {
 	for _, j := range w.Jobs {
 		ids = append(ids, j.ID)
 	}
-	if want := []string{"policy", "cpu-tests", "image", "resolve-image", "gpu", "gpu-reusable", "remote", "dyn", "templated"}; !slices.Equal(ids, want) {
+	// Ids keep the spelling of their keys; `needs: cpu-tests` names CPU-Tests.
+	if want := []string{"policy", "CPU-Tests", "image", "resolve-image", "gpu", "gpu-reusable", "remote", "dyn", "templated"}; !slices.Equal(ids, want) {
 		t.Fatalf("jobs %v, want %v", ids, want)
 	}
 	runners := map[string]string{
@@ -150,13 +151,16 @@ func TestPipeline(t *testing.T) {
 		t.Errorf("inferred from %v", got)
 	}
 
-	if got := w.Ancestors("resolve-image"); !slices.Equal(got, []string{"cpu-tests", "image", "policy"}) {
+	if got := w.Job("image").Needs; !slices.Equal(got, []string{"policy", "CPU-Tests"}) {
+		t.Errorf("needs %v", got)
+	}
+	if got := w.Ancestors("resolve-image"); !slices.Equal(got, []string{"CPU-Tests", "image", "policy"}) {
 		t.Errorf("ancestors %v", got)
 	}
 	if got := w.Descendants("CPU-TESTS"); !slices.Equal(got, []string{"gpu", "gpu-reusable", "image", "resolve-image"}) {
 		t.Errorf("descendants %v", got)
 	}
-	if got := w.TopoOrder(); !slices.Equal(got, []string{"policy", "cpu-tests", "image", "resolve-image", "gpu", "gpu-reusable", "remote", "dyn", "templated"}) {
+	if got := w.TopoOrder(); !slices.Equal(got, []string{"policy", "CPU-Tests", "image", "resolve-image", "gpu", "gpu-reusable", "remote", "dyn", "templated"}) {
 		t.Errorf("topo %v", got)
 	}
 	if len(w.Cycles) != 0 {
