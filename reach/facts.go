@@ -352,13 +352,11 @@ func inspect(j *workflowgraph.Job, u *usage) *condInfo {
 	if j.If == nil {
 		return c
 	}
-	// success() alone, written or implicit, needs every ancestor to have
-	// succeeded; any other status function lets the job run after a skip.
-	for _, f := range j.If.StatusFuncs() {
-		if f != "success" {
-			c.status = true
-		}
-	}
+	// A status function lets the job run after a skip, unless success()
+	// is a conjunct of the whole condition: that needs every ancestor to
+	// have succeeded, as the implicit one does (`!success()` or
+	// `success() || x` do not).
+	c.status = j.If.HasStatusFunc() && !successConjunct(j.If.Expr)
 	switch {
 	case j.If.ParseError != "":
 		c.unknown = true
@@ -370,6 +368,17 @@ func inspect(j *workflowgraph.Job, u *usage) *condInfo {
 	w := walker{u: u, c: c}
 	w.walk(j.If.Expr, true)
 	return c
+}
+
+// successConjunct: n is `success() && …` at its top level.
+func successConjunct(n actionlint.ExprNode) bool {
+	switch x := n.(type) {
+	case *actionlint.LogicalOpNode:
+		return x.Kind == actionlint.LogicalOpNodeKindAnd && (successConjunct(x.Left) || successConjunct(x.Right))
+	case *actionlint.FuncCallNode:
+		return strings.EqualFold(x.Callee, "success") && len(x.Args) == 0
+	}
+	return false
 }
 
 type walker struct {

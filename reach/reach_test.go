@@ -119,3 +119,25 @@ func TestNeedsResultsAreDeadNeedsResults(t *testing.T) {
 		t.Errorf("needs result and a trigger: %q", got)
 	}
 }
+
+// FuzzAnalyze: whatever the workflow, the analysis terminates without
+// panicking, and every job it names exists.
+func FuzzAnalyze(f *testing.F) {
+	f.Add("on: [push, pull_request]\njobs:\n" + job("a", "", "startsWith(github.ref, 'refs/heads/pull-request/')") + job("b", "a", "github.ref == 'refs/heads/main'"))
+	f.Add("on:\n  workflow_dispatch:\n    inputs:\n      x: {type: choice, options: [a, b]}\n      y: {type: boolean}\njobs:\n" + job("a", "", "inputs.x == 'c' || inputs.y == 'true'"))
+	f.Add("on:\n  push:\n    branches: ['release/**', '!release/old']\n    tags: [v1]\n  pull_request_target:\n    branches: [main]\njobs:\n" + job("a", "", "github['ref'] == 'x' && contains(github.base_ref, 'm')"))
+	f.Add("on: workflow_call\njobs:\n" + job("a", "", "github.event_name == 'push' && github.event.action == '\x1f'"))
+	f.Fuzz(func(t *testing.T, src string) {
+		w, _, err := workflowgraph.Load(fstest.MapFS{"w.yml": {Data: []byte(src)}}, "w.yml")
+		if err != nil || w == nil {
+			return
+		}
+		for _, p := range reach.Analyze(w).Proofs {
+			for _, id := range append([]string{p.Job}, p.Parked...) {
+				if w.Job(id) == nil {
+					t.Fatalf("proof names no job: %+v", p)
+				}
+			}
+		}
+	})
+}
