@@ -326,12 +326,18 @@ type condInfo struct {
 	// decide the answer; looseAll: the whole github or inputs context is.
 	loose    map[string]bool
 	looseAll bool
+	// needs: the condition reads the needs context (its key then holds
+	// the job's needs, whose results the all-success run fixes).
+	needs bool
 }
 
 func (c *condInfo) key(j *workflowgraph.Job) string {
 	raw := ""
 	if j.If != nil {
 		raw = j.If.Raw
+	}
+	if !c.needs {
+		return raw
 	}
 	return raw + "\x00" + strings.ToLower(strings.Join(j.Needs, "\x00"))
 }
@@ -427,6 +433,9 @@ func pathOf(n actionlint.ExprNode) (string, bool) {
 
 // walk visits n; truth says n's value is only tested for truth.
 func (w walker) walk(n actionlint.ExprNode, truth bool) {
+	if p, ok := pathOf(n); ok && (p == "needs" || strings.HasPrefix(p, "needs.")) {
+		w.c.needs = true
+	}
 	switch x := n.(type) {
 	case *actionlint.VariableNode, *actionlint.ObjectDerefNode:
 		p, ok := pathOf(n)

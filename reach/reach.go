@@ -140,6 +140,7 @@ type analysis struct {
 	// it false is a need's result (dead-needs-result's territory).
 	disabled, byNeeds []bool
 	order             []int
+	ctxs              []map[string]expr.Value // by combination, built once
 }
 
 func (a *analysis) run() {
@@ -206,14 +207,24 @@ func (a *analysis) needs(i int) []int {
 func (a *analysis) evalJob(j *workflowgraph.Job, c *condInfo) (bitset.Set, bitset.Set) {
 	n := len(a.combos)
 	s, any := bitset.New(n), bitset.New(n)
-	if c.unknown {
+	if c.unknown || j.If == nil {
 		return bitset.Full(n), bitset.Full(n)
+	}
+	if a.ctxs == nil {
+		a.ctxs = make([]map[string]expr.Value, n)
+		for k, cb := range a.combos {
+			a.ctxs[k] = contexts(cb)
+		}
 	}
 	cond := simulate.Condition(j)
 	for k, cb := range a.combos {
-		ctx := contexts(cb)
+		ctx := a.ctxs[k]
 		loose := c.looseIn(cb)
-		succ := &expr.Env{Contexts: withNeeds(ctx, j), Success: expr.Bool(true), Failure: expr.Bool(false), Cancelled: expr.Bool(false)}
+		succCtx := ctx
+		if c.needs {
+			succCtx = withNeeds(ctx, j)
+		}
+		succ := &expr.Env{Contexts: succCtx, Success: expr.Bool(true), Failure: expr.Bool(false), Cancelled: expr.Bool(false)}
 		if loose || cond.Eval(succ).Truthy() != expr.No {
 			s.Add(k)
 		}
