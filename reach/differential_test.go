@@ -96,6 +96,9 @@ func genWorkflow(r *rand.Rand) (string, []genTrigger, []string) {
 			if len(needs) > 0 && r.Intn(4) == 0 {
 				c = "(" + c + " && needs." + needs[0] + ".outputs.o == 'x')"
 			}
+			if len(needs) > 0 && r.Intn(3) == 0 {
+				c = "!cancelled() && needs." + needs[len(needs)-1] + ".result == 'success' && " + c
+			}
 			fmt.Fprintf(&b, "    if: ${{ %s }}\n", c)
 		}
 		b.WriteString("    runs-on: x\n    steps: [{run: x}]\n")

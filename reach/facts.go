@@ -329,6 +329,10 @@ type condInfo struct {
 	// needs: the condition reads the needs context (its key then holds
 	// the job's needs, whose results the all-success run fixes).
 	needs bool
+	// requires are the needs a conjunct of the whole condition requires
+	// to have succeeded (needs.x.result == 'success'), lower-cased: the
+	// job runs only where they may run, status check or not.
+	requires []string
 }
 
 func (c *condInfo) key(j *workflowgraph.Job) string {
@@ -363,6 +367,7 @@ func inspect(j *workflowgraph.Job, u *usage) *condInfo {
 	// have succeeded, as the implicit one does (`!success()` or
 	// `success() || x` do not).
 	c.status = j.If.HasStatusFunc() && !successConjunct(j.If.Expr)
+	c.requires = requiredNeeds(j.If.Expr, nil)
 	switch {
 	case j.If.ParseError != "":
 		c.unknown = true
@@ -374,6 +379,30 @@ func inspect(j *workflowgraph.Job, u *usage) *condInfo {
 	w := walker{u: u, c: c}
 	w.walk(j.If.Expr, true)
 	return c
+}
+
+// requiredNeeds are the x of the `needs.x.result == 'success'` conjuncts
+// of n's top level.
+func requiredNeeds(n actionlint.ExprNode, out []string) []string {
+	switch x := n.(type) {
+	case *actionlint.LogicalOpNode:
+		if x.Kind == actionlint.LogicalOpNodeKindAnd {
+			return requiredNeeds(x.Right, requiredNeeds(x.Left, out))
+		}
+	case *actionlint.CompareOpNode:
+		if x.Kind != actionlint.CompareOpNodeKindEq {
+			return out
+		}
+		for _, pair := range [2][2]actionlint.ExprNode{{x.Left, x.Right}, {x.Right, x.Left}} {
+			p, ok := pathOf(pair[0])
+			s, isStr := pair[1].(*actionlint.StringNode)
+			parts := strings.Split(p, ".")
+			if ok && isStr && strings.EqualFold(s.Value, "success") && len(parts) == 3 && parts[0] == "needs" && parts[2] == "result" {
+				return append(out, parts[1])
+			}
+		}
+	}
+	return out
 }
 
 // successConjunct: n is `success() && …` at its top level.

@@ -180,7 +180,12 @@ func (a *analysis) run() {
 		case ch == nil:
 			a.may[i] = bitset.Full(len(a.combos))
 		case a.conds[i].status:
-			a.may[i] = a.ownAny[i]
+			a.may[i] = a.ownAny[i].Clone()
+			for _, r := range a.conds[i].requires {
+				if p, ok := a.byID[r]; ok && a.may[p] != nil {
+					a.may[i].And(a.may[p])
+				}
+			}
 		default:
 			a.may[i] = ch
 		}
@@ -284,6 +289,10 @@ func (a *analysis) proofs() []Proof {
 			continue
 		}
 		if a.conds[i].status {
+			if r := a.requiredNeverRuns(i, root); r >= 0 {
+				root[i] = r + 1
+				continue
+			}
 			out = append(out, Proof{Job: a.w.Jobs[i].ID, Kind: Own})
 			continue
 		}
@@ -312,6 +321,22 @@ func (a *analysis) proofs() []Proof {
 func (a *analysis) parkedBy(i int, root []int) int {
 	for _, p := range a.ancestors(i) {
 		if !a.may[p].Empty() {
+			continue
+		}
+		if root[p] > 0 {
+			return root[p] - 1
+		}
+		return p
+	}
+	return -1
+}
+
+// requiredNeverRuns is the root of a never-running need whose success a
+// job with a status check requires, or -1.
+func (a *analysis) requiredNeverRuns(i int, root []int) int {
+	for _, r := range a.conds[i].requires {
+		p, ok := a.byID[r]
+		if !ok || a.may[p] == nil || !a.may[p].Empty() {
 			continue
 		}
 		if root[p] > 0 {

@@ -141,3 +141,21 @@ func FuzzAnalyze(f *testing.F) {
 		}
 	})
 }
+
+// TestRequiredNeeds: a job with a status check that requires a need's
+// success (a conjunct needs.x.result == 'success') never runs when the
+// need never does, and is listed with it; one that only reads the result
+// (an || arm) may run.
+func TestRequiredNeeds(t *testing.T) {
+	base := "on: push\njobs:\n" + job("a", "", "github.event_name == 'schedule'")
+	for _, c := range []struct{ cond, want string }{
+		{"${{ !cancelled() && needs.a.result == 'success' }}", "a 1   [b]\n"},
+		{"${{ always() && 'SUCCESS' == needs.a.result }}", "a 1   [b]\n"},
+		{"${{ always() && (needs.a.result == 'success' || vars.X) }}", "a 1   []\n"},
+		{"${{ !cancelled() && needs.a.result != 'success' }}", "a 1   []\n"},
+	} {
+		if got := render(reach.Analyze(load(t, base+job("b", "a", c.cond)))); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.cond, got, c.want)
+		}
+	}
+}

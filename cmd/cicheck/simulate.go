@@ -6,6 +6,7 @@ import (
 
 	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
+	"github.com/cicheck/cicheck/reach"
 	"github.com/cicheck/cicheck/simulate"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
@@ -87,7 +88,11 @@ func runSimulate(e *env, args []string) error {
 		simulate.WriteFaultMatrix(e.Stdout, *format, sim.FaultMatrix(sc, watched))
 		return nil
 	}
-	if err := simulate.WriteVerdicts(e.Stdout, *format, sim.Run(sc)); err != nil {
+	verdicts := sim.Run(sc)
+	if len(*sets) == 0 && len(*inputs) == 0 {
+		verdicts = reach.Settle(w, sc.Event, verdicts)
+	}
+	if err := simulate.WriteVerdicts(e.Stdout, *format, verdicts); err != nil {
 		return cli.Internal(fmt.Errorf("writing the simulation: %w", err))
 	}
 	return nil
