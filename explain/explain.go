@@ -19,6 +19,7 @@ import (
 
 	"github.com/cicheck/cicheck/expr"
 	"github.com/cicheck/cicheck/pathsfilter"
+	"github.com/cicheck/cicheck/reach"
 	"github.com/cicheck/cicheck/simulate"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
@@ -123,6 +124,8 @@ type prepared struct {
 	// filter outputs (most of a history) share one simulation.
 	mu   sync.Mutex
 	runs map[string][]simulate.Verdict
+	// reach is the workflow's never-runs analysis, done once.
+	reach func() reach.Result
 }
 
 // Prepare parses and compiles wfs for o. fsys is the repository root (for
@@ -136,6 +139,7 @@ func Prepare(wfs []*workflowgraph.Workflow, fsys fs.FS, o Options) *Prepared {
 		pw := &prepared{w: w, trig: compileTrigger(w, o.Event, o.Set),
 			steps: pathsfilter.FindSteps(w.AST, w.Source, w.Path, fsys, o.PathsFilter), sim: simulate.New(w),
 			outputs: map[string]map[string]*expr.Template{}, runs: map[string][]simulate.Verdict{}}
+		pw.reach = sync.OnceValue(func() reach.Result { return reach.Analyze(w) })
 		for _, j := range w.Jobs {
 			if len(j.Outputs) == 0 {
 				continue
@@ -421,7 +425,7 @@ func verdicts(pw *prepared, o Options, steps map[string][]stepOutcome, trig path
 		}
 	}
 	sim := map[string]simulate.Verdict{}
-	for _, v := range pw.simulate(sc) {
+	for _, v := range reach.SettleWith(pw.reach, w, sc, pw.simulate(sc)) {
 		sim[strings.ToLower(v.ID)] = v
 	}
 	var heavy, rest []*Job

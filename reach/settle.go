@@ -11,13 +11,28 @@ import (
 // Settle decides the verdicts simulate leaves unknown for jobs that never
 // run on any trigger of w: skipped, whatever the facts the scenario does
 // not give. It applies to a scenario on one of w's own triggers (event ""
-// means not given), not to a hypothetical event w does not run on.
-func Settle(w *workflowgraph.Workflow, event string, vs []simulate.Verdict) []simulate.Verdict {
-	res := Analyze(w)
-	if len(res.Proofs) == 0 {
+// means not given) that sets none of the facts the proofs range over (a
+// hypothetical ref or input may lie outside the triggers' filters).
+func Settle(w *workflowgraph.Workflow, sc simulate.Scenario, vs []simulate.Verdict) []simulate.Verdict {
+	return SettleWith(func() Result { return Analyze(w) }, w, sc, vs)
+}
+
+// SettleWith is Settle with the analysis of w given (computed on first
+// need), for a caller that settles many scenarios of one workflow.
+func SettleWith(analyze func() Result, w *workflowgraph.Workflow, sc simulate.Scenario, vs []simulate.Verdict) []simulate.Verdict {
+	if len(sc.Inputs) > 0 || w == nil || w.AST == nil {
 		return vs
 	}
-	if event != "" && (w.AST == nil || !slices.ContainsFunc(triggers(w.AST), func(t trigger) bool { return strings.EqualFold(t.event, event) })) {
+	for k := range sc.Set {
+		if k = strings.ToLower(k); modelled(k) || holder(k) || strings.HasPrefix(k, "inputs.") || strings.HasPrefix(k, "github.event.inputs") {
+			return vs
+		}
+	}
+	if sc.Event != "" && !slices.ContainsFunc(triggers(w.AST), func(t trigger) bool { return strings.EqualFold(t.event, sc.Event) }) {
+		return vs
+	}
+	res := analyze()
+	if len(res.Proofs) == 0 {
 		return vs
 	}
 	why := map[string]string{}

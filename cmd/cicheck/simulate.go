@@ -88,10 +88,7 @@ func runSimulate(e *env, args []string) error {
 		simulate.WriteFaultMatrix(e.Stdout, *format, sim.FaultMatrix(sc, watched))
 		return nil
 	}
-	verdicts := sim.Run(sc)
-	if len(*sets) == 0 && len(*inputs) == 0 {
-		verdicts = reach.Settle(w, sc.Event, verdicts)
-	}
+	verdicts := reach.Settle(w, sc, sim.Run(sc))
 	if err := simulate.WriteVerdicts(e.Stdout, *format, verdicts); err != nil {
 		return cli.Internal(fmt.Errorf("writing the simulation: %w", err))
 	}
