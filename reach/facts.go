@@ -1,7 +1,8 @@
 package reach
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/rhysd/actionlint"
@@ -308,14 +309,7 @@ func (u *usage) paths() []string {
 	return sortedSet(set)
 }
 
-func sortedSet(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func sortedSet(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }
 
 // condInfo is what the analysis knows of one job's condition.
 type condInfo struct {
