@@ -95,6 +95,9 @@ func (c *Classifier) GPULabel(j *Job) string {
 		if w := c.witness(j); w != nil {
 			return "same runner as " + w.ID
 		}
+		if why, _ := c.pinned(j); why != "" {
+			return why
+		}
 	}
 	return ""
 }
@@ -396,6 +399,9 @@ func (c *Classifier) Classify(j *Job) JobClass {
 			why, vendor := deviceEvidence(w)
 			return JobClass{Class: ClassAccelerator, Kind: vendor,
 				Reason: "the same runner as " + w.wf.Path + ":" + w.ID + ", where " + why}
+		}
+		if why, vendor := c.pinned(j); why != "" {
+			return JobClass{Class: ClassAccelerator, Kind: vendor, Reason: why}
 		}
 	}
 	switch {

@@ -1,6 +1,7 @@
 package workflowgraph
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/rhysd/actionlint"
@@ -165,6 +166,128 @@ func visibleDevices(env *actionlint.Env) (string, string) {
 			default:
 				return v.name + "=" + ev.Value.Value, v.vendor
 			}
+		}
+	}
+	return "", ""
+}
+
+// Runner pinning: a job whose runs-on is another job's output holding
+// runner.name runs on that job's very machine (a runner's name is one of
+// its labels). The anchor and the jobs pinned to it share one machine, so
+// device evidence in any of them, or an accelerator the anchor's labels
+// name, holds for all of them.
+
+// runnerNameRef matches what a step writes for the runner's name.
+var runnerNameRef = regexp.MustCompile(`\$\{\{\s*runner\.name\s*\}\}|\$\{?RUNNER_NAME\b`)
+
+// pinnedAnchor is the job of j's workflow whose machine j's runs-on names
+// (`${{ needs.x.outputs.y }}`, y being x's runner.name), or nil.
+func pinnedAnchor(j *Job) *Job {
+	if j.wf == nil || len(j.Runner.Symbolic) != 1 || len(j.Runner.Labels) > 0 || j.Runner.Group != "" {
+		return nil
+	}
+	t := strings.TrimSpace(j.Runner.Symbolic[0])
+	if !isSingleExpr(t) {
+		return nil
+	}
+	e, err := ParseExpr(t[3 : len(t)-2])
+	if err != "" {
+		return nil
+	}
+	out, ok := e.(*actionlint.ObjectDerefNode)
+	if !ok {
+		return nil
+	}
+	outs, ok := out.Receiver.(*actionlint.ObjectDerefNode)
+	if !ok || !strings.EqualFold(outs.Property, "outputs") {
+		return nil
+	}
+	need, ok := outs.Receiver.(*actionlint.ObjectDerefNode)
+	if !ok {
+		return nil
+	}
+	if v, ok := need.Receiver.(*actionlint.VariableNode); !ok || !strings.EqualFold(v.Name, "needs") {
+		return nil
+	}
+	x := j.wf.Job(strings.ToLower(need.Property))
+	if x == nil || x == j || !outputIsRunnerName(x, strings.ToLower(out.Property)) {
+		return nil
+	}
+	return x
+}
+
+// outputIsRunnerName: x's output name is `${{ runner.name }}`, directly or
+// through a step of x that writes it to $GITHUB_OUTPUT under that key.
+func outputIsRunnerName(x *Job, name string) bool {
+	v := strings.TrimSpace(x.Outputs[name])
+	if !isSingleExpr(v) {
+		return false
+	}
+	inner := strings.TrimSpace(v[3 : len(v)-2])
+	if strings.EqualFold(inner, "runner.name") {
+		return true
+	}
+	parts := strings.Split(inner, ".")
+	if len(parts) != 4 || !strings.EqualFold(parts[0], "steps") || !strings.EqualFold(parts[2], "outputs") || x.AST == nil {
+		return false
+	}
+	for _, st := range x.AST.Steps {
+		if st == nil || st.ID == nil || !strings.EqualFold(st.ID.Value, parts[1]) {
+			continue
+		}
+		run, ok := st.Exec.(*actionlint.ExecRun)
+		if !ok || run.Run == nil {
+			return false
+		}
+		for _, line := range strings.Split(run.Run.Value, "\n") {
+			if strings.Contains(line, "GITHUB_OUTPUT") && strings.Contains(line, parts[3]+"=") && runnerNameRef.MatchString(line) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pinned is the evidence that j's machine, shared by pinning with other
+// jobs of its workflow, is an accelerator's: the anchor's labels or
+// another job's device evidence. "" when none.
+func (c *Classifier) pinned(j *Job) (why, vendor string) {
+	if j.wf == nil {
+		return "", ""
+	}
+	anchor := pinnedAnchor(j)
+	if anchor == nil {
+		anchor = j
+	}
+	if hostedOnly(anchor.Runner) {
+		return "", ""
+	}
+	var group []*Job
+	for _, o := range j.wf.Jobs {
+		if o == anchor || pinnedAnchor(o) == anchor {
+			group = append(group, o)
+		}
+	}
+	if len(group) < 2 {
+		return "", ""
+	}
+	link := "pinned with job " + anchor.ID + " to one machine (runs-on is its runner.name)"
+	if anchor != j {
+		for _, l := range anchor.Runner.All() {
+			if why, kind, ok := c.labelReason(l); ok {
+				return link + ", whose label " + quote(l) + ": " + why, kind
+			}
+		}
+	}
+	for _, o := range group {
+		if o == j {
+			continue
+		}
+		if why, v := deviceEvidence(o); why != "" {
+			if anchor == j {
+				return "job " + o.ID + " is pinned to this job's machine (runs-on is its runner.name), where " + why, v
+			}
+			return link + ", where job " + o.ID + ": " + why, v
 		}
 	}
 	return "", ""

@@ -1,0 +1,70 @@
+package workflowgraph
+
+import "testing"
+
+// classOf checks each job's accelerator verdict (Classify and IsGPU
+// agree) against want; a job missing from want must not be one.
+func classOf(t *testing.T, src string, want map[string]bool) *Workflow {
+	t.Helper()
+	w := load(t, map[string]string{"w.yml": src}, "w.yml")
+	c := NewClassifier(nil, nil, nil, nil)
+	for _, j := range w.Jobs {
+		cl := c.Classify(j)
+		if got := cl.Class == ClassAccelerator; got != want[j.ID] || c.IsGPU(j) != got {
+			t.Errorf("%s: Classify = %+v, IsGPU = %v; want accelerator %v", j.ID, cl, c.IsGPU(j), want[j.ID])
+		}
+	}
+	return w
+}
+
+// TestPinnedRunner: jobs whose runs-on is another job's runner.name run on
+// that job's machine, so one's device evidence holds for all; an output
+// that is not the runner's name, or a group without evidence, pins nothing.
+func TestPinnedRunner(t *testing.T) {
+	w := classOf(t, `on: push
+jobs:
+  discover:
+    runs-on: pool-a
+    outputs: {name: "${{ steps.n.outputs.name }}", host: "${{ steps.h.outputs.host }}"}
+    steps:
+      - {id: n, run: 'echo "name=${{ runner.name }}" >> "$GITHUB_OUTPUT"'}
+      - {id: h, run: 'echo "host=$(hostname)" >> "$GITHUB_OUTPUT"'}
+  build:
+    needs: discover
+    runs-on: ${{ needs.discover.outputs.name }}
+    steps: [{run: docker build .}]
+  test:
+    needs: discover
+    runs-on: ${{ needs.discover.outputs.name }}
+    steps: [{run: "docker run --runtime=habana img pytest"}]
+  by-host:
+    needs: discover
+    runs-on: ${{ needs.discover.outputs.host }}
+    steps: [{run: docker build .}]
+  quiet:
+    runs-on: pool-b
+    outputs: {name: "${{ runner.name }}"}
+    steps: [{run: "true"}]
+  quiet-build:
+    needs: quiet
+    runs-on: ${{ needs.quiet.outputs.name }}
+    steps: [{run: make}]
+  named:
+    runs-on: gaudi2-pool
+    outputs: {name: "${{ runner.name }}"}
+    steps: [{run: "true"}]
+  named-build:
+    needs: named
+    runs-on: ${{ needs.named.outputs.name }}
+    steps: [{run: make}]
+`, map[string]bool{"discover": true, "build": true, "test": true, "named": true, "named-build": true})
+	c := NewClassifier(nil, nil, nil, nil)
+	for id, want := range map[string]string{
+		"build":    "pinned with job discover to one machine (runs-on is its runner.name), where job test: a step's container gets --runtime=habana",
+		"discover": "job test is pinned to this job's machine (runs-on is its runner.name), where a step's container gets --runtime=habana",
+	} {
+		if got := c.Classify(w.Job(id)).Reason; got != want {
+			t.Errorf("%s: reason %q, want %q", id, got, want)
+		}
+	}
+}
