@@ -327,7 +327,71 @@ func Accelerator(label string) (kind, token string) {
 			return h.Vendor(), h.Token
 		}
 	}
+	if h, ok := macChip(tokens(label)); ok && !hasRole(label) {
+		return h.Vendor(), h.Token
+	}
 	return accelNothing, ""
+}
+
+// macTokens name a Mac: macOS runs on Apple's hardware only, so beside one
+// an M-series token is Apple's chip, not AWS's m1..m5 instance family.
+var macTokens = map[string]bool{"macos": true, "mac": true, "osx": true, "darwin": true, "macmini": true, "macstudio": true}
+
+// intelMacTokens say a Mac is an Intel one (X64 is the label GitHub gives it).
+var intelMacTokens = map[string]bool{"x64": true, "x86": true, "amd64": true, "intel": true}
+
+// macChip is the Apple chip token (m1, m4pro, ...) among toks when they
+// also name a Mac and not an Intel one.
+func macChip(toks []string) (Hit, bool) {
+	mac := false
+	var chip Hit
+	found := false
+	for _, t := range toks {
+		switch {
+		case macTokens[t]:
+			mac = true
+		case intelMacTokens[t]:
+			return Hit{}, false
+		}
+		if h, ok := Hardware().tokenHit(t); ok && !found && h.Entry != nil && h.Entry.Vendor == "apple" && h.Entry.Kind == "gpu" {
+			chip, found = h, true
+		}
+	}
+	return chip, mac && found
+}
+
+// appleSilicon says why a runner's labels are a Mac with Apple silicon
+// (whose GPU is what MPS, MLX and Metal tests need): a Mac and an
+// M-series chip among the labels, or a self-hosted runner labelled macOS
+// and not X64 (every Mac Apple has sold since 2023 is Apple silicon; an
+// Intel Mac's runner gets the X64 label). GitHub-hosted macOS images are
+// not: they are hosted virtual machines. A CPU or build role beside it
+// makes it none.
+func appleSilicon(labels []string) (why string, ok bool) {
+	var toks []string
+	selfHosted, macos := false, false
+	for _, l := range labels {
+		if l == "" || githubHosted(l) {
+			continue
+		}
+		if hasRole(l) {
+			return "", false
+		}
+		switch strings.ToLower(l) {
+		case "self-hosted":
+			selfHosted = true
+		case "macos":
+			macos = true
+		}
+		toks = append(toks, tokens(l)...)
+	}
+	if h, ok := macChip(toks); ok {
+		return "a Mac with token " + quote(h.Token) + ": Apple silicon (an M-series GPU)", true
+	}
+	if selfHosted && macos && !slices.ContainsFunc(toks, func(t string) bool { return intelMacTokens[t] }) {
+		return "a self-hosted Mac not labelled X64: Apple silicon (an M-series GPU)", true
+	}
+	return "", false
 }
 
 // labelHits lists every token of label that names hardware, strong or

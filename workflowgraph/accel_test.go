@@ -75,9 +75,15 @@ func TestAccelerator(t *testing.T) {
 		{"cuda12-builder", "", ""},
 		{"linux-aarch64-a2-0", "", ""}, // a2: GCP's family, NVIDIA's A2, Huawei's Atlas A2
 		{"neuron-build", "", ""},
-		{"macos-m2", "", ""},
-		{"archive", "", ""},  // not Intel Arc
-		{"atlas-db", "", ""}, // not Huawei Atlas
+		{"macos-m2", "apple", "m2"},        // beside a Mac, m2 is Apple's chip
+		{"macos-m1-stable", "apple", "m1"}, // a self-hosted Mac pool
+		{"m5-2xlarge", "", ""},             // AWS's m5 family: no Mac
+		{"linux-m2", "", ""},               // no Mac
+		{"macos-m2-intel", "", ""},         // an Intel Mac says so
+		{"macos-m1-builder", "", ""},       // a build role
+		{"macos-14-xlarge", "", ""},        // GitHub-hosted M1 image
+		{"archive", "", ""},                // not Intel Arc
+		{"atlas-db", "", ""},               // not Huawei Atlas
 		{"tesla-runner", "", ""},
 	} {
 		kind, token := Accelerator(c.label)

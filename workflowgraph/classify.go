@@ -75,6 +75,9 @@ func (c *Classifier) GPULabel(j *Job) string {
 	if l := c.match(c.gpuLabels, &c.gpuHit, j.Runner); l != "" {
 		return l
 	}
+	if _, ok := c.appleMac(j.Runner.All()); ok {
+		return "apple silicon: " + strings.Join(j.Runner.All(), ", ")
+	}
 	for _, cand := range j.Runner.Candidates {
 		if c.gpuHitLocked(cand.Label) {
 			return cand.Label
@@ -371,6 +374,9 @@ func (c *Classifier) Classify(j *Job) JobClass {
 			return JobClass{Class: ClassAccelerator, Kind: kind, Reason: what + " " + quote(l) + ": " + why}
 		}
 	}
+	if why, ok := c.appleMac(j.Runner.All()); ok {
+		return JobClass{Class: ClassAccelerator, Kind: "apple", Reason: "labels " + quoteAll(j.Runner.All()) + ": " + why}
+	}
 	for _, cand := range j.Runner.Candidates {
 		if why, kind, ok := c.labelReason(cand.Label); ok {
 			return JobClass{Class: ClassAccelerator, Kind: kind,
@@ -547,3 +553,22 @@ func matchingPattern(patterns []string, l string) string {
 }
 
 func quote(s string) string { return `"` + s + `"` }
+
+func quoteAll(ls []string) string {
+	q := make([]string, len(ls))
+	for i, l := range ls {
+		q[i] = quote(l)
+	}
+	return strings.Join(q, ", ")
+}
+
+// appleMac is appleSilicon over the labels not excluded by configuration.
+func (c *Classifier) appleMac(labels []string) (string, bool) {
+	var keep []string
+	for _, l := range labels {
+		if match(c.excluded, []string{l}) == "" {
+			keep = append(keep, l)
+		}
+	}
+	return appleSilicon(keep)
+}

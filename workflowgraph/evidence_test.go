@@ -68,3 +68,32 @@ jobs:
 		}
 	}
 }
+
+// TestAppleSilicon: a self-hosted Mac on ARM64, or a Mac with an M-series
+// chip named, is Apple silicon; an Intel Mac, a build role, a
+// GitHub-hosted macOS image, a macOS virtual machine of another service
+// and AWS's m-family instances are not.
+func TestAppleSilicon(t *testing.T) {
+	w := classOf(t, `on: push
+jobs:
+  arm64: {runs-on: [self-hosted, macOS, ARM64], steps: [{run: pytest}]}
+  mac: {runs-on: [self-hosted, macos], steps: [{run: pytest}]}
+  chip: {runs-on: [self-hosted, macOS, m4pro], steps: [{run: pytest}]}
+  pool: {runs-on: macos-m1-stable, steps: [{run: pytest}]}
+  intel-mac: {runs-on: [self-hosted, macOS, X64], steps: [{run: pytest}]}
+  build-mac: {runs-on: [self-hosted, macOS, ARM64, builder], steps: [{run: make}]}
+  hosted: {runs-on: macos-14, steps: [{run: pytest}]}
+  hosted-large: {runs-on: macos-15-xlarge, steps: [{run: pytest}]}
+  vm: {runs-on: ghcr.io/cirruslabs/macos-runner:sonoma, steps: [{run: pytest}]}
+  aws: {runs-on: [self-hosted, linux, m5.2xlarge], steps: [{run: pytest}]}
+  linux-arm: {runs-on: [self-hosted, linux, ARM64], steps: [{run: pytest}]}
+`, map[string]bool{"arm64": true, "mac": true, "chip": true, "pool": true})
+	c := NewClassifier(nil, nil, nil, nil)
+	if got := c.Classify(w.Job("arm64")); got.Kind != "apple" ||
+		got.Reason != `labels "ARM64", "macOS", "self-hosted": a self-hosted Mac not labelled X64: Apple silicon (an M-series GPU)` {
+		t.Errorf("arm64: %+v", got)
+	}
+	if got := c.Classify(w.Job("hosted")); got.Class != ClassGitHubHosted {
+		t.Errorf("hosted: %+v", got)
+	}
+}
