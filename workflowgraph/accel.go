@@ -264,13 +264,21 @@ func isMI(t string) bool {
 	return d >= 2 && d <= 3 && t[2] >= '1' && t[2] <= '4' && allLetters(t[2+d:])
 }
 
-// isGFX: gfx9xx or gfx1xxx.
+// isGFX: an AMD GPU ISA, gfx9xx or gfx1xxx as LLVM names them (the last
+// character may be a letter: gfx90a is MI200's), or a family with x for
+// its last digit as AMD's ROCm names them (gfx94x, gfx110x).
 func isGFX(t string) bool {
-	if !strings.HasPrefix(t, "gfx") || !allDigits(t[3:]) {
+	n, ok := strings.CutPrefix(t, "gfx")
+	if !ok {
 		return false
 	}
-	n := t[3:]
-	return len(n) == 3 && n[0] == '9' || len(n) == 4 && n[0] == '1'
+	switch {
+	case len(n) == 3 && n[0] == '9':
+		return allDigits(n[1:2]) && (allDigits(n[2:]) || strings.ContainsRune("acx", rune(n[2])))
+	case len(n) == 4 && n[0] == '1':
+		return allDigits(n[1:3]) && (allDigits(n[3:]) || n[3] == 'x')
+	}
+	return false
 }
 
 // isAzureGPU: NC/ND/NV sizes (nc24ads, nd96asr, nv12s).
