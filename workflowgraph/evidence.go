@@ -81,11 +81,14 @@ func deviceEvidence(j *Job) (why, vendor string) {
 				return "a step runs " + t.name, t.vendor
 			}
 		}
-		for _, line := range strings.Split(script, "\n") {
+		for _, line := range commandLines(script) {
 			if strings.Contains(line, "docker run") || strings.Contains(line, "podman run") || strings.Contains(line, "docker create") {
 				if what, v := dockerDevices(line); what != "" {
 					return "a step's container gets " + what, v
 				}
+			}
+			if what, v := scriptVisibleDevices(line); what != "" {
+				return "a step sets " + what, v
 			}
 		}
 	}
@@ -150,6 +153,87 @@ func dockerDevices(opts string) (string, string) {
 	return "", ""
 }
 
+// commandLines splits a script into its commands' lines, a line ending in
+// a backslash joined with the next (a `docker run \` whose --device flag
+// is on the line below is one command).
+func commandLines(script string) []string {
+	var out []string
+	var cur strings.Builder
+	for _, line := range strings.Split(script, "\n") {
+		t := strings.TrimRight(line, " \t\r")
+		if rest, ok := strings.CutSuffix(t, "\\"); ok {
+			cur.WriteString(rest)
+			cur.WriteByte(' ')
+			continue
+		}
+		cur.WriteString(line)
+		out = append(out, cur.String())
+		cur.Reset()
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// assignRE matches NAME=value as a shell assignment or a docker -e/--env
+// value: at the start of a command, after export, or after a space or =;
+// not inside a quoted string (`echo "X=$X"` prints, it sets nothing).
+var assignRE = regexp.MustCompile(`(?:^|[\s;(=])(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|'[^']*'|[^\s;'"]*)`)
+
+// scriptVisibleDevices finds, in a script line, a device visibility
+// variable set to devices: a literal value, not empty, not one that hides
+// them, and not another variable (whose value is not known).
+func scriptVisibleDevices(line string) (string, string) {
+	quoted := quotedAt(line)
+	for _, ix := range assignRE.FindAllStringSubmatchIndex(line, -1) {
+		name := line[ix[2]:ix[3]]
+		if quoted[ix[2]] {
+			continue
+		}
+		for _, v := range visibilityVars {
+			if name != v.name {
+				continue
+			}
+			val := strings.Trim(line[ix[4]:ix[5]], `"'`)
+			if strings.HasPrefix(val, "$") || hidesDevices(val) {
+				continue
+			}
+			return v.name + "=" + val, v.vendor
+		}
+	}
+	return "", ""
+}
+
+// quotedAt reports, for each byte of a shell line, whether it is inside a
+// quoted string.
+func quotedAt(line string) []bool {
+	out := make([]bool, len(line)+1)
+	var q byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case q == 0 && (c == '"' || c == '\''):
+			q = c
+		case q != 0 && c == q:
+			q = 0
+			out[i] = true
+			continue
+		}
+		out[i] = q != 0
+	}
+	return out
+}
+
+// hidesDevices: a visibility value that selects no device.
+func hidesDevices(val string) bool {
+	switch strings.ToLower(strings.TrimSpace(val)) {
+	case "", "-1", "none", "void", "nodevfiles":
+		return true
+	}
+	return false
+}
+
 // visibleDevices finds a device visibility variable set to devices (not
 // empty, and not a value that hides them: "", -1, none, void).
 func visibleDevices(env *actionlint.Env) (string, string) {
@@ -161,9 +245,7 @@ func visibleDevices(env *actionlint.Env) (string, string) {
 			if ev == nil || ev.Name == nil || !strings.EqualFold(ev.Name.Value, v.name) || ev.Value == nil {
 				continue
 			}
-			switch val := strings.ToLower(strings.TrimSpace(ev.Value.Value)); val {
-			case "", "-1", "none", "void", "nodevfiles":
-			default:
+			if !hidesDevices(ev.Value.Value) {
 				return v.name + "=" + ev.Value.Value, v.vendor
 			}
 		}

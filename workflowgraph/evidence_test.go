@@ -97,3 +97,51 @@ jobs:
 		t.Errorf("hosted: %+v", got)
 	}
 }
+
+// TestScriptEvidence: a docker run continued over lines gets the device on
+// a later line; a visibility variable set in a script names devices. Near
+// misses: a device path in a command that is not a docker run, a line not
+// continued, a variable printed or read, emptied, hidden or set from
+// another variable.
+func TestScriptEvidence(t *testing.T) {
+	classOf(t, `on: push
+jobs:
+  continued:
+    runs-on: [self-hosted, linux]
+    steps:
+      - run: |
+          docker run --rm \
+            --device /dev/dri \
+            img pytest
+  not-continued:
+    runs-on: [self-hosted, linux]
+    steps:
+      - run: |
+          docker run --rm img make
+          ls -l /dev/dri
+  exported:
+    runs-on: [self-hosted, linux]
+    steps: [{run: "export ZE_AFFINITY_MASK=0.0\npytest"}]
+  prefixed:
+    runs-on: [self-hosted, linux]
+    steps: [{run: "HABANA_VISIBLE_DEVICES=all python test.py"}]
+  docker-env:
+    runs-on: [self-hosted, linux]
+    steps: [{run: "docker run -e CUDA_VISIBLE_DEVICES=0,1 img pytest"}]
+  printed:
+    runs-on: [self-hosted, linux]
+    steps: [{run: "echo \"CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES\"\necho \"to pick a GPU: CUDA_VISIBLE_DEVICES=0 make test\""}]
+  emptied:
+    runs-on: [self-hosted, linux]
+    steps: [{run: "CUDA_VISIBLE_DEVICES= pytest\nexport HIP_VISIBLE_DEVICES=''\nexport CUDA_VISIBLE_DEVICES=-1"}]
+  from-var:
+    runs-on: [self-hosted, linux]
+    steps: [{run: "CUDA_VISIBLE_DEVICES=$GPU pytest"}]
+  other-name:
+    runs-on: [self-hosted, linux]
+    steps: [{run: "MY_CUDA_VISIBLE_DEVICES=0 make"}]
+  hosted:
+    runs-on: ubuntu-latest
+    steps: [{run: "CUDA_VISIBLE_DEVICES=0 pytest"}]
+`, map[string]bool{"continued": true, "exported": true, "prefixed": true, "docker-env": true})
+}
