@@ -43,6 +43,8 @@ var visibilityVars = []struct{ name, vendor string }{
 	{"HABANA_VISIBLE_MODULES", "intel"}, {"ASCEND_VISIBLE_DEVICES", "huawei"}, {"ASCEND_RT_VISIBLE_DEVICES", "huawei"},
 	{"NEURON_RT_VISIBLE_CORES", "aws"}, {"TPU_VISIBLE_CHIPS", "google"}, {"MLU_VISIBLE_DEVICES", "cambricon"},
 	{"MUSA_VISIBLE_DEVICES", "moorethreads"}, {"TT_VISIBLE_DEVICES", "tenstorrent"},
+	// oneAPI's device selectors: the vendor is the backend they name (selectsDevices).
+	{"ONEAPI_DEVICE_SELECTOR", "intel"}, {"SYCL_DEVICE_FILTER", "intel"},
 }
 
 // deviceEvidence is the job's own evidence that it uses an accelerator,
@@ -196,10 +198,12 @@ func scriptVisibleDevices(line string) (string, string) {
 				continue
 			}
 			val := strings.Trim(line[ix[4]:ix[5]], `"'`)
-			if strings.HasPrefix(val, "$") || hidesDevices(val) {
+			if strings.HasPrefix(val, "$") {
 				continue
 			}
-			return v.name + "=" + val, v.vendor
+			if vendor, ok := selectsDevices(v.name, val, v.vendor); ok {
+				return v.name + "=" + val, vendor
+			}
 		}
 	}
 	return "", ""
@@ -225,6 +229,37 @@ func quotedAt(line string) []bool {
 	return out
 }
 
+// selectsDevices reports a visibility value that selects devices, and the
+// vendor it names. oneAPI's selectors name a backend and device type
+// (level_zero:gpu is Intel's GPU, cuda:* NVIDIA's, hip:* AMD's); one that
+// selects only CPUs (opencl:cpu) or only excludes (!level_zero:*) selects
+// no accelerator.
+func selectsDevices(name, val, vendor string) (string, bool) {
+	if hidesDevices(val) {
+		return "", false
+	}
+	if name != "ONEAPI_DEVICE_SELECTOR" && name != "SYCL_DEVICE_FILTER" {
+		return vendor, true
+	}
+	for _, term := range strings.FieldsFunc(strings.ToLower(val), func(r rune) bool { return r == ';' || r == ',' && name == "SYCL_DEVICE_FILTER" }) {
+		// An exclusion ("!level_zero") or a CPU backend matches no case.
+		backend, devs, _ := strings.Cut(strings.TrimSpace(term), ":")
+		switch backend {
+		case "level_zero", "ext_oneapi_level_zero":
+			return "intel", true
+		case "cuda", "ext_oneapi_cuda":
+			return "nvidia", true
+		case "hip", "ext_oneapi_hip":
+			return "amd", true
+		case "opencl", "*", "gpu":
+			if devs == "gpu" || backend == "gpu" {
+				return AccelGPU, true
+			}
+		}
+	}
+	return "", false
+}
+
 // hidesDevices: a visibility value that selects no device.
 func hidesDevices(val string) bool {
 	switch strings.ToLower(strings.TrimSpace(val)) {
@@ -245,8 +280,8 @@ func visibleDevices(env *actionlint.Env) (string, string) {
 			if ev == nil || ev.Name == nil || !strings.EqualFold(ev.Name.Value, v.name) || ev.Value == nil {
 				continue
 			}
-			if !hidesDevices(ev.Value.Value) {
-				return v.name + "=" + ev.Value.Value, v.vendor
+			if vendor, ok := selectsDevices(v.name, ev.Value.Value, v.vendor); ok {
+				return v.name + "=" + ev.Value.Value, vendor
 			}
 		}
 	}

@@ -104,7 +104,7 @@ jobs:
 // continued, a variable printed or read, emptied, hidden or set from
 // another variable.
 func TestScriptEvidence(t *testing.T) {
-	classOf(t, `on: push
+	w := classOf(t, `on: push
 jobs:
   continued:
     runs-on: [self-hosted, linux]
@@ -143,5 +143,22 @@ jobs:
   hosted:
     runs-on: ubuntu-latest
     steps: [{run: "CUDA_VISIBLE_DEVICES=0 pytest"}]
-`, map[string]bool{"continued": true, "exported": true, "prefixed": true, "docker-env": true})
+  selector:
+    runs-on: [self-hosted, linux]
+    steps: [{run: "source setvars.sh\nexport ONEAPI_DEVICE_SELECTOR=level_zero:gpu\n./test"}]
+  selector-env:
+    runs-on: [self-hosted, linux]
+    env: {ONEAPI_DEVICE_SELECTOR: "cuda:0"}
+    steps: [{run: ./test}]
+  selector-cpu:
+    runs-on: [self-hosted, linux]
+    env: {ONEAPI_DEVICE_SELECTOR: "opencl:cpu"}
+    steps: [{run: "export ONEAPI_DEVICE_SELECTOR='*:cpu'\nexport SYCL_DEVICE_FILTER=host\nONEAPI_DEVICE_SELECTOR=!level_zero:* ./test"}]
+`, map[string]bool{"continued": true, "exported": true, "prefixed": true, "docker-env": true, "selector": true, "selector-env": true})
+	c := NewClassifier(nil, nil, nil, nil)
+	for id, kind := range map[string]string{"selector": "intel", "selector-env": "nvidia", "exported": "intel", "continued": AccelGPU} {
+		if got := c.Classify(w.Job(id)); got.Kind != kind {
+			t.Errorf("%s: %+v, want kind %s", id, got, kind)
+		}
+	}
 }
