@@ -33,6 +33,10 @@ var inventoryTools = []struct{ name, vendor string }{
 	{"nvidia-smi", "nvidia"}, {"rocm-smi", "amd"}, {"amd-smi", "amd"}, {"rocminfo", "amd"}, {"xpu-smi", "intel"},
 	{"hl-smi", "intel"}, {"npu-smi", "huawei"}, {"neuron-ls", "aws"}, {"neuron-top", "aws"}, {"tt-smi", "tenstorrent"},
 	{"tpu-info", "google"}, {"mthreads-gmi", "moorethreads"}, {"cnmon", "cambricon"},
+	{"intel_gpu_top", "intel"}, {"hy-smi", "hygon"}, {"ixsmi", "iluvatar"}, {"mx-smi", "metax"},
+	{"efsmi", "enflame"}, {"xpu_smi", "kunlunxin"},
+	// Not sycl-ls or clinfo: they succeed on a CPU-only machine, listing
+	// its CPU's OpenCL or SYCL device.
 }
 
 // visibilityVars select devices for a vendor's runtime; set to a device

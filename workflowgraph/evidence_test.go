@@ -143,6 +143,12 @@ jobs:
   hosted:
     runs-on: ubuntu-latest
     steps: [{run: "CUDA_VISIBLE_DEVICES=0 pytest"}]
+  ixsmi:
+    runs-on: [self-hosted, linux]
+    steps: [{run: "ixsmi && pytest"}]
+  sycl-ls:
+    runs-on: [self-hosted, linux]
+    steps: [{run: "sycl-ls && clinfo -l && pytest"}]
   selector:
     runs-on: [self-hosted, linux]
     steps: [{run: "source setvars.sh\nexport ONEAPI_DEVICE_SELECTOR=level_zero:gpu\n./test"}]
@@ -154,7 +160,7 @@ jobs:
     runs-on: [self-hosted, linux]
     env: {ONEAPI_DEVICE_SELECTOR: "opencl:cpu"}
     steps: [{run: "export ONEAPI_DEVICE_SELECTOR='*:cpu'\nexport SYCL_DEVICE_FILTER=host\nONEAPI_DEVICE_SELECTOR=!level_zero:* ./test"}]
-`, map[string]bool{"continued": true, "exported": true, "prefixed": true, "docker-env": true, "selector": true, "selector-env": true})
+`, map[string]bool{"continued": true, "exported": true, "prefixed": true, "docker-env": true, "selector": true, "selector-env": true, "ixsmi": true})
 	c := NewClassifier(nil, nil, nil, nil)
 	for id, kind := range map[string]string{"selector": "intel", "selector-env": "nvidia", "exported": "intel", "continued": AccelGPU} {
 		if got := c.Classify(w.Job(id)); got.Kind != kind {
