@@ -2,6 +2,7 @@ package workflowgraph
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/rhysd/actionlint"
@@ -61,6 +62,11 @@ func deviceEvidence(j *Job) (why, vendor string) {
 		if ct.Options != nil {
 			if what, v := dockerDevices(ct.Options.Value); what != "" {
 				return "container options " + what, v
+			}
+			for _, o := range matrixValuesRead(j, ct.Options.Value) {
+				if what, v := dockerDevices(o); what != "" {
+					return "container options, by a matrix value, " + what, v
+				}
 			}
 		}
 		if what, v := visibleDevices(ct.Env); what != "" {
@@ -412,4 +418,62 @@ func (c *Classifier) pinned(j *Job) (why, vendor string) {
 		}
 	}
 	return "", ""
+}
+
+// matrixValuesRead is the text of the job's matrix values that s reads
+// through `${{ matrix.a.b }}`: every string under key b (the last name) in
+// the matrix's rows and include entries. Each leg reads its own; any leg
+// with a device makes the job an accelerator job, as any leg's label does.
+func matrixValuesRead(j *Job, s string) []string {
+	if j.AST.Strategy == nil || j.AST.Strategy.Matrix == nil || !mentionsMatrix(s) {
+		return nil
+	}
+	keys := map[string]bool{}
+	for _, n := range parseEmbedded(s, nil) {
+		actionlint.VisitExprNode(n, func(node, _ actionlint.ExprNode, entering bool) {
+			if d, ok := node.(*actionlint.ObjectDerefNode); ok && entering && strings.HasPrefix(strings.ToLower(derefPath(d)), "matrix.") {
+				keys[strings.ToLower(d.Property)] = true
+			}
+		})
+	}
+	var out []string
+	var walk func(key string, v actionlint.RawYAMLValue)
+	walk = func(key string, v actionlint.RawYAMLValue) {
+		switch v := v.(type) {
+		case *actionlint.RawYAMLString:
+			if keys[key] {
+				out = append(out, v.Value)
+			}
+		case *actionlint.RawYAMLObject:
+			for k, p := range v.Props {
+				walk(strings.ToLower(k), p)
+			}
+		case *actionlint.RawYAMLArray:
+			for _, e := range v.Elems {
+				walk(key, e)
+			}
+		}
+	}
+	m := j.AST.Strategy.Matrix
+	for name, row := range m.Rows {
+		if row != nil {
+			for _, v := range row.Values {
+				walk(strings.ToLower(name), v)
+			}
+		}
+	}
+	if m.Include != nil {
+		for _, c := range m.Include.Combinations {
+			if c == nil {
+				continue
+			}
+			for k, a := range c.Assigns {
+				if a != nil {
+					walk(strings.ToLower(k), a.Value)
+				}
+			}
+		}
+	}
+	sort.Strings(out) // map order: the first device found is the same every run
+	return out
 }

@@ -168,3 +168,42 @@ jobs:
 		}
 	}
 }
+
+// TestMatrixContainerOptions: container options that read a matrix value
+// get the devices that value gives; a matrix value under another key, or
+// options that give no device, give none.
+func TestMatrixContainerOptions(t *testing.T) {
+	classOf(t, `on: push
+jobs:
+  multi:
+    strategy:
+      matrix:
+        build:
+          - {runs-on: box, opts: "--device /dev/tenstorrent/0 --device /dev/tenstorrent/1"}
+    runs-on: [self-hosted, linux]
+    container: {image: img, options: "--user root ${{ matrix.build.opts }}"}
+    steps: [{run: pytest}]
+  included:
+    strategy:
+      matrix:
+        os: [a]
+        include: [{os: a, docker: "--device=/dev/kfd --device=/dev/dri"}]
+    runs-on: [self-hosted, linux]
+    container: {image: img, options: "${{ matrix.docker }}"}
+    steps: [{run: pytest}]
+  other-key:
+    strategy:
+      matrix:
+        build: [{opts: "--shm-size 1g", note: "--device /dev/dri"}]
+    runs-on: [self-hosted, linux]
+    container: {image: img, options: "${{ matrix.build.opts }}"}
+    steps: [{run: pytest}]
+  null-device:
+    strategy:
+      matrix:
+        build: [{opts: "--device /dev/null"}]
+    runs-on: [self-hosted, linux]
+    container: {image: img, options: "${{ matrix.build.opts }}"}
+    steps: [{run: pytest}]
+`, map[string]bool{"multi": true, "included": true})
+}
