@@ -72,20 +72,22 @@ func (c *Classifier) GPULabel(j *Job) string {
 	if c.gpuJobs[j.ID] {
 		return "gpu.jobs"
 	}
-	if l := c.match(c.gpuLabels, &c.gpuHit, j.Runner); l != "" {
-		return l
-	}
-	if _, ok := c.appleMac(j.Runner.All()); ok {
-		return "apple silicon: " + strings.Join(j.Runner.All(), ", ")
-	}
-	for _, cand := range j.Runner.Candidates {
-		if c.gpuHitLocked(cand.Label) {
-			return cand.Label
+	if j.Callee == nil {
+		if l := c.match(c.gpuLabels, &c.gpuHit, j.Runner); l != "" {
+			return l
 		}
-	}
-	for _, lit := range literalParts(j.Runner) {
-		if c.gpuHitLocked(lit) {
-			return lit
+		if _, ok := c.appleMac(j.Runner.All()); ok {
+			return "apple silicon: " + strings.Join(j.Runner.All(), ", ")
+		}
+		for _, cand := range j.Runner.Candidates {
+			if c.gpuHitLocked(cand.Label) {
+				return cand.Label
+			}
+		}
+		for _, lit := range literalParts(j.Runner) {
+			if c.gpuHitLocked(lit) {
+				return lit
+			}
 		}
 	}
 	if cj := c.acceleratedCallee(j); cj != nil {
@@ -106,14 +108,16 @@ func (c *Classifier) GPULabel(j *Job) string {
 }
 
 // acceleratedCallee is the first job of the local workflow j calls that
-// is an accelerator job (by its own labels or evidence): the caller runs
-// it, so the evidence reaches the caller. nil when none.
+// is an accelerator job (by its own labels or evidence) and may run for
+// j's inputs: the caller runs it, so the evidence reaches the caller. nil
+// when none. A caller is judged by its called jobs, not by the union of
+// their labels, which holds the runners of jobs its inputs skip.
 func (c *Classifier) acceleratedCallee(j *Job) *Job {
 	if j.Callee == nil {
 		return nil
 	}
 	for _, cj := range j.Callee.Jobs {
-		if c.IsGPU(cj) {
+		if !jobNeverRuns(cj) && c.IsGPU(cj) {
 			return cj
 		}
 	}
@@ -362,6 +366,9 @@ func (c *Classifier) Classify(j *Job) JobClass {
 		return JobClass{Class: ClassAccelerator, Reason: "listed in gpu.jobs"}
 	}
 	labels := append(append([]string(nil), j.Runner.Labels...), j.Runner.Group)
+	if j.Callee != nil {
+		return c.classifyRest(j, labels)
+	}
 	for i, l := range labels {
 		if l == "" {
 			continue
@@ -389,6 +396,13 @@ func (c *Classifier) Classify(j *Job) JobClass {
 				Reason: "the literal text of runs-on " + quote(lit) + ": " + why}
 		}
 	}
+	return c.classifyRest(j, labels)
+}
+
+// classifyRest is the rest of Classify (all of it for a caller): called
+// jobs (as acceleratedCallee finds them), then the job's own device
+// evidence, a sibling's, a pinned machine's, and else the runner's class.
+func (c *Classifier) classifyRest(j *Job, labels []string) JobClass {
 	if cj := c.acceleratedCallee(j); cj != nil {
 		cl := c.Classify(cj)
 		return JobClass{Class: ClassAccelerator, Kind: cl.Kind, Reason: "calls " + j.Uses + ", whose job " + cj.ID + " is one: " + cl.Reason}

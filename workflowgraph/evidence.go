@@ -109,19 +109,48 @@ func deviceEvidence(j *Job) (why, vendor string) {
 
 // stepNeverRuns: in a called workflow, the step's if: is false for the
 // inputs this caller passes (`if: inputs.mode == 'cuda'` called with mode
-// cpu), so its evidence is not this job's. Only a condition whose every
-// input is known is judged.
+// cpu), so its evidence is not this job's.
 func stepNeverRuns(j *Job, st *actionlint.Step) bool {
-	if j.wf == nil || j.wf.Inputs == nil || st.If == nil {
+	return st.If != nil && neverRunsFor(j.wf, st.If.Value, false)
+}
+
+// jobNeverRuns: a called job whose if: is false for the caller's inputs
+// (`if: inputs.run-macos`, not passed and false by default): it runs for
+// other callers, not this one, so its runner is not this caller's.
+func jobNeverRuns(j *Job) bool {
+	return j.AST != nil && j.AST.If != nil && neverRunsFor(j.wf, j.AST.If.Value, true)
+}
+
+// neverRunsFor: in w, a workflow built for a caller, the condition is
+// false for the inputs the caller passes, or their defaults (typed as
+// declared). Only a condition whose every input is known is judged. A
+// value the caller passes as an expression (several values over its
+// matrix) is unknown when exact is set; else it is compared as written, as
+// steps always were.
+func neverRunsFor(w *Workflow, cond string, exact bool) bool {
+	if w == nil || w.Inputs == nil {
 		return false
 	}
-	v := strings.TrimSpace(st.If.Value)
+	v := strings.TrimSpace(cond)
 	if strings.HasPrefix(v, "${{") && strings.HasSuffix(v, "}}") {
 		v = v[3 : len(v)-2]
 	}
 	e, err := ParseExpr(v)
 	if err != "" {
 		return false
+	}
+	var defaults map[string]string
+	rc := &resolveCtx{}
+	if w.AST != nil {
+		rc.types = inputTypes(w.AST)
+		if ev, ok := w.AST.FindWorkflowCallEvent(); ok {
+			defaults = map[string]string{}
+			for _, in := range ev.Inputs {
+				if in != nil && in.Default != nil {
+					defaults[strings.ToLower(in.ID)] = in.Default.Value
+				}
+			}
+		}
 	}
 	known := map[string]expr.Value{}
 	complete := true
@@ -131,11 +160,16 @@ func stepNeverRuns(j *Job, st *actionlint.Step) bool {
 			return
 		}
 		if r, ok := d.Receiver.(*actionlint.VariableNode); ok && strings.EqualFold(r.Name, "inputs") {
-			if val, ok := j.wf.Inputs[strings.ToLower(d.Property)]; ok {
-				known[strings.ToLower(d.Property)] = expr.String(val)
-			} else {
-				complete = false
+			name := strings.ToLower(d.Property)
+			val, ok := w.Inputs[name]
+			if !ok {
+				val, ok = defaults[name]
 			}
+			if !ok || exact && strings.Contains(val, "${{") {
+				complete = false
+				return
+			}
+			known[name] = rc.typed(name, expr.String(val))
 		}
 	})
 	if !complete || len(known) == 0 {

@@ -207,3 +207,51 @@ jobs:
     steps: [{run: pytest}]
 `, map[string]bool{"multi": true, "included": true})
 }
+
+// TestCalledJobSkipped: a caller is an accelerator job through a called
+// job that may run for its inputs; one its inputs skip (passed, or by a
+// typed default) is not its runner. An input passed as an expression is
+// not known, so the called job may run.
+func TestCalledJobSkipped(t *testing.T) {
+	files := map[string]string{
+		".github/workflows/stage.yml": `on:
+  workflow_call:
+    inputs:
+      run-linux: {type: boolean, default: false}
+      run-macos: {type: boolean, default: false}
+jobs:
+  linux:
+    if: ${{ inputs.run-linux }}
+    runs-on: linux.2xlarge
+    steps: [{run: make}]
+  mac:
+    if: ${{ inputs.run-macos == true }}
+    runs-on: macos-m1-stable
+    steps: [{run: make}]
+`,
+		".github/workflows/w.yml": `on: push
+jobs:
+  linux-only:
+    uses: ./.github/workflows/stage.yml
+    with: {run-linux: true}
+  mac-off:
+    uses: ./.github/workflows/stage.yml
+    with: {run-linux: true, run-macos: false}
+  both:
+    uses: ./.github/workflows/stage.yml
+    with: {run-linux: true, run-macos: true}
+  by-matrix:
+    strategy: {matrix: {mac: [true, false]}}
+    uses: ./.github/workflows/stage.yml
+    with: {run-macos: "${{ matrix.mac }}"}
+`,
+	}
+	w := load(t, files, ".github/workflows/w.yml")
+	c := NewClassifier(nil, nil, nil, nil)
+	for id, want := range map[string]bool{"linux-only": false, "mac-off": false, "both": true, "by-matrix": true} {
+		cl := c.Classify(w.Job(id))
+		if got := cl.Class == ClassAccelerator; got != want || c.IsGPU(w.Job(id)) != want {
+			t.Errorf("%s: %+v, want accelerator %v", id, cl, want)
+		}
+	}
+}
