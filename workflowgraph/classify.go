@@ -28,6 +28,7 @@ type Classifier struct {
 	mu               sync.Mutex
 	gpuHit, heavyHit map[string]bool
 	witnesses        map[*Workflow]map[string]*Job // per workflow: runner key -> job with device evidence
+	anchors          map[*Workflow]map[*Job]*Job   // per workflow: job -> the job whose machine it is pinned to
 }
 
 // NewClassifier builds a Classifier. Patterns use doublestar glob syntax

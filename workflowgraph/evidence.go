@@ -409,6 +409,27 @@ func outputIsRunnerName(x *Job, name string) bool {
 	return false
 }
 
+// anchorsOf maps each job of w pinned to another's machine to that job,
+// found once per workflow (rules ask about every job, often several times).
+func (c *Classifier) anchorsOf(w *Workflow) map[*Job]*Job {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m, ok := c.anchors[w]; ok {
+		return m
+	}
+	m := map[*Job]*Job{}
+	for _, o := range w.Jobs {
+		if a := pinnedAnchor(o); a != nil {
+			m[o] = a
+		}
+	}
+	if c.anchors == nil {
+		c.anchors = map[*Workflow]map[*Job]*Job{}
+	}
+	c.anchors[w] = m
+	return m
+}
+
 // pinned is the evidence that j's machine, shared by pinning with other
 // jobs of its workflow, is an accelerator's: the anchor's labels or
 // another job's device evidence. "" when none.
@@ -416,7 +437,8 @@ func (c *Classifier) pinned(j *Job) (why, vendor string) {
 	if j.wf == nil {
 		return "", ""
 	}
-	anchor := pinnedAnchor(j)
+	anchors := c.anchorsOf(j.wf)
+	anchor := anchors[j]
 	if anchor == nil {
 		anchor = j
 	}
@@ -425,7 +447,7 @@ func (c *Classifier) pinned(j *Job) (why, vendor string) {
 	}
 	var group []*Job
 	for _, o := range j.wf.Jobs {
-		if o == anchor || pinnedAnchor(o) == anchor {
+		if o == anchor || anchors[o] == anchor {
 			group = append(group, o)
 		}
 	}
