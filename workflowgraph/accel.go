@@ -348,8 +348,10 @@ var macTokens = map[string]bool{"macos": true, "mac": true, "osx": true, "darwin
 // intelMacTokens say a Mac is an Intel one (X64 is the label GitHub gives it).
 var intelMacTokens = map[string]bool{"x64": true, "x86": true, "amd64": true, "intel": true}
 
-// macChip is the Apple chip token (m1, m4pro, ...) among toks when they
-// also name a Mac and not an Intel one.
+// macChip is the Apple token among toks, a chip (m1, m4pro) or its GPU's
+// framework (metal, mps, mlx: a Mac labelled for GPU work), when they also
+// name a Mac and not an Intel one. Alone, beside no Mac, these tokens are
+// weak: m5 is an AWS family, metal a bare-metal machine.
 func macChip(toks []string) (Hit, bool) {
 	mac := false
 	var chip Hit
@@ -361,7 +363,7 @@ func macChip(toks []string) (Hit, bool) {
 		case intelMacTokens[t]:
 			return Hit{}, false
 		}
-		if h, ok := Hardware().tokenHit(t); ok && !found && h.Entry != nil && h.Entry.Vendor == "apple" && h.Entry.Kind == "gpu" {
+		if h, ok := Hardware().tokenHit(t); ok && !found && h.Entry != nil && h.Entry.Vendor == "apple" {
 			chip, found = h, true
 		}
 	}
@@ -394,6 +396,9 @@ func appleSilicon(labels []string) (why string, ok bool) {
 		toks = append(toks, tokens(l)...)
 	}
 	if h, ok := macChip(toks); ok {
+		if h.Entry.Kind == "stack" {
+			return "a Mac with token " + quote(h.Token) + ": a Mac labelled for its GPU", true
+		}
 		return "a Mac with token " + quote(h.Token) + ": Apple silicon (an M-series GPU)", true
 	}
 	if selfHosted && macos && !slices.ContainsFunc(toks, func(t string) bool { return intelMacTokens[t] }) {

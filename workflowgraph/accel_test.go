@@ -77,6 +77,9 @@ func TestAccelerator(t *testing.T) {
 		{"ubuntu-24.04", "", ""},
 		{"windows-2022", "", ""},
 		{"macos-14-xlarge", "", ""},
+		{"mac-metal", "apple", "metal"}, // a Mac labelled for Metal
+		{"linux-metal", "", ""},         // bare metal
+		{"mps", "", ""},                 // a framework alone
 		{"linux-x86-n4-16", "", ""},
 		{"linux.4xlarge", "", ""},
 		{"t4g-medium", "", ""}, // Graviton, not a T4
