@@ -142,15 +142,7 @@ func neverRunsFor(w *Workflow, cond string, exact bool) bool {
 	var defaults map[string]string
 	rc := &resolveCtx{}
 	if w.AST != nil {
-		rc.types = inputTypes(w.AST)
-		if ev, ok := w.AST.FindWorkflowCallEvent(); ok {
-			defaults = map[string]string{}
-			for _, in := range ev.Inputs {
-				if in != nil && in.Default != nil {
-					defaults[strings.ToLower(in.ID)] = in.Default.Value
-				}
-			}
-		}
+		rc.types, defaults = inputTypes(w.AST), inputDefaults(w.AST)
 	}
 	known := map[string]expr.Value{}
 	complete := true

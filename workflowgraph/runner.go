@@ -622,6 +622,22 @@ func inputTypes(ast *actionlint.Workflow) map[string]actionlint.WorkflowCallEven
 	return m
 }
 
+// inputDefaults are the defaults of a called workflow's inputs, by
+// lower-cased name, as written.
+func inputDefaults(ast *actionlint.Workflow) map[string]string {
+	ev, ok := ast.FindWorkflowCallEvent()
+	if !ok {
+		return nil
+	}
+	m := map[string]string{}
+	for _, in := range ev.Inputs {
+		if in != nil && in.Default != nil {
+			m[strings.ToLower(in.ID)] = in.Default.Value
+		}
+	}
+	return m
+}
+
 // typed is a text value as the callee reads its input: a boolean input's
 // "false" is false (as text it would be truthy: `inputs.x && 'a' || 'b'`
 // would take the wrong arm), a number input's text a number.
