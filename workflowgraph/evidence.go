@@ -288,7 +288,7 @@ func selectsDevices(name, val, vendor string) (string, bool) {
 		case "hip", "ext_oneapi_hip":
 			return "amd", true
 		case "opencl", "*", "gpu":
-			if devs == "gpu" || backend == "gpu" {
+			if strings.HasPrefix(devs, "gpu") || backend == "gpu" { // gpu, gpu:0
 				return AccelGPU, true
 			}
 		}

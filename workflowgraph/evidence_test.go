@@ -156,11 +156,14 @@ jobs:
     runs-on: [self-hosted, linux]
     env: {ONEAPI_DEVICE_SELECTOR: "cuda:0"}
     steps: [{run: ./test}]
+  filter-gpu:
+    runs-on: [self-hosted, linux]
+    steps: [{run: "SYCL_DEVICE_FILTER=opencl:gpu:0 ./test"}]
   selector-cpu:
     runs-on: [self-hosted, linux]
     env: {ONEAPI_DEVICE_SELECTOR: "opencl:cpu"}
     steps: [{run: "export ONEAPI_DEVICE_SELECTOR='*:cpu'\nexport SYCL_DEVICE_FILTER=host\nONEAPI_DEVICE_SELECTOR=!level_zero:* ./test"}]
-`, map[string]bool{"continued": true, "exported": true, "prefixed": true, "docker-env": true, "selector": true, "selector-env": true, "ixsmi": true})
+`, map[string]bool{"continued": true, "exported": true, "prefixed": true, "docker-env": true, "selector": true, "selector-env": true, "ixsmi": true, "filter-gpu": true})
 	c := NewClassifier(nil, nil, nil, nil)
 	for id, kind := range map[string]string{"selector": "intel", "selector-env": "nvidia", "exported": "intel", "continued": AccelGPU} {
 		if got := c.Classify(w.Job(id)); got.Kind != kind {
