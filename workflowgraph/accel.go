@@ -264,13 +264,21 @@ func isMI(t string) bool {
 	return d >= 2 && d <= 3 && t[2] >= '1' && t[2] <= '4' && allLetters(t[2+d:])
 }
 
-// isGFX: gfx9xx or gfx1xxx.
+// isGFX: an AMD GPU ISA, gfx9xx or gfx1xxx as LLVM names them (the last
+// character may be a letter: gfx90a is MI200's), or a family with x for
+// its last digit as AMD's ROCm names them (gfx94x, gfx110x).
 func isGFX(t string) bool {
-	if !strings.HasPrefix(t, "gfx") || !allDigits(t[3:]) {
+	n, ok := strings.CutPrefix(t, "gfx")
+	if !ok {
 		return false
 	}
-	n := t[3:]
-	return len(n) == 3 && n[0] == '9' || len(n) == 4 && n[0] == '1'
+	switch {
+	case len(n) == 3 && n[0] == '9':
+		return allDigits(n[1:2]) && (allDigits(n[2:]) || strings.ContainsRune("acx", rune(n[2])))
+	case len(n) == 4 && n[0] == '1':
+		return allDigits(n[1:3]) && (allDigits(n[3:]) || n[3] == 'x')
+	}
+	return false
 }
 
 // isAzureGPU: NC/ND/NV sizes (nc24ads, nd96asr, nv12s).
@@ -327,7 +335,76 @@ func Accelerator(label string) (kind, token string) {
 			return h.Vendor(), h.Token
 		}
 	}
+	if h, ok := macChip(tokens(label)); ok && !hasRole(label) {
+		return h.Vendor(), h.Token
+	}
 	return accelNothing, ""
+}
+
+// macTokens name a Mac: macOS runs on Apple's hardware only, so beside one
+// an M-series token is Apple's chip, not AWS's m1..m5 instance family.
+var macTokens = map[string]bool{"macos": true, "mac": true, "osx": true, "darwin": true, "macmini": true, "macstudio": true}
+
+// intelMacTokens say a Mac is an Intel one (X64 is the label GitHub gives it).
+var intelMacTokens = map[string]bool{"x64": true, "x86": true, "amd64": true, "intel": true}
+
+// macChip is the Apple token among toks, a chip (m1, m4pro) or its GPU's
+// framework (metal, mps, mlx: a Mac labelled for GPU work), when they also
+// name a Mac and not an Intel one. Alone, beside no Mac, these tokens are
+// weak: m5 is an AWS family, metal a bare-metal machine.
+func macChip(toks []string) (Hit, bool) {
+	mac := false
+	var chip Hit
+	found := false
+	for _, t := range toks {
+		switch {
+		case macTokens[t]:
+			mac = true
+		case intelMacTokens[t]:
+			return Hit{}, false
+		}
+		if h, ok := Hardware().tokenHit(t); ok && !found && h.Entry != nil && h.Entry.Vendor == "apple" {
+			chip, found = h, true
+		}
+	}
+	return chip, mac && found
+}
+
+// appleSilicon says why a runner's labels are a Mac with Apple silicon
+// (whose GPU is what MPS, MLX and Metal tests need): a Mac and an
+// M-series chip among the labels, or a self-hosted runner labelled macOS
+// and not X64 (every Mac Apple has sold since 2023 is Apple silicon; an
+// Intel Mac's runner gets the X64 label). GitHub-hosted macOS images are
+// not: they are hosted virtual machines. A CPU or build role beside it
+// makes it none.
+func appleSilicon(labels []string) (why string, ok bool) {
+	var toks []string
+	selfHosted, macos := false, false
+	for _, l := range labels {
+		if l == "" || githubHosted(l) {
+			continue
+		}
+		if hasRole(l) {
+			return "", false
+		}
+		switch strings.ToLower(l) {
+		case "self-hosted":
+			selfHosted = true
+		case "macos":
+			macos = true
+		}
+		toks = append(toks, tokens(l)...)
+	}
+	if h, ok := macChip(toks); ok {
+		if h.Entry.Kind == "stack" {
+			return "a Mac with token " + quote(h.Token) + ": a Mac labelled for its GPU", true
+		}
+		return "a Mac with token " + quote(h.Token) + ": Apple silicon (an M-series GPU)", true
+	}
+	if selfHosted && macos && !slices.ContainsFunc(toks, func(t string) bool { return intelMacTokens[t] }) {
+		return "a self-hosted Mac not labelled X64: Apple silicon (an M-series GPU)", true
+	}
+	return "", false
 }
 
 // labelHits lists every token of label that names hardware, strong or

@@ -52,6 +52,24 @@ func TestAccelerator(t *testing.T) {
 		{"rtxa6000", "nvidia", "rtxa6000"},
 		{"windows-2022-gpu-t4", AccelGPU, "gpu"}, // a GPU larger runner: not a hosted image
 		{"linux-npu-8", AccelGPU, "npu"},
+		// Intel GPUs by product and code name, Gaudi by card and server
+		{"max1450-runner", "intel", "max1450"},
+		{"lnl-windows", "intel", "lnl"},
+		{"arl-h", "intel", "arl"},
+		{"battlemage-b60", "intel", "battlemage"},
+		{"linux-a770m", "intel", "a770m"},
+		{"hls2-node", "intel", "hls2"},
+		{"hl325l-8", "intel", "hl325l"},
+		{"linux-rdna3", "amd", "rdna3"},
+		{"gfx94x-dcgpu", "amd", "gfx94x"},
+		{"rtxpro6000-1", "nvidia", "rtxpro6000"},
+		{"ci-igpu", AccelGPU, "igpu"},
+		{"mac-studio-m2ultra", "apple", "m2ultra"}, // a Mac token and a chip
+		{"mtl-runner", "", ""},                     // Meteor Lake's short name is Metal's too: weak
+		{"ptl-tests", "", ""},                      // PyTorch Lightning: weak
+		{"levelzero-build", "", ""},                // a stack
+		{"flex-pool", "", ""},                      // a common word, not Flex 170
+		{"max-parallel", "", ""},                   // not Data Center GPU Max
 		// near misses
 		{"16gb", "", ""},
 		{"ct", "", ""},
@@ -59,6 +77,9 @@ func TestAccelerator(t *testing.T) {
 		{"ubuntu-24.04", "", ""},
 		{"windows-2022", "", ""},
 		{"macos-14-xlarge", "", ""},
+		{"mac-metal", "apple", "metal"}, // a Mac labelled for Metal
+		{"linux-metal", "", ""},         // bare metal
+		{"mps", "", ""},                 // a framework alone
 		{"linux-x86-n4-16", "", ""},
 		{"linux.4xlarge", "", ""},
 		{"t4g-medium", "", ""}, // Graviton, not a T4
@@ -75,9 +96,15 @@ func TestAccelerator(t *testing.T) {
 		{"cuda12-builder", "", ""},
 		{"linux-aarch64-a2-0", "", ""}, // a2: GCP's family, NVIDIA's A2, Huawei's Atlas A2
 		{"neuron-build", "", ""},
-		{"macos-m2", "", ""},
-		{"archive", "", ""},  // not Intel Arc
-		{"atlas-db", "", ""}, // not Huawei Atlas
+		{"macos-m2", "apple", "m2"},        // beside a Mac, m2 is Apple's chip
+		{"macos-m1-stable", "apple", "m1"}, // a self-hosted Mac pool
+		{"m5-2xlarge", "", ""},             // AWS's m5 family: no Mac
+		{"linux-m2", "", ""},               // no Mac
+		{"macos-m2-intel", "", ""},         // an Intel Mac says so
+		{"macos-m1-builder", "", ""},       // a build role
+		{"macos-14-xlarge", "", ""},        // GitHub-hosted M1 image
+		{"archive", "", ""},                // not Intel Arc
+		{"atlas-db", "", ""},               // not Huawei Atlas
 		{"tesla-runner", "", ""},
 	} {
 		kind, token := Accelerator(c.label)
@@ -148,7 +175,8 @@ func TestTokenCounts(t *testing.T) {
 		"h100": true, "8xh100": true, "h100x8": true, "8xh100x8": true, "l20x8": true, "1gpu": true, "gpus": true, "gpu4": true,
 		"h1000": false, "xh100": false, "h100y": false, "gpux": false, "mi300x": true, "mi3": false, "mi5000": false,
 		"gfx942": true, "gfx90": false, "cuda12": true, "cudax": false, "gaudi3": true, "tpuv5e": true, "8tpu": true,
-		"nc24ads": true, "nc": false,
+		"nc24ads": true, "nc": false, "gfx90a": true, "gfx94x": true, "gfx110x": true, "gfx1151": true,
+		"gfx9x": false, "gfx90z": false, "gfx110y": false, "gfx": false, "gfx2000": false,
 	} {
 		if _, got := c.tokenHit(tok); got != want {
 			t.Errorf("tokenHit(%q) = %v, want %v", tok, got, want)

@@ -28,6 +28,7 @@ type Classifier struct {
 	mu               sync.Mutex
 	gpuHit, heavyHit map[string]bool
 	witnesses        map[*Workflow]map[string]*Job // per workflow: runner key -> job with device evidence
+	anchors          map[*Workflow]map[*Job]*Job   // per workflow: job -> the job whose machine it is pinned to
 }
 
 // NewClassifier builds a Classifier. Patterns use doublestar glob syntax
@@ -72,17 +73,22 @@ func (c *Classifier) GPULabel(j *Job) string {
 	if c.gpuJobs[strings.ToLower(j.ID)] {
 		return "gpu.jobs"
 	}
-	if l := c.match(c.gpuLabels, &c.gpuHit, j.Runner); l != "" {
-		return l
-	}
-	for _, cand := range j.Runner.Candidates {
-		if c.gpuHitLocked(cand.Label) {
-			return cand.Label
+	if j.Callee == nil {
+		if l := c.match(c.gpuLabels, &c.gpuHit, j.Runner); l != "" {
+			return l
 		}
-	}
-	for _, lit := range literalParts(j.Runner) {
-		if c.gpuHitLocked(lit) {
-			return lit
+		if _, ok := c.appleMac(j.Runner.All()); ok {
+			return "apple silicon: " + strings.Join(j.Runner.All(), ", ")
+		}
+		for _, cand := range j.Runner.Candidates {
+			if c.gpuHitLocked(cand.Label) {
+				return cand.Label
+			}
+		}
+		for _, lit := range literalParts(j.Runner) {
+			if c.gpuHitLocked(lit) {
+				return lit
+			}
 		}
 	}
 	if cj := c.acceleratedCallee(j); cj != nil {
@@ -95,19 +101,24 @@ func (c *Classifier) GPULabel(j *Job) string {
 		if w := c.witness(j); w != nil {
 			return "same runner as " + w.ID
 		}
+		if why, _ := c.pinned(j); why != "" {
+			return why
+		}
 	}
 	return ""
 }
 
 // acceleratedCallee is the first job of the local workflow j calls that
-// is an accelerator job (by its own labels or evidence): the caller runs
-// it, so the evidence reaches the caller. nil when none.
+// is an accelerator job (by its own labels or evidence) and may run for
+// j's inputs: the caller runs it, so the evidence reaches the caller. nil
+// when none. A caller is judged by its called jobs, not by the union of
+// their labels, which holds the runners of jobs its inputs skip.
 func (c *Classifier) acceleratedCallee(j *Job) *Job {
 	if j.Callee == nil {
 		return nil
 	}
 	for _, cj := range j.Callee.Jobs {
-		if c.IsGPU(cj) {
+		if !jobNeverRuns(cj) && c.IsGPU(cj) {
 			return cj
 		}
 	}
@@ -356,6 +367,9 @@ func (c *Classifier) Classify(j *Job) JobClass {
 		return JobClass{Class: ClassAccelerator, Reason: "listed in gpu.jobs"}
 	}
 	labels := append(append([]string(nil), j.Runner.Labels...), j.Runner.Group)
+	if j.Callee != nil {
+		return c.classifyRest(j, labels)
+	}
 	for i, l := range labels {
 		if l == "" {
 			continue
@@ -367,6 +381,9 @@ func (c *Classifier) Classify(j *Job) JobClass {
 		if why, kind, ok := c.labelReason(l); ok {
 			return JobClass{Class: ClassAccelerator, Kind: kind, Reason: what + " " + quote(l) + ": " + why}
 		}
+	}
+	if why, ok := c.appleMac(j.Runner.All()); ok {
+		return JobClass{Class: ClassAccelerator, Kind: "apple", Reason: "labels " + quoteAll(j.Runner.All()) + ": " + why}
 	}
 	for _, cand := range j.Runner.Candidates {
 		if why, kind, ok := c.labelReason(cand.Label); ok {
@@ -380,6 +397,13 @@ func (c *Classifier) Classify(j *Job) JobClass {
 				Reason: "the literal text of runs-on " + quote(lit) + ": " + why}
 		}
 	}
+	return c.classifyRest(j, labels)
+}
+
+// classifyRest is the rest of Classify (all of it for a caller): called
+// jobs (as acceleratedCallee finds them), then the job's own device
+// evidence, a sibling's, a pinned machine's, and else the runner's class.
+func (c *Classifier) classifyRest(j *Job, labels []string) JobClass {
 	if cj := c.acceleratedCallee(j); cj != nil {
 		cl := c.Classify(cj)
 		return JobClass{Class: ClassAccelerator, Kind: cl.Kind, Reason: "calls " + j.Uses + ", whose job " + cj.ID + " is one: " + cl.Reason}
@@ -396,6 +420,9 @@ func (c *Classifier) Classify(j *Job) JobClass {
 			why, vendor := deviceEvidence(w)
 			return JobClass{Class: ClassAccelerator, Kind: vendor,
 				Reason: "the same runner as " + w.wf.Path + ":" + w.ID + ", where " + why}
+		}
+		if why, vendor := c.pinned(j); why != "" {
+			return JobClass{Class: ClassAccelerator, Kind: vendor, Reason: why}
 		}
 	}
 	switch {
@@ -541,3 +568,22 @@ func matchingPattern(patterns []string, l string) string {
 }
 
 func quote(s string) string { return `"` + s + `"` }
+
+func quoteAll(ls []string) string {
+	q := make([]string, len(ls))
+	for i, l := range ls {
+		q[i] = quote(l)
+	}
+	return strings.Join(q, ", ")
+}
+
+// appleMac is appleSilicon over the labels not excluded by configuration.
+func (c *Classifier) appleMac(labels []string) (string, bool) {
+	var keep []string
+	for _, l := range labels {
+		if match(c.excluded, []string{l}) == "" {
+			keep = append(keep, l)
+		}
+	}
+	return appleSilicon(keep)
+}

@@ -1,6 +1,8 @@
 package workflowgraph
 
 import (
+	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/rhysd/actionlint"
@@ -32,6 +34,10 @@ var inventoryTools = []struct{ name, vendor string }{
 	{"nvidia-smi", "nvidia"}, {"rocm-smi", "amd"}, {"amd-smi", "amd"}, {"rocminfo", "amd"}, {"xpu-smi", "intel"},
 	{"hl-smi", "intel"}, {"npu-smi", "huawei"}, {"neuron-ls", "aws"}, {"neuron-top", "aws"}, {"tt-smi", "tenstorrent"},
 	{"tpu-info", "google"}, {"mthreads-gmi", "moorethreads"}, {"cnmon", "cambricon"},
+	{"intel_gpu_top", "intel"}, {"hy-smi", "hygon"}, {"ixsmi", "iluvatar"}, {"mx-smi", "metax"},
+	{"efsmi", "enflame"}, {"xpu_smi", "kunlunxin"},
+	// Not sycl-ls or clinfo: they succeed on a CPU-only machine, listing
+	// its CPU's OpenCL or SYCL device.
 }
 
 // visibilityVars select devices for a vendor's runtime; set to a device
@@ -42,6 +48,8 @@ var visibilityVars = []struct{ name, vendor string }{
 	{"HABANA_VISIBLE_MODULES", "intel"}, {"ASCEND_VISIBLE_DEVICES", "huawei"}, {"ASCEND_RT_VISIBLE_DEVICES", "huawei"},
 	{"NEURON_RT_VISIBLE_CORES", "aws"}, {"TPU_VISIBLE_CHIPS", "google"}, {"MLU_VISIBLE_DEVICES", "cambricon"},
 	{"MUSA_VISIBLE_DEVICES", "moorethreads"}, {"TT_VISIBLE_DEVICES", "tenstorrent"},
+	// oneAPI's device selectors: the vendor is the backend they name (selectsDevices).
+	{"ONEAPI_DEVICE_SELECTOR", "intel"}, {"SYCL_DEVICE_FILTER", "intel"},
 }
 
 // deviceEvidence is the job's own evidence that it uses an accelerator,
@@ -54,6 +62,11 @@ func deviceEvidence(j *Job) (why, vendor string) {
 		if ct.Options != nil {
 			if what, v := dockerDevices(ct.Options.Value); what != "" {
 				return "container options " + what, v
+			}
+			for _, o := range matrixValuesRead(j, ct.Options.Value) {
+				if what, v := dockerDevices(o); what != "" {
+					return "container options, by a matrix value, " + what, v
+				}
 			}
 		}
 		if what, v := visibleDevices(ct.Env); what != "" {
@@ -80,11 +93,14 @@ func deviceEvidence(j *Job) (why, vendor string) {
 				return "a step runs " + t.name, t.vendor
 			}
 		}
-		for _, line := range strings.Split(script, "\n") {
+		for _, line := range commandLines(script) {
 			if strings.Contains(line, "docker run") || strings.Contains(line, "podman run") || strings.Contains(line, "docker create") {
 				if what, v := dockerDevices(line); what != "" {
 					return "a step's container gets " + what, v
 				}
+			}
+			if what, v := scriptVisibleDevices(line); what != "" {
+				return "a step sets " + what, v
 			}
 		}
 	}
@@ -93,19 +109,40 @@ func deviceEvidence(j *Job) (why, vendor string) {
 
 // stepNeverRuns: in a called workflow, the step's if: is false for the
 // inputs this caller passes (`if: inputs.mode == 'cuda'` called with mode
-// cpu), so its evidence is not this job's. Only a condition whose every
-// input is known is judged.
+// cpu), so its evidence is not this job's.
 func stepNeverRuns(j *Job, st *actionlint.Step) bool {
-	if j.wf == nil || j.wf.Inputs == nil || st.If == nil {
+	return st.If != nil && neverRunsFor(j.wf, st.If.Value, false)
+}
+
+// jobNeverRuns: a called job whose if: is false for the caller's inputs
+// (`if: inputs.run-macos`, not passed and false by default): it runs for
+// other callers, not this one, so its runner is not this caller's.
+func jobNeverRuns(j *Job) bool {
+	return j.AST != nil && j.AST.If != nil && neverRunsFor(j.wf, j.AST.If.Value, true)
+}
+
+// neverRunsFor: in w, a workflow built for a caller, the condition is
+// false for the inputs the caller passes, or their defaults (typed as
+// declared). Only a condition whose every input is known is judged. A
+// value the caller passes as an expression (several values over its
+// matrix) is unknown when exact is set; else it is compared as written, as
+// steps always were.
+func neverRunsFor(w *Workflow, cond string, exact bool) bool {
+	if w == nil || w.Inputs == nil {
 		return false
 	}
-	v := strings.TrimSpace(st.If.Value)
+	v := strings.TrimSpace(cond)
 	if strings.HasPrefix(v, "${{") && strings.HasSuffix(v, "}}") {
 		v = v[3 : len(v)-2]
 	}
 	e, err := ParseExpr(v)
 	if err != "" {
 		return false
+	}
+	var defaults map[string]string
+	rc := &resolveCtx{}
+	if w.AST != nil {
+		rc.types, defaults = inputTypes(w.AST), inputDefaults(w.AST)
 	}
 	known := map[string]expr.Value{}
 	complete := true
@@ -115,11 +152,16 @@ func stepNeverRuns(j *Job, st *actionlint.Step) bool {
 			return
 		}
 		if r, ok := d.Receiver.(*actionlint.VariableNode); ok && strings.EqualFold(r.Name, "inputs") {
-			if val, ok := j.wf.Inputs[strings.ToLower(d.Property)]; ok {
-				known[strings.ToLower(d.Property)] = expr.String(val)
-			} else {
-				complete = false
+			name := strings.ToLower(d.Property)
+			val, ok := w.Inputs[name]
+			if !ok {
+				val, ok = defaults[name]
 			}
+			if !ok || exact && strings.Contains(val, "${{") {
+				complete = false
+				return
+			}
+			known[name] = rc.typed(name, expr.String(val))
 		}
 	})
 	if !complete || len(known) == 0 {
@@ -149,6 +191,120 @@ func dockerDevices(opts string) (string, string) {
 	return "", ""
 }
 
+// commandLines splits a script into its commands' lines, a line ending in
+// a backslash joined with the next (a `docker run \` whose --device flag
+// is on the line below is one command).
+func commandLines(script string) []string {
+	var out []string
+	var cur strings.Builder
+	for _, line := range strings.Split(script, "\n") {
+		t := strings.TrimRight(line, " \t\r")
+		if rest, ok := strings.CutSuffix(t, "\\"); ok {
+			cur.WriteString(rest)
+			cur.WriteByte(' ')
+			continue
+		}
+		cur.WriteString(line)
+		out = append(out, cur.String())
+		cur.Reset()
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// assignRE matches NAME=value as a shell assignment or a docker -e/--env
+// value: at the start of a command, after export, or after a space or =;
+// not inside a quoted string (`echo "X=$X"` prints, it sets nothing).
+var assignRE = regexp.MustCompile(`(?:^|[\s;(=])(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|'[^']*'|[^\s;'"]*)`)
+
+// scriptVisibleDevices finds, in a script line, a device visibility
+// variable set to devices: a literal value, not empty, not one that hides
+// them, and not another variable (whose value is not known).
+func scriptVisibleDevices(line string) (string, string) {
+	quoted := quotedAt(line)
+	for _, ix := range assignRE.FindAllStringSubmatchIndex(line, -1) {
+		name := line[ix[2]:ix[3]]
+		if quoted[ix[2]] {
+			continue
+		}
+		for _, v := range visibilityVars {
+			if name != v.name {
+				continue
+			}
+			val := strings.Trim(line[ix[4]:ix[5]], `"'`)
+			if strings.HasPrefix(val, "$") {
+				continue
+			}
+			if vendor, ok := selectsDevices(v.name, val, v.vendor); ok {
+				return v.name + "=" + val, vendor
+			}
+		}
+	}
+	return "", ""
+}
+
+// quotedAt reports, for each byte of a shell line, whether it is inside a
+// quoted string.
+func quotedAt(line string) []bool {
+	out := make([]bool, len(line)+1)
+	var q byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case q == 0 && (c == '"' || c == '\''):
+			q = c
+		case q != 0 && c == q:
+			q = 0
+			out[i] = true
+			continue
+		}
+		out[i] = q != 0
+	}
+	return out
+}
+
+// selectsDevices reports a visibility value that selects devices, and the
+// vendor it names. oneAPI's selectors name a backend and device type
+// (level_zero:gpu is Intel's GPU, cuda:* NVIDIA's, hip:* AMD's); one that
+// selects only CPUs (opencl:cpu) or only excludes (!level_zero:*) selects
+// no accelerator.
+func selectsDevices(name, val, vendor string) (string, bool) {
+	if hidesDevices(val) {
+		return "", false
+	}
+	if name != "ONEAPI_DEVICE_SELECTOR" && name != "SYCL_DEVICE_FILTER" {
+		return vendor, true
+	}
+	for _, term := range strings.FieldsFunc(strings.ToLower(val), func(r rune) bool { return r == ';' || r == ',' && name == "SYCL_DEVICE_FILTER" }) {
+		// An exclusion ("!level_zero") or a CPU backend matches no case.
+		backend, devs, _ := strings.Cut(strings.TrimSpace(term), ":")
+		switch backend {
+		case "level_zero", "ext_oneapi_level_zero":
+			return "intel", true
+		case "cuda", "ext_oneapi_cuda":
+			return "nvidia", true
+		case "hip", "ext_oneapi_hip":
+			return "amd", true
+		case "opencl", "*", "gpu":
+			if strings.HasPrefix(devs, "gpu") || backend == "gpu" { // gpu, gpu:0
+				return AccelGPU, true
+			}
+		}
+	}
+	return "", false
+}
+
+// hidesDevices: a visibility value that selects no device.
+func hidesDevices(val string) bool {
+	switch strings.ToLower(strings.TrimSpace(val)) {
+	case "", "-1", "none", "void", "nodevfiles":
+		return true
+	}
+	return false
+}
+
 // visibleDevices finds a device visibility variable set to devices (not
 // empty, and not a value that hides them: "", -1, none, void).
 func visibleDevices(env *actionlint.Env) (string, string) {
@@ -160,12 +316,212 @@ func visibleDevices(env *actionlint.Env) (string, string) {
 			if ev == nil || ev.Name == nil || !strings.EqualFold(ev.Name.Value, v.name) || ev.Value == nil {
 				continue
 			}
-			switch val := strings.ToLower(strings.TrimSpace(ev.Value.Value)); val {
-			case "", "-1", "none", "void", "nodevfiles":
-			default:
-				return v.name + "=" + ev.Value.Value, v.vendor
+			if vendor, ok := selectsDevices(v.name, ev.Value.Value, v.vendor); ok {
+				return v.name + "=" + ev.Value.Value, vendor
 			}
 		}
 	}
 	return "", ""
+}
+
+// Runner pinning: a job whose runs-on is another job's output holding
+// runner.name runs on that job's very machine (a runner's name is one of
+// its labels). The anchor and the jobs pinned to it share one machine, so
+// device evidence in any of them, or an accelerator the anchor's labels
+// name, holds for all of them.
+
+// runnerNameRef matches what a step writes for the runner's name.
+var runnerNameRef = regexp.MustCompile(`\$\{\{\s*runner\.name\s*\}\}|\$\{?RUNNER_NAME\b`)
+
+// pinnedAnchor is the job of j's workflow whose machine j's runs-on names
+// (`${{ needs.x.outputs.y }}`, y being x's runner.name), or nil.
+func pinnedAnchor(j *Job) *Job {
+	if j.wf == nil || len(j.Runner.Symbolic) != 1 || len(j.Runner.Labels) > 0 || j.Runner.Group != "" {
+		return nil
+	}
+	t := strings.TrimSpace(j.Runner.Symbolic[0])
+	if !isSingleExpr(t) {
+		return nil
+	}
+	e, err := ParseExpr(t[3 : len(t)-2])
+	if err != "" {
+		return nil
+	}
+	out, ok := e.(*actionlint.ObjectDerefNode)
+	if !ok {
+		return nil
+	}
+	outs, ok := out.Receiver.(*actionlint.ObjectDerefNode)
+	if !ok || !strings.EqualFold(outs.Property, "outputs") {
+		return nil
+	}
+	need, ok := outs.Receiver.(*actionlint.ObjectDerefNode)
+	if !ok {
+		return nil
+	}
+	if v, ok := need.Receiver.(*actionlint.VariableNode); !ok || !strings.EqualFold(v.Name, "needs") {
+		return nil
+	}
+	x := j.wf.Job(strings.ToLower(need.Property))
+	if x == nil || x == j || !outputIsRunnerName(x, strings.ToLower(out.Property)) {
+		return nil
+	}
+	return x
+}
+
+// outputIsRunnerName: x's output name is `${{ runner.name }}`, directly or
+// through a step of x that writes it to $GITHUB_OUTPUT under that key.
+func outputIsRunnerName(x *Job, name string) bool {
+	v := strings.TrimSpace(x.Outputs[name])
+	if !isSingleExpr(v) {
+		return false
+	}
+	inner := strings.TrimSpace(v[3 : len(v)-2])
+	if strings.EqualFold(inner, "runner.name") {
+		return true
+	}
+	parts := strings.Split(inner, ".")
+	if len(parts) != 4 || !strings.EqualFold(parts[0], "steps") || !strings.EqualFold(parts[2], "outputs") || x.AST == nil {
+		return false
+	}
+	for _, st := range x.AST.Steps {
+		if st == nil || st.ID == nil || !strings.EqualFold(st.ID.Value, parts[1]) {
+			continue
+		}
+		run, ok := st.Exec.(*actionlint.ExecRun)
+		if !ok || run.Run == nil {
+			return false
+		}
+		for _, line := range strings.Split(run.Run.Value, "\n") {
+			if strings.Contains(line, "GITHUB_OUTPUT") && strings.Contains(line, parts[3]+"=") && runnerNameRef.MatchString(line) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// anchorsOf maps each job of w pinned to another's machine to that job,
+// found once per workflow (rules ask about every job, often several times).
+func (c *Classifier) anchorsOf(w *Workflow) map[*Job]*Job {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m, ok := c.anchors[w]; ok {
+		return m
+	}
+	m := map[*Job]*Job{}
+	for _, o := range w.Jobs {
+		if a := pinnedAnchor(o); a != nil {
+			m[o] = a
+		}
+	}
+	if c.anchors == nil {
+		c.anchors = map[*Workflow]map[*Job]*Job{}
+	}
+	c.anchors[w] = m
+	return m
+}
+
+// pinned is the evidence that j's machine, shared by pinning with other
+// jobs of its workflow, is an accelerator's: the anchor's labels or
+// another job's device evidence. "" when none.
+func (c *Classifier) pinned(j *Job) (why, vendor string) {
+	if j.wf == nil {
+		return "", ""
+	}
+	anchors := c.anchorsOf(j.wf)
+	anchor := anchors[j]
+	if anchor == nil {
+		anchor = j
+	}
+	if hostedOnly(anchor.Runner) {
+		return "", ""
+	}
+	var group []*Job
+	for _, o := range j.wf.Jobs {
+		if o == anchor || anchors[o] == anchor {
+			group = append(group, o)
+		}
+	}
+	if len(group) < 2 {
+		return "", ""
+	}
+	link := "pinned with job " + anchor.ID + " to one machine (runs-on is its runner.name)"
+	if anchor != j {
+		for _, l := range anchor.Runner.All() {
+			if why, kind, ok := c.labelReason(l); ok {
+				return link + ", whose label " + quote(l) + ": " + why, kind
+			}
+		}
+	}
+	for _, o := range group {
+		if o == j {
+			continue
+		}
+		if why, v := deviceEvidence(o); why != "" {
+			if anchor == j {
+				return "job " + o.ID + " is pinned to this job's machine (runs-on is its runner.name), where " + why, v
+			}
+			return link + ", where job " + o.ID + ": " + why, v
+		}
+	}
+	return "", ""
+}
+
+// matrixValuesRead is the text of the job's matrix values that s reads
+// through `${{ matrix.a.b }}`: every string under key b (the last name) in
+// the matrix's rows and include entries. Each leg reads its own; any leg
+// with a device makes the job an accelerator job, as any leg's label does.
+func matrixValuesRead(j *Job, s string) []string {
+	if j.AST.Strategy == nil || j.AST.Strategy.Matrix == nil || !mentionsMatrix(s) {
+		return nil
+	}
+	keys := map[string]bool{}
+	for _, n := range parseEmbedded(s, nil) {
+		actionlint.VisitExprNode(n, func(node, _ actionlint.ExprNode, entering bool) {
+			if d, ok := node.(*actionlint.ObjectDerefNode); ok && entering && strings.HasPrefix(strings.ToLower(derefPath(d)), "matrix.") {
+				keys[strings.ToLower(d.Property)] = true
+			}
+		})
+	}
+	var out []string
+	var walk func(key string, v actionlint.RawYAMLValue)
+	walk = func(key string, v actionlint.RawYAMLValue) {
+		switch v := v.(type) {
+		case *actionlint.RawYAMLString:
+			if keys[key] {
+				out = append(out, v.Value)
+			}
+		case *actionlint.RawYAMLObject:
+			for k, p := range v.Props {
+				walk(strings.ToLower(k), p)
+			}
+		case *actionlint.RawYAMLArray:
+			for _, e := range v.Elems {
+				walk(key, e)
+			}
+		}
+	}
+	m := j.AST.Strategy.Matrix
+	for name, row := range m.Rows {
+		if row != nil {
+			for _, v := range row.Values {
+				walk(strings.ToLower(name), v)
+			}
+		}
+	}
+	if m.Include != nil {
+		for _, c := range m.Include.Combinations {
+			if c == nil {
+				continue
+			}
+			for k, a := range c.Assigns {
+				if a != nil {
+					walk(strings.ToLower(k), a.Value)
+				}
+			}
+		}
+	}
+	sort.Strings(out) // map order: the first device found is the same every run
+	return out
 }

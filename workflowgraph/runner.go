@@ -48,8 +48,9 @@ const maxAlts = 256
 // resolveCtx is what a job's runs-on and `with:` values are evaluated in.
 type resolveCtx struct {
 	matrix   *actionlint.Matrix
-	inputs   map[string][]expr.Value // with: values from the caller, each the values it may take (nil: not static); nil map: not called
-	defaults map[string]string       // workflow_call input defaults
+	inputs   map[string][]expr.Value                          // with: values from the caller, each the values it may take (nil: not static); nil map: not called
+	defaults map[string]string                                // workflow_call input defaults
+	types    map[string]actionlint.WorkflowCallEventInputType // workflow_call input types, by lower-cased name
 	exprs    exprCache
 	alts     []alternative // the job's alternatives, made on first use
 	inAlts   []alternative // one per choice of inputs, without the matrix
@@ -297,7 +298,7 @@ func (rc *resolveCtx) inputChoices() []expr.Value {
 	fields := map[string]expr.Value{}
 	for k, v := range rc.defaults {
 		if !strings.Contains(v, "${{") {
-			fields[strings.ToLower(k)] = expr.String(v)
+			fields[strings.ToLower(k)] = rc.typed(strings.ToLower(k), expr.String(v))
 		}
 	}
 	var multi []string
@@ -307,7 +308,7 @@ func (rc *resolveCtx) inputChoices() []expr.Value {
 		case 0:
 			fields[k] = expr.Unknown("inputs." + k + " is not known statically")
 		case 1:
-			fields[k] = vs[0]
+			fields[k] = rc.typed(k, vs[0])
 		default:
 			multi = append(multi, k)
 			n *= len(vs)
@@ -326,7 +327,7 @@ func (rc *resolveCtx) inputChoices() []expr.Value {
 		for _, c := range choices {
 			for _, v := range rc.inputs[k] {
 				m := maps.Clone(c)
-				m[k] = v
+				m[k] = rc.typed(k, v)
 				next = append(next, m)
 			}
 		}
@@ -604,4 +605,58 @@ func expandJSONLabels(v string) []string {
 		return nil
 	}
 	return []string{t}
+}
+
+// inputTypes are the declared types of a called workflow's inputs.
+func inputTypes(ast *actionlint.Workflow) map[string]actionlint.WorkflowCallEventInputType {
+	ev, ok := ast.FindWorkflowCallEvent()
+	if !ok {
+		return nil
+	}
+	m := map[string]actionlint.WorkflowCallEventInputType{}
+	for _, in := range ev.Inputs {
+		if in != nil {
+			m[strings.ToLower(in.ID)] = in.Type
+		}
+	}
+	return m
+}
+
+// inputDefaults are the defaults of a called workflow's inputs, by
+// lower-cased name, as written.
+func inputDefaults(ast *actionlint.Workflow) map[string]string {
+	ev, ok := ast.FindWorkflowCallEvent()
+	if !ok {
+		return nil
+	}
+	m := map[string]string{}
+	for _, in := range ev.Inputs {
+		if in != nil && in.Default != nil {
+			m[strings.ToLower(in.ID)] = in.Default.Value
+		}
+	}
+	return m
+}
+
+// typed is a text value as the callee reads its input: a boolean input's
+// "false" is false (as text it would be truthy: `inputs.x && 'a' || 'b'`
+// would take the wrong arm), a number input's text a number.
+func (rc *resolveCtx) typed(name string, v expr.Value) expr.Value {
+	if v.Kind != expr.KindString {
+		return v
+	}
+	switch rc.types[name] {
+	case actionlint.WorkflowCallEventInputTypeBoolean:
+		switch strings.ToLower(strings.TrimSpace(v.Str)) {
+		case "true":
+			return expr.Bool(true)
+		case "false":
+			return expr.Bool(false)
+		}
+	case actionlint.WorkflowCallEventInputTypeNumber:
+		if f, err := strconv.ParseFloat(strings.TrimSpace(v.Str), 64); err == nil {
+			return expr.Number(f)
+		}
+	}
+	return v
 }

@@ -442,7 +442,7 @@ func (b *builder) build(p string, src []byte, ast *actionlint.Workflow, inputs m
 				j.Outputs[strings.ToLower(name)] = o.Value.Value
 			}
 		}
-		rc := &resolveCtx{inputs: inputVals, defaults: defaults, exprs: b.exprs}
+		rc := &resolveCtx{inputs: inputVals, defaults: defaults, types: inputTypes(ast), exprs: b.exprs}
 		if aj.Strategy != nil {
 			rc.matrix = aj.Strategy.Matrix
 		}
