@@ -41,6 +41,19 @@ func addReportFlags(fl *cli.FlagSet, s *report.Settings) {
 }
 
 func runLint(e *env, args []string) error {
+	var rep *report.Reporter
+	err := lint1(e, args, &rep)
+	if err != nil && rep != nil && cli.ExitCode(err) >= cli.ExitUsage {
+		// An upload-sarif step after a failed run gets a valid log that
+		// says the run failed (never a clean, empty run that would close
+		// the last good run's alerts, never a 0-byte file).
+		_ = rep.WriteFailed(e.Stdout, err, version(), lint.RuleInfos)
+	}
+	return err
+}
+
+// lint1 is lint's run; *rep is set once the output flags are read.
+func lint1(e *env, args []string, repOut **report.Reporter) error {
 	var o lintOptions
 	fl := e.Flags("cicheck lint", usage("lint"))
 	addReportFlags(fl, &o.report)
@@ -57,6 +70,7 @@ func runLint(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	*repOut = rep
 	var base *baseline.Baseline
 	if o.baseline != "" {
 		if base, err = lint.ReadBaseline(e.WD, o.baseline); err != nil {
@@ -79,11 +93,6 @@ func runLint(e *env, args []string) error {
 	}
 	res, err := lintRun(e, &o, fl.Args(), false)
 	if err != nil {
-		if rep.Format() == "sarif" {
-			// An upload-sarif step after a failed run still gets a valid
-			// (empty) log, never a 0-byte file.
-			_ = report.Write(e.Stdout, "sarif", nil, report.Options{ToolName: "cicheck", ToolVersion: version()})
-		}
 		return err
 	}
 	if base != nil {
@@ -94,8 +103,12 @@ func runLint(e *env, args []string) error {
 		}
 		fmt.Fprintf(e.Stderr, "cicheck: %s\n", r.Summary(o.baseline))
 	}
+	// A path that does not exist fails the run (exit 2) although the
+	// others' findings are reported: SARIF says so too.
+	rep.Failed(res.UniqueInputErrors()...)
 	failed, err := rep.Write(e.Stdout, res.Findings, res.Sources, version(), lint.RuleInfos)
 	if err == nil && len(res.InputErrors) > 0 {
+		*repOut = nil // written already
 		return cli.Exit(cli.ExitUsage)
 	}
 	return cli.Wrote(err, failed)

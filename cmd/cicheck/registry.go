@@ -76,13 +76,21 @@ func registryCheck(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	reg, err := rf.open()
-	if err != nil {
+	fail := func(err error) error {
+		// As lint's: a failed run's SARIF log says it failed.
+		_ = rep.WriteFailed(e.Stdout, err, version(), lint.RegistryRuleInfos)
 		return err
 	}
+	reg, err := rf.open()
+	if err != nil {
+		return fail(err)
+	}
 	found, sources, run, err := reg.Check(staged)
-	if err != nil || !run {
-		return err
+	if err != nil {
+		return fail(err)
+	}
+	if !run {
+		return nil
 	}
 	failed, err := rep.Write(e.Stdout, found, sources, version(), lint.RegistryRuleInfos)
 	return cli.Wrote(err, failed)
