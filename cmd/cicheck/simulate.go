@@ -44,6 +44,9 @@ func runSimulate(e *env, args []string) error {
 			return cli.Usagef("--cancel names a job now; to cancel the whole run use --cancel-run")
 		}
 	}
+	if err := checkEventFlags(*event, *sets); err != nil {
+		return err
+	}
 	if fl.NArg() != 1 {
 		return cli.Usagef("simulate takes exactly one WORKFLOW file (see cicheck simulate --help)")
 	}
