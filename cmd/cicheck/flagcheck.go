@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -16,6 +17,15 @@ func unknownValue(what, value, noun string, valid []string) error {
 		return cli.Usagef("%s %q: %s; did you mean %q?", what, value, noun, m)
 	}
 	return cli.Usagef("%s %q: %s (valid: %s)", what, value, noun, strings.Join(valid, ", "))
+}
+
+// didYouMean is "; did you mean "NAME"?" for the name nearest s, if one
+// is near enough to be a typo, else "".
+func didYouMean(s string, names []string) string {
+	if m := textdist.Closest(s, names); m != "" {
+		return fmt.Sprintf("; did you mean %q?", m)
+	}
+	return ""
 }
 
 // checkEvent checks --event: empty (unknown) or an event GitHub can

@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"runtime/debug"
+	"slices"
+	"strings"
 
 	"github.com/cicheck/cicheck/internal/repofs"
 
@@ -126,10 +129,29 @@ func registrySelect(e *env, args []string) error {
 	for _, w := range warns {
 		say(e.Stderr, "cicheck: warning: %s\n", w.Message)
 	}
+	if err != nil && q.Suite != "" && r.Suites != nil && slices.Contains(r.Backends(reg.Config), q.HW) && !slices.Contains(r.Suites[q.HW], q.Suite) {
+		return unknownSuite(err, q.HW, q.Suite, r.Suites)
+	}
 	if err != nil {
 		return err
 	}
 	return cli.Wrote(testregistry.WriteSelection(e.Stdout, format, p, sel, q.HW != ""), false)
+}
+
+// unknownSuite is err (the reference's "Unknown suite S for backend B")
+// with the suite most likely meant and the backend's suites, or the
+// backend the suite belongs to when --hw named another.
+func unknownSuite(err error, hw, suite string, suites map[string][]string) error {
+	for _, b := range slices.Sorted(maps.Keys(suites)) {
+		if b != hw && slices.Contains(suites[b], suite) {
+			return cli.Usagef("%v: it is a suite of --hw %s", err, b)
+		}
+	}
+	mine := slices.Sorted(slices.Values(suites[hw]))
+	if len(mine) == 0 {
+		return cli.Usagef("%v (backend %s has no suites)", err, hw)
+	}
+	return cli.Usagef("%v%s (%s suites: %s)", err, didYouMean(suite, mine), hw, strings.Join(mine, ", "))
 }
 
 func registryResolveFile(e *env, args []string) error {
