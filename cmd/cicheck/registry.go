@@ -10,6 +10,7 @@ import (
 	"github.com/cicheck/cicheck/internal/repofs"
 
 	"github.com/cicheck/cicheck/internal/cli"
+	"github.com/cicheck/cicheck/internal/textdist"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/report"
 	"github.com/cicheck/cicheck/testregistry"
@@ -117,6 +118,11 @@ func registrySelect(e *env, args []string) error {
 	if _, _, err := q.Check(); err != nil {
 		return err
 	}
+	if q.Cadence != "" && !slices.Contains(testregistry.Cadences(), q.Cadence) {
+		// The reference's wording, and the cadence most likely meant.
+		_, _, err := testregistry.ResolvePolicy(q.Cadence, nil, nil, testregistry.Policy{})
+		return cli.Usagef("%v%s", err, didYouMean(q.Cadence, testregistry.Cadences()))
+	}
 	reg, err := rf.open()
 	if err != nil {
 		return err
@@ -127,7 +133,7 @@ func registrySelect(e *env, args []string) error {
 	}
 	p, warns, sel, err := r.SelectFor(q, reg.Config)
 	for _, w := range warns {
-		say(e.Stderr, "cicheck: warning: %s\n", w.Message)
+		say(e.Stderr, "cicheck: warning: %s%s\n", w.Message, labelHint(w.Message, q.Labels, r.Known))
 	}
 	if err != nil && q.Suite != "" && r.Suites != nil && slices.Contains(r.Backends(reg.Config), q.HW) && !slices.Contains(r.Suites[q.HW], q.Suite) {
 		return unknownSuite(err, q.HW, q.Suite, r.Suites)
@@ -136,6 +142,21 @@ func registrySelect(e *env, args []string) error {
 		return err
 	}
 	return cli.Wrote(testregistry.WriteSelection(e.Stdout, format, p, sel, q.HW != ""), false)
+}
+
+// labelHint is "; did you mean run-ci-KEY?" for a warning about a
+// run-ci- label whose key is not known but near a known one.
+func labelHint(msg string, labels, known []string) string {
+	for _, l := range labels {
+		key, ok := strings.CutPrefix(l, "run-ci-")
+		if !ok || slices.Contains(known, key) || !strings.HasPrefix(msg, "'"+l+"' ") {
+			continue
+		}
+		if m := textdist.Closest(key, known); m != "" {
+			return "; did you mean run-ci-" + m + "?"
+		}
+	}
+	return ""
 }
 
 // unknownSuite is err (the reference's "Unknown suite S for backend B")
