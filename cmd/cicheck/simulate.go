@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cicheck/cicheck/internal/cli"
@@ -87,7 +88,16 @@ func runSimulate(e *env, args []string) error {
 		}
 		cl := cfg.Classifier()
 		watched := func(j *workflowgraph.Job) bool { return cl.IsGPU(j) || cl.IsHeavy(j) }
-		simulate.WriteFaultMatrix(e.Stdout, *format, sim.FaultMatrix(sc, watched))
+		rows := sim.FaultMatrix(sc, watched)
+		var undecided []string
+		for _, r := range rows {
+			for _, id := range r.Unknown {
+				if !slices.Contains(undecided, id) {
+					undecided = append(undecided, id)
+				}
+			}
+		}
+		simulate.WriteFaultReport(e.Stdout, *format, simulate.FaultReport{Scenario: sc.Describe(), Rows: rows, Undecided: sim.Undecided(sc, undecided)})
 		return nil
 	}
 	if err := simulate.WriteVerdicts(e.Stdout, *format, sim.Run(sc)); err != nil {
