@@ -27,7 +27,7 @@ func runSimulate(e *env, args []string) error {
 	outputs := fl.StringArray("output", nil, "output of a job that runs, JOB.NAME=V (repeatable)")
 	sets := fl.StringArray("set", nil, "any other context value, e.g. github.ref=refs/heads/main or vars.RUN_GPU=true (repeatable)")
 	format := fl.String("format", "text", "output format: text, json (and markdown with --each-failure)")
-	eachFailure := fl.Bool("each-failure", false, "fail each job alone and tabulate which GPU and heavy jobs are skipped or still run")
+	eachFailure := fl.Bool("each-failure", false, "fail each job alone and tabulate which GPU and heavy jobs are skipped or still run; states the scenario assumed and the flags that would decide each undecided job")
 	cfgPath := fl.String("config", "", "configuration file, for --each-failure's GPU and heavy jobs (default: .cicheck.yaml at the repository root)")
 	if err := cli.Parse(fl, args); err != nil {
 		return err
