@@ -63,11 +63,20 @@ func lint1(e *env, args []string, repOut **report.Reporter) error {
 	fl.StringVar(&o.stdinName, "stdin-filename", "<stdin>", "with PATH -, the path the workflow read from stdin has (names it in findings, places it in its repository)")
 	fl.StringVar(&o.baseline, "baseline", "", "accept the findings recorded in this file (see 'cicheck baseline write'); report only new ones")
 	addLintFlags(fl, &o)
+	// A run asked for SARIF that fails on another flag still writes a log
+	// that says it failed.
+	sarifOnly := func() { *repOut, _ = report.NewReporter(report.Settings{Format: "sarif", FailOn: "never", Color: "never"}, e.Stdout, e.Getenv) }
 	if err := cli.Parse(fl, args); err != nil {
+		if o.report.Format == "sarif" {
+			sarifOnly()
+		}
 		return err
 	}
 	rep, err := report.NewReporter(o.report, e.Stdout, e.Getenv)
 	if err != nil {
+		if o.report.Format == "sarif" {
+			sarifOnly()
+		}
 		return err
 	}
 	*repOut = rep
