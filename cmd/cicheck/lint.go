@@ -65,7 +65,9 @@ func lint1(e *env, args []string, repOut **report.Reporter) error {
 	addLintFlags(fl, &o)
 	// A run asked for SARIF that fails on another flag still writes a log
 	// that says it failed.
-	sarifOnly := func() { *repOut, _ = report.NewReporter(report.Settings{Format: "sarif", FailOn: "never", Color: "never"}, e.Stdout, e.Getenv) }
+	sarifOnly := func() {
+		*repOut, _ = report.NewReporter(report.Settings{Format: "sarif", FailOn: "never", Color: "never"}, e.Stdout, e.Getenv)
+	}
 	if err := cli.Parse(fl, args); err != nil {
 		if o.report.Format == "sarif" {
 			sarifOnly()
