@@ -45,10 +45,13 @@ func (sim *Sim) Undecided(sc Scenario, ids []string) []Undecided {
 	for i := range sim.order {
 		verdicts[i] = st.decide(i)
 	}
-	// Each job's own missing facts, from its condition under its env.
+	// Each job's own missing facts, from its condition under its env. A
+	// job the scenario decides may still wait on a fact in a row (a
+	// failure() branch that reads vars), so every job's are computed; an
+	// ancestor's count only when the scenario leaves it undecided.
 	own := make([][]Decider, len(sim.order))
 	for i := range sim.order {
-		if verdicts[i].Verdict == VerdictUnknown && sim.conds[i] != nil {
+		if sim.conds[i] != nil {
 			own[i] = missingFacts(sim.conds[i].root, st.env(i), sc)
 		}
 	}
@@ -77,7 +80,9 @@ func (sim *Sim) Undecided(sc Scenario, ids []string) []Undecided {
 		for len(queue) > 0 {
 			p := queue[0]
 			queue = queue[1:]
-			add(p)
+			if p == i || verdicts[p].Verdict == VerdictUnknown {
+				add(p)
+			}
 			for _, q := range sim.needs[p] {
 				if !visited[q] {
 					visited[q] = true

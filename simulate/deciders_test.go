@@ -28,6 +28,11 @@ jobs:
   cpu:
     runs-on: ubuntu-latest
     steps: [{run: echo}]
+  report:
+    needs: cpu
+    if: ${{ failure() && vars.REPORT == 'true' }}
+    runs-on: ubuntu-latest
+    steps: [{run: echo}]
 `
 	w, _, err := workflowgraph.Load(fstest.MapFS{"w.yml": {Data: []byte(src)}}, "w.yml")
 	if err != nil {
@@ -46,6 +51,14 @@ jobs:
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Undecided:\n got %+v\nwant %+v", got, want)
+	}
+	// A job the scenario decides (report is skipped: nothing failed) that a
+	// row's failure leaves undecided names the fact its failure() branch
+	// reads.
+	got = sim.Undecided(Scenario{Event: "pull_request"}, []string{"report"})
+	want = []Undecided{{Job: "report", Deciders: []Decider{{Fact: "vars.report", Flag: "--set vars.report=…"}}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Undecided for a failure() branch:\n got %+v\nwant %+v", got, want)
 	}
 	// Under workflow_dispatch the inputs are facts too (on pull_request
 	// they are null), and the labels are not.
