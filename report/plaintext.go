@@ -9,12 +9,12 @@ import (
 // linkRE matches a markdown link [text](url).
 var linkRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[([^\]\n]*)\]\(([^)\s]*)\)`) })
 
-// PlainText renders the markdown of a rule's documentation as plain text,
+// plainText renders the markdown of a rule's documentation as plain text,
 // for SARIF's text fields (shown where markdown is not rendered): code
 // fences become four-space indented blocks, headings lose their #, inline
 // code its backticks, bold its asterisks, a link reads "text (url)". Code
 // is left exactly as written.
-func PlainText(md string) string {
+func plainText(md string) string {
 	var b strings.Builder
 	inFence := false
 	for line := range strings.Lines(md) {

@@ -56,7 +56,7 @@ type RuleInfo struct {
 	ID      string
 	Short   string // one line, SARIF shortDescription
 	Full    string // a paragraph of markdown, SARIF fullDescription (Short when empty)
-	Help    string // long markdown, SARIF help (its text is PlainText(Help))
+	Help    string // long markdown, SARIF help (its text is plainText(Help))
 	HelpURI string
 	// Severity is the rule's default severity (SARIF
 	// defaultConfiguration.level); zero means "warning", SARIF's default.

@@ -173,9 +173,9 @@ func sarifRules(infos []RuleInfo, fs []finding.Finding) ([]sarifRule, map[string
 		if full == "" {
 			full = short
 		}
-		help := sarifText{Text: PlainText(ri.Help), Markdown: ri.Help}
+		help := sarifText{Text: plainText(ri.Help), Markdown: ri.Help}
 		if ri.Help == "" {
-			help = sarifText{Text: PlainText(full), Markdown: full}
+			help = sarifText{Text: plainText(full), Markdown: full}
 		}
 		level := "warning"
 		if ri.Severity != 0 {
@@ -183,8 +183,8 @@ func sarifRules(infos []RuleInfo, fs []finding.Finding) ([]sarifRule, map[string
 		}
 		rules = append(rules, sarifRule{
 			ID:                   id,
-			ShortDescription:     sarifText{Text: PlainText(short)},
-			FullDescription:      sarifText{Text: PlainText(full), Markdown: full},
+			ShortDescription:     sarifText{Text: plainText(short)},
+			FullDescription:      sarifText{Text: plainText(full), Markdown: full},
 			Help:                 help,
 			HelpURI:              ri.HelpURI,
 			DefaultConfiguration: sarifRuleDefault{Level: level},

@@ -404,7 +404,7 @@ func checkGitHubSARIF(log []byte, failures []string) []string {
 func TestPlainText(t *testing.T) {
 	md := "# gpu-gate\n\nDefault severity: **error** · see [the page](x.md).\n\nUse `if:`.\n\n```yaml\non: push\n\njobs: {}\n```\n"
 	want := "gpu-gate\n\nDefault severity: error · see the page (x.md).\n\nUse if:.\n\n    on: push\n\n    jobs: {}\n"
-	if got := PlainText(md); got != want {
-		t.Errorf("PlainText:\n%q\nwant\n%q", got, want)
+	if got := plainText(md); got != want {
+		t.Errorf("plainText:\n%q\nwant\n%q", got, want)
 	}
 }
