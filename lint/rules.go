@@ -57,7 +57,18 @@ func RuleDocs() []RuleDoc {
 func (d RuleDoc) Info() report.RuleInfo {
 	// SARIF carries the whole page, so code scanning shows it without a
 	// link; helpUri only once the page is published (project.RuleDocURL).
-	return report.RuleInfo{ID: d.ID, Short: d.Doc, Help: d.Markdown(), HelpURI: project.RuleDocURL(d.ID), Severity: d.Severity}
+	return report.RuleInfo{ID: d.ID, Short: d.Doc, Full: d.FullDescription(), Help: d.Markdown(), HelpURI: project.RuleDocURL(d.ID), Severity: d.Severity}
+}
+
+// FullDescription is the rule's one-line doc as a sentence followed by the
+// first paragraph of its documentation (what goes wrong and why), as
+// markdown: SARIF's fullDescription.
+func (d RuleDoc) FullDescription() string {
+	full := sentence(d.Doc)
+	if para, _, _ := strings.Cut(strings.TrimSpace(d.Help), "\n\n"); para != "" {
+		full += "\n\n" + para
+	}
+	return full
 }
 
 func FindRuleDoc(id string) (RuleDoc, bool) {
@@ -197,7 +208,10 @@ func RuleInfos() []report.RuleInfo {
 	sort.Strings(kinds)
 	for _, k := range kinds {
 		out = append(out, report.RuleInfo{ID: k, Short: "actionlint: " + checks.ActionlintKinds()[k],
-			Help:     "Reported by the embedded actionlint. See https://github.com/rhysd/actionlint/blob/main/docs/checks.md",
+			Full: sentence(checks.ActionlintKinds()[k]) + " Reported by the embedded actionlint; " +
+				"cicheck converts its errors into findings and leaves its checks as they are.",
+			Help: "# " + k + "\n\nReported by the embedded actionlint: " + sentence(checks.ActionlintKinds()[k]) + "\n\n" +
+				"See [actionlint's checks](https://github.com/rhysd/actionlint/blob/main/docs/checks.md) for what it finds and how to fix it.\n",
 			HelpURI:  "https://github.com/rhysd/actionlint/blob/main/docs/checks.md",
 			Severity: finding.Error})
 	}

@@ -41,15 +41,22 @@ type Options struct {
 	Sources map[string][]byte
 	// Rules is the rule metadata for SARIF tool.driver.rules.
 	Rules []RuleInfo
-	// ToolName and ToolVersion identify the producer in SARIF.
+	// ToolName and ToolVersion identify the producer in SARIF; ToolVersion
+	// is a semantic version ("0.3.0", "0.0.0-dev+rev.1a2b3c4d5e6f").
 	ToolName, ToolVersion string
+	// Failures are the errors that made the run fail (bad usage or
+	// configuration, a path that does not exist): SARIF marks the
+	// invocation unsuccessful and lists them. The other formats ignore
+	// them; the CLI prints them on stderr.
+	Failures []string
 }
 
 // RuleInfo describes one rule for SARIF output.
 type RuleInfo struct {
 	ID      string
 	Short   string // one line, SARIF shortDescription
-	Help    string // long markdown, SARIF help
+	Full    string // a paragraph of markdown, SARIF fullDescription (Short when empty)
+	Help    string // long markdown, SARIF help (its text is plainText(Help))
 	HelpURI string
 	// Severity is the rule's default severity (SARIF
 	// defaultConfiguration.level); zero means "warning", SARIF's default.

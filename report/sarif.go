@@ -28,6 +28,15 @@ import (
 //     primaryLocationLineHash), so two identical messages in one job stay two
 //     alerts while a shift in line numbers changes nothing.
 //   - job and fix go to result.properties.
+//   - runs[0].invocations[0] says whether the run succeeded: a run that
+//     failed (bad usage, bad configuration, a path that does not exist)
+//     writes executionSuccessful false with each error as an error-level
+//     toolExecutionNotification, so code scanning never reads a failed run
+//     as a clean one and closes the alerts of the last good run.
+//   - every rule carries shortDescription (its one-line doc),
+//     fullDescription (the doc and the first paragraph of its page) and help
+//     (the whole page as markdown and as plain text); the driver's version
+//     is a semantic version (project.SemVer).
 
 const (
 	sarifSchema         = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -43,9 +52,20 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool       sarifTool     `json:"tool"`
-	Results    []sarifResult `json:"results"`
-	ColumnKind string        `json:"columnKind"`
+	Tool        sarifTool         `json:"tool"`
+	Invocations []sarifInvocation `json:"invocations"`
+	Results     []sarifResult     `json:"results"`
+	ColumnKind  string            `json:"columnKind"`
+}
+
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level   string    `json:"level"`
+	Message sarifText `json:"message"`
 }
 
 type sarifTool struct {
@@ -55,6 +75,7 @@ type sarifTool struct {
 type sarifDriver struct {
 	Name           string      `json:"name"`
 	Version        string      `json:"version,omitempty"`
+	SemVer         string      `json:"semanticVersion,omitempty"`
 	InformationURI string      `json:"informationUri,omitempty"` // none until the project has a home
 	Rules          []sarifRule `json:"rules"`
 }
@@ -67,6 +88,7 @@ type sarifText struct {
 type sarifRule struct {
 	ID                   string           `json:"id"`
 	ShortDescription     sarifText        `json:"shortDescription"`
+	FullDescription      sarifText        `json:"fullDescription"`
 	Help                 sarifText        `json:"help"`
 	HelpURI              string           `json:"helpUri,omitempty"`
 	DefaultConfiguration sarifRuleDefault `json:"defaultConfiguration"`
@@ -147,9 +169,13 @@ func sarifRules(infos []RuleInfo, fs []finding.Finding) ([]sarifRule, map[string
 		if short == "" {
 			short = "cicheck rule " + id
 		}
-		help := sarifText{Text: ri.Help, Markdown: ri.Help}
+		full := ri.Full
+		if full == "" {
+			full = short
+		}
+		help := sarifText{Text: plainText(ri.Help), Markdown: ri.Help}
 		if ri.Help == "" {
-			help = sarifText{Text: short}
+			help = sarifText{Text: plainText(full), Markdown: full}
 		}
 		level := "warning"
 		if ri.Severity != 0 {
@@ -157,7 +183,8 @@ func sarifRules(infos []RuleInfo, fs []finding.Finding) ([]sarifRule, map[string
 		}
 		rules = append(rules, sarifRule{
 			ID:                   id,
-			ShortDescription:     sarifText{Text: short},
+			ShortDescription:     sarifText{Text: plainText(short)},
+			FullDescription:      sarifText{Text: plainText(full), Markdown: full},
 			Help:                 help,
 			HelpURI:              ri.HelpURI,
 			DefaultConfiguration: sarifRuleDefault{Level: level},
@@ -220,6 +247,11 @@ func writeSARIF(buf *bytes.Buffer, fs []finding.Finding, opts Options) error {
 			Properties:          props,
 		})
 	}
+	inv := sarifInvocation{ExecutionSuccessful: len(opts.Failures) == 0}
+	for _, msg := range opts.Failures {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
+			sarifNotification{Level: "error", Message: sarifText{Text: msg}})
+	}
 	log := sarifLog{
 		Schema:  sarifSchema,
 		Version: sarifVersion,
@@ -227,11 +259,13 @@ func writeSARIF(buf *bytes.Buffer, fs []finding.Finding, opts Options) error {
 			Tool: sarifTool{Driver: sarifDriver{
 				Name:           name,
 				Version:        opts.ToolVersion,
+				SemVer:         opts.ToolVersion,
 				InformationURI: project.Home,
 				Rules:          rules,
 			}},
-			Results:    results,
-			ColumnKind: "unicodeCodePoints",
+			Invocations: []sarifInvocation{inv},
+			Results:     results,
+			ColumnKind:  "unicodeCodePoints",
 		}},
 	}
 	enc := json.NewEncoder(buf)

@@ -22,7 +22,13 @@ type Reporter struct {
 	format    string
 	threshold finding.Severity // 0: nothing fails the run
 	color     bool
+	failures  []string
 }
+
+// Failed records errors that fail the run although findings are still
+// reported (a path that does not exist beside ones that do): the SARIF
+// log's invocation says the run was unsuccessful and lists them.
+func (r *Reporter) Failed(msgs ...string) { r.failures = append(r.failures, msgs...) }
 
 // NewReporter checks s. Colour "auto" colours only a terminal out, and
 // NO_COLOR (any non-empty value, read with getenv) turns it off.
@@ -62,7 +68,7 @@ func (r *Reporter) Format() string { return r.format }
 func (r *Reporter) Write(w io.Writer, fs []finding.Finding, sources map[string][]byte, version string, rules func() []RuleInfo) (failed bool, err error) {
 	opts := Options{Color: r.color, Sources: sources, ToolName: "cicheck"}
 	if r.format == "sarif" {
-		opts.Rules, opts.ToolVersion = rules(), version
+		opts.Rules, opts.ToolVersion, opts.Failures = rules(), version, r.failures
 	}
 	if err := Write(w, r.format, fs, opts); err != nil {
 		return false, fmt.Errorf("writing the report: %w", err)
@@ -73,4 +79,16 @@ func (r *Reporter) Write(w io.Writer, fs []finding.Finding, sources map[string][
 		}
 	}
 	return false, nil
+}
+
+// WriteFailed reports a run that failed with err, in the formats that
+// carry a run's status: SARIF writes a valid log whose invocation is
+// unsuccessful, err its notification, so an upload step after the failed
+// run never reads it as a clean run. The other formats write nothing (the
+// CLI prints err on stderr).
+func (r *Reporter) WriteFailed(w io.Writer, err error, version string, rules func() []RuleInfo) error {
+	if r.format != "sarif" {
+		return nil
+	}
+	return Write(w, "sarif", nil, Options{ToolName: "cicheck", ToolVersion: version, Rules: rules(), Failures: []string{err.Error()}})
 }

@@ -1,6 +1,8 @@
 package scope
 
 import (
+	"errors"
+	"io/fs"
 	"regexp"
 	"strconv"
 	"strings"
@@ -125,6 +127,21 @@ func pyStrip(s string) string {
 	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f })
 }
 
+// missingFile is why the /rerun-test file p is not a file of the working
+// tree fsys, or "" when it is one.
+func missingFile(fsys fs.FS, p string) string {
+	st, err := fs.Stat(fsys, p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return p + " does not exist in the repository (a /rerun-test of a missing file runs nothing)"
+	case err != nil:
+		return p + " cannot be read in the repository: " + err.Error()
+	case !st.Mode().IsRegular():
+		return p + " is not a regular file in the repository"
+	}
+	return ""
+}
+
 // Classify decides what a PR comment asks for. It recognises both
 // vocabularies: the label gateway (whole comment, case-sensitive, spec B1)
 // and the scoped-run bot (first unfenced command line, spec A2/A3). A
@@ -137,6 +154,13 @@ func Classify(body string, o ClassifyOptions) (Command, error) {
 	}
 	if cmd, ok := classifyGateway(body, o); ok {
 		cmd, err := authorizeGateway(cmd, o)
+		if err == nil && cmd.Outcome == Accepted && cmd.Name == CmdRerunTest && o.Validate.FS != nil {
+			// With the working tree (--exists), a file that is not there is
+			// named as such, not left to a generic rejection later.
+			if reason := missingFile(o.Validate.FS, cmd.Targets[0]); reason != "" {
+				return Command{Outcome: Rejected, Name: CmdRerunTest, Reason: reason}, nil
+			}
+		}
 		if err == nil && cmd.Outcome == Accepted && cmd.Name == CmdRerunTest && o.ResolveTestFile != nil {
 			// A path that resolves to nothing fails loudly instead of
 			// silently running nothing.

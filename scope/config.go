@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/cicheck/cicheck/internal/textdist"
 )
 
 // Config is this engine's section of .cicheck.yaml. It is plain data with
@@ -112,6 +114,9 @@ func (c Config) Resolve() (Config, error) {
 	if c.Profile != "" {
 		apply, ok := profiles[c.Profile]
 		if !ok {
+			if m := textdist.Closest(c.Profile, Profiles()); m != "" {
+				return c, fmt.Errorf("unknown scope profile %q; did you mean %q? (valid: %s)", c.Profile, m, strings.Join(Profiles(), ", "))
+			}
 			return c, fmt.Errorf("unknown scope profile %q (valid: %s)", c.Profile, strings.Join(Profiles(), ", "))
 		}
 		def := DefaultConfig()

@@ -159,3 +159,97 @@ func WriteFaultMatrix(out io.Writer, format string, rows []FaultRow) {
 		_, _ = io.WriteString(out, safetext.Output(b.String()))
 	}
 }
+
+// FaultReport is --each-failure's whole answer: the scenario every row
+// starts from, the rows, and what would decide each job a row leaves
+// undecided.
+type FaultReport struct {
+	Scenario  string
+	Rows      []FaultRow
+	Undecided []Undecided
+}
+
+// WriteFaultReport writes r: the scenario assumed, the table
+// (WriteFaultMatrix) and, for the undecided jobs, the flags that would
+// decide them, grouped by the flags.
+func WriteFaultReport(out io.Writer, format string, r FaultReport) {
+	if format == "json" {
+		und := r.Undecided
+		if und == nil {
+			und = []Undecided{}
+		}
+		for i := range und {
+			if und[i].Deciders == nil {
+				und[i].Deciders = []Decider{}
+			}
+		}
+		b, _ := json.MarshalIndent(struct {
+			Version   int         `json:"version"`
+			Scenario  string      `json:"scenario"`
+			Failures  []FaultRow  `json:"failures"`
+			Undecided []Undecided `json:"undecided"`
+		}{1, r.Scenario, r.Rows, und}, "", "  ")
+		fmt.Fprintln(out, string(b))
+		return
+	}
+	esc, code := safetext.Line, safetext.Line
+	if format == "markdown" {
+		esc, code = safetext.Markdown, safetext.Code
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Scenario: %s. Each row fails one job (or one leg of a static matrix) on top of it; every other job that runs succeeds.\n\n", esc(r.Scenario))
+	_, _ = io.WriteString(out, b.String())
+	WriteFaultMatrix(out, format, r.Rows)
+	if len(r.Undecided) == 0 {
+		return
+	}
+	// Group the jobs by what would decide them, in dependency order of
+	// each group's first job.
+	type group struct {
+		jobs []string
+		how  string
+	}
+	var groups []*group
+	byHow := map[string]*group{}
+	for _, u := range r.Undecided {
+		how := u.Reason
+		if len(u.Deciders) > 0 {
+			flags := make([]string, len(u.Deciders))
+			for i, d := range u.Deciders {
+				flags[i] = code(d.Flag)
+			}
+			how = strings.Join(flags, ", ")
+		} else {
+			how = esc(how)
+		}
+		g := byHow[how]
+		if g == nil {
+			g = &group{how: how}
+			byHow[how] = g
+			groups = append(groups, g)
+		}
+		g.jobs = append(g.jobs, u.Job)
+	}
+	var t strings.Builder
+	t.WriteString("\nUNDECIDED jobs wait on facts the scenario does not give; the flags that decide them:\n")
+	if format == "markdown" {
+		t.Reset()
+		t.WriteString("\n**Undecided** jobs wait on facts the scenario does not give; the flags that decide them:\n\n")
+	}
+	for _, g := range groups {
+		jobs := make([]string, len(g.jobs))
+		for i, j := range g.jobs {
+			jobs[i] = esc(j)
+		}
+		if format == "markdown" {
+			fmt.Fprintf(&t, "- %s: %s\n", strings.Join(jobs, ", "), g.how)
+		} else {
+			fmt.Fprintf(&t, "  %s: %s\n", strings.Join(jobs, ", "), g.how)
+		}
+	}
+	if format == "markdown" {
+		_, _ = io.WriteString(out, t.String())
+		return
+	}
+	_, _ = io.WriteString(out, safetext.Output(t.String()))
+}

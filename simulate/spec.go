@@ -2,10 +2,12 @@ package simulate
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/cicheck/cicheck/internal/textdist"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -41,7 +43,7 @@ func BuildScenario(w *workflowgraph.Workflow, file string, spec Spec) (Scenario,
 			ids[i] = j.ID
 		}
 		slices.SortFunc(ids, workflowgraph.CompareIDs) // as GitHub matches them, whatever their case
-		err = fmt.Errorf("--%s: %s has no job %q (jobs: %s)", flag, file, id, strings.Join(ids, ", "))
+		err = fmt.Errorf("--%s: %s has no job %q%s (jobs: %s)", flag, file, id, didYouMean(id, ids), strings.Join(ids, ", "))
 		return "", false
 	}
 	// CALLER/INNER: a job of the local reusable workflow CALLER calls.
@@ -63,7 +65,7 @@ func BuildScenario(w *workflowgraph.Workflow, file string, spec Spec) (Scenario,
 				ids = append(ids, j.ID)
 			}
 			slices.SortFunc(ids, workflowgraph.CompareIDs)
-			err = fmt.Errorf("--%s %q: %s has no job %q (jobs: %s)", flag, arg, cj.Uses, inner, strings.Join(ids, ", "))
+			err = fmt.Errorf("--%s %q: %s has no job %q%s (jobs: %s)", flag, arg, cj.Uses, inner, didYouMean(inner, ids), strings.Join(ids, ", "))
 			return "", false
 		}
 		return c + "/" + ij.ID, true
@@ -106,7 +108,7 @@ func BuildScenario(w *workflowgraph.Workflow, file string, spec Spec) (Scenario,
 			all = append(all, l.String())
 		}
 		if !matched {
-			err = fmt.Errorf("--%s %q: no leg of %s has those values (legs: %s)", flag, arg, j, strings.Join(all, "; "))
+			err = fmt.Errorf("--%s %q: no leg of %s has those values%s (legs: %s)", flag, arg, j, legHint(legs, legSel), strings.Join(all, "; "))
 			return false
 		}
 		if sc.LegOutcomes == nil {
@@ -214,6 +216,39 @@ func BuildScenario(w *workflowgraph.Workflow, file string, spec Spec) (Scenario,
 	}
 
 	return sc, nil
+}
+
+// didYouMean is "; did you mean "NAME"?" for the name nearest s, if one
+// is near enough to be a typo.
+func didYouMean(s string, names []string) string {
+	if m := textdist.Closest(s, names); m != "" {
+		return fmt.Sprintf("; did you mean %q?", m)
+	}
+	return ""
+}
+
+// legHint names what in a leg selector no leg has: a matrix key it lacks
+// or a value no leg gives that key, with the nearest one.
+func legHint(legs []workflowgraph.Leg, sel map[string]string) string {
+	values := map[string][]string{}
+	for _, l := range legs {
+		for i, k := range l.Keys {
+			if !slices.Contains(values[k], l.Values[i]) {
+				values[k] = append(values[k], l.Values[i])
+			}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(sel)) {
+		vs, ok := values[k]
+		if !ok {
+			return fmt.Sprintf(": the matrix has no key %q%s", k, didYouMean(k, slices.Sorted(maps.Keys(values))))
+		}
+		if !slices.Contains(vs, sel[k]) {
+			slices.Sort(vs)
+			return fmt.Sprintf(": no leg has %s=%s%s", k, sel[k], didYouMean(sel[k], vs))
+		}
+	}
+	return ""
 }
 
 // ParseLegSelector reads k=v,k=v (keys case-insensitive, values as

@@ -239,9 +239,9 @@ register_cuda_ci(est_time=900, suite="stage-c-8-gpu-h100", labels="megatron")
 			Short: "A required registration argument is missing.",
 			Help: mdHelp(`
 ‵est_time‵ and ‵suite‵ are required, and so is any ‵registry.extra-params‵
-keyword marked ‵required: true‵. Seed 003 began this way: the repository
-made ‵hardware=‵ required on CUDA registrations, one new test was
-registered without it, and collection failed at plan time.
+keyword marked ‵required: true‵. A night of GPU coverage was lost this
+way: the repository made ‵hardware=‵ required on CUDA registrations, one
+new test was registered without it, and collection failed at plan time.
 
 ` + collectorFails + `
 

@@ -98,8 +98,8 @@ func TestActionScripts(t *testing.T) {
 	if err == nil || !strings.Contains(out, "missing.yaml") {
 		t.Errorf("bad config: %v\n%s", err, out)
 	}
-	if b, _ := os.ReadFile(sarif); !strings.Contains(string(b), `"version": "2.1.0"`) {
-		t.Errorf("SARIF after a failed run: %q", b)
+	if b, _ := os.ReadFile(sarif); !strings.Contains(string(b), `"version": "2.1.0"`) || !strings.Contains(string(b), `"executionSuccessful": false`) {
+		t.Errorf("SARIF after a failed run (it must say the run failed): %q", b)
 	}
 }
 

@@ -18,6 +18,7 @@ const commandUsage = "usage: cicheck command parse [flags] < comment.md\n       
 
 func runCommandParse(e *env, args []string) error {
 	f := newScopeFlags(e, "command parse")
+	f.targetFlags()
 	f.treeFlags()
 	f.flagged.String("bot", func(c *scope.Config) *string { return &c.Bot }, "bot login addressed as @NAME (the /bot trigger always works)")
 	f.flagged.String("policy", func(c *scope.Config) *string { return &c.PolicyFile }, "label-command access policy (JSON)")
@@ -80,7 +81,7 @@ func runCommandParse(e *env, args []string) error {
 }
 
 func runCommandPolicy(e *env, args []string) error {
-	fs := e.Flags("cicheck command policy", commandUsage)
+	fs := e.Flags("cicheck command policy", usage("command policy"))
 	profile := fs.String("profile", "", "repository profile naming the default policy file: "+strings.Join(scope.Profiles(), ", "))
 	cfgPath := fs.String("config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 	if err := cli.Parse(fs, args); err != nil {

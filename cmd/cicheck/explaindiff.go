@@ -44,6 +44,9 @@ func runExplainDiff(e *env, args []string) error {
 	case o.nameStatus && o.files == "":
 		return cli.Usagef("--name-status applies to --files (git diffs always carry statuses)")
 	}
+	if err := checkEventFlags(o.event, o.set); err != nil {
+		return err
+	}
 	set, err := cli.KeyValues("set", o.set)
 	if err != nil {
 		return err

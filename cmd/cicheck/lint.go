@@ -41,6 +41,19 @@ func addReportFlags(fl *cli.FlagSet, s *report.Settings) {
 }
 
 func runLint(e *env, args []string) error {
+	var rep *report.Reporter
+	err := lint1(e, args, &rep)
+	if err != nil && rep != nil && cli.ExitCode(err) >= cli.ExitUsage {
+		// An upload-sarif step after a failed run gets a valid log that
+		// says the run failed (never a clean, empty run that would close
+		// the last good run's alerts, never a 0-byte file).
+		_ = rep.WriteFailed(e.Stdout, err, version(), lint.RuleInfos)
+	}
+	return err
+}
+
+// lint1 is lint's run; *rep is set once the output flags are read.
+func lint1(e *env, args []string, repOut **report.Reporter) error {
 	var o lintOptions
 	fl := e.Flags("cicheck lint", usage("lint"))
 	addReportFlags(fl, &o.report)
@@ -50,13 +63,25 @@ func runLint(e *env, args []string) error {
 	fl.StringVar(&o.stdinName, "stdin-filename", "<stdin>", "with PATH -, the path the workflow read from stdin has (names it in findings, places it in its repository)")
 	fl.StringVar(&o.baseline, "baseline", "", "accept the findings recorded in this file (see 'cicheck baseline write'); report only new ones")
 	addLintFlags(fl, &o)
+	// A run asked for SARIF that fails on another flag still writes a log
+	// that says it failed.
+	sarifOnly := func() {
+		*repOut, _ = report.NewReporter(report.Settings{Format: "sarif", FailOn: "never", Color: "never"}, e.Stdout, e.Getenv)
+	}
 	if err := cli.Parse(fl, args); err != nil {
+		if o.report.Format == "sarif" {
+			sarifOnly()
+		}
 		return err
 	}
 	rep, err := report.NewReporter(o.report, e.Stdout, e.Getenv)
 	if err != nil {
+		if o.report.Format == "sarif" {
+			sarifOnly()
+		}
 		return err
 	}
+	*repOut = rep
 	var base *baseline.Baseline
 	if o.baseline != "" {
 		if base, err = lint.ReadBaseline(e.WD, o.baseline); err != nil {
@@ -79,11 +104,6 @@ func runLint(e *env, args []string) error {
 	}
 	res, err := lintRun(e, &o, fl.Args(), false)
 	if err != nil {
-		if rep.Format() == "sarif" {
-			// An upload-sarif step after a failed run still gets a valid
-			// (empty) log, never a 0-byte file.
-			_ = report.Write(e.Stdout, "sarif", nil, report.Options{ToolName: "cicheck", ToolVersion: version()})
-		}
 		return err
 	}
 	if base != nil {
@@ -94,8 +114,12 @@ func runLint(e *env, args []string) error {
 		}
 		fmt.Fprintf(e.Stderr, "cicheck: %s\n", r.Summary(o.baseline))
 	}
+	// A path that does not exist fails the run (exit 2) although the
+	// others' findings are reported: SARIF says so too.
+	rep.Failed(res.UniqueInputErrors()...)
 	failed, err := rep.Write(e.Stdout, res.Findings, res.Sources, version(), lint.RuleInfos)
 	if err == nil && len(res.InputErrors) > 0 {
+		*repOut = nil // written already
 		return cli.Exit(cli.ExitUsage)
 	}
 	return cli.Wrote(err, failed)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 // readmeExample returns the YAML block that follows marker in README.md.
@@ -227,6 +229,57 @@ func TestSchemaExamples(t *testing.T) {
 		got, errs, code := runIn(t, dir, "lint", "--format", format)
 		if code != exitFindings || got != block(format) {
 			t.Errorf("--format %s (exit %d): SCHEMA.md shows\n%s\ncicheck prints\n%s%s", format, code, block(format), got, errs)
+		}
+	}
+}
+
+// TestReadmeWorkflowShape: the README's hosted workflow runs on every
+// pull request (no paths filter: a source-only pull request is the one
+// that wakes GPU jobs, and explain-diff's summary is for it), never under
+// pull_request_target (where a step must not parse the pull request's
+// head), says what each permission is for, and uses the action majors
+// that run on the current Node runtime.
+func TestReadmeWorkflowShape(t *testing.T) {
+	example := readmeExample(t, "<!-- example: action workflow -->")
+	var wf struct {
+		On          map[string]map[string]any `yaml:"on"`
+		Permissions map[string]string         `yaml:"permissions"`
+	}
+	if err := yaml.Unmarshal([]byte(example), &wf); err != nil {
+		t.Fatal(err)
+	}
+	pr, ok := wf.On["pull_request"]
+	if !ok {
+		t.Fatal("the README workflow does not run on pull_request")
+	}
+	for _, k := range []string{"paths", "paths-ignore", "branches-ignore", "types"} {
+		if _, ok := pr[k]; ok {
+			t.Errorf("on.pull_request has %s: explain-diff must see every pull request", k)
+		}
+	}
+	if _, ok := wf.On["pull_request_target"]; ok || strings.Contains(example, "pull_request_target") {
+		t.Error("the README workflow runs under pull_request_target")
+	}
+	// Every permission line carries its reason.
+	for _, line := range strings.Split(example, "\n") {
+		for p := range wf.Permissions {
+			if strings.HasPrefix(strings.TrimSpace(line), p+":") && !strings.Contains(line, "# ") {
+				t.Errorf("permission %s does not say what it is for: %q", p, line)
+			}
+		}
+	}
+	for _, want := range []string{"actions/checkout@v6", "github/codeql-action/upload-sarif@v4"} {
+		if !strings.Contains(example, "uses: "+want+"\n") {
+			t.Errorf("the README workflow does not use %s", want)
+		}
+	}
+	action, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"actions/setup-go@v6", "actions/cache@v6"} {
+		if !strings.Contains(string(action), "uses: "+want+"\n") {
+			t.Errorf("action.yml does not use %s", want)
 		}
 	}
 }

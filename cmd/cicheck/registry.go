@@ -2,11 +2,15 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"runtime/debug"
+	"slices"
+	"strings"
 
 	"github.com/cicheck/cicheck/internal/repofs"
 
 	"github.com/cicheck/cicheck/internal/cli"
+	"github.com/cicheck/cicheck/internal/textdist"
 	"github.com/cicheck/cicheck/lint"
 	"github.com/cicheck/cicheck/report"
 	"github.com/cicheck/cicheck/testregistry"
@@ -76,13 +80,21 @@ func registryCheck(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	reg, err := rf.open()
-	if err != nil {
+	fail := func(err error) error {
+		// As lint's: a failed run's SARIF log says it failed.
+		_ = rep.WriteFailed(e.Stdout, err, version(), lint.RegistryRuleInfos)
 		return err
 	}
+	reg, err := rf.open()
+	if err != nil {
+		return fail(err)
+	}
 	found, sources, run, err := reg.Check(staged)
-	if err != nil || !run {
-		return err
+	if err != nil {
+		return fail(err)
+	}
+	if !run {
+		return nil
 	}
 	failed, err := rep.Write(e.Stdout, found, sources, version(), lint.RegistryRuleInfos)
 	return cli.Wrote(err, failed)
@@ -106,6 +118,11 @@ func registrySelect(e *env, args []string) error {
 	if _, _, err := q.Check(); err != nil {
 		return err
 	}
+	if q.Cadence != "" && !slices.Contains(testregistry.Cadences(), q.Cadence) {
+		// The reference's wording, and the cadence most likely meant.
+		_, _, err := testregistry.ResolvePolicy(q.Cadence, nil, nil, testregistry.Policy{})
+		return cli.Usagef("%v%s", err, didYouMean(q.Cadence, testregistry.Cadences()))
+	}
 	reg, err := rf.open()
 	if err != nil {
 		return err
@@ -116,12 +133,46 @@ func registrySelect(e *env, args []string) error {
 	}
 	p, warns, sel, err := r.SelectFor(q, reg.Config)
 	for _, w := range warns {
-		say(e.Stderr, "cicheck: warning: %s\n", w.Message)
+		say(e.Stderr, "cicheck: warning: %s%s\n", w.Message, labelHint(w.Message, q.Labels, r.Known))
+	}
+	if err != nil && q.Suite != "" && r.Suites != nil && slices.Contains(r.Backends(reg.Config), q.HW) && !slices.Contains(r.Suites[q.HW], q.Suite) {
+		return unknownSuite(err, q.HW, q.Suite, r.Suites)
 	}
 	if err != nil {
 		return err
 	}
 	return cli.Wrote(testregistry.WriteSelection(e.Stdout, format, p, sel, q.HW != ""), false)
+}
+
+// labelHint is "; did you mean run-ci-KEY?" for a warning about a
+// run-ci- label whose key is not known but near a known one.
+func labelHint(msg string, labels, known []string) string {
+	for _, l := range labels {
+		key, ok := strings.CutPrefix(l, "run-ci-")
+		if !ok || slices.Contains(known, key) || !strings.HasPrefix(msg, "'"+l+"' ") {
+			continue
+		}
+		if m := textdist.Closest(key, known); m != "" {
+			return "; did you mean run-ci-" + m + "?"
+		}
+	}
+	return ""
+}
+
+// unknownSuite is err (the reference's "Unknown suite S for backend B")
+// with the suite most likely meant and the backend's suites, or the
+// backend the suite belongs to when --hw named another.
+func unknownSuite(err error, hw, suite string, suites map[string][]string) error {
+	for _, b := range slices.Sorted(maps.Keys(suites)) {
+		if b != hw && slices.Contains(suites[b], suite) {
+			return cli.Usagef("%v: it is a suite of --hw %s", err, b)
+		}
+	}
+	mine := slices.Sorted(slices.Values(suites[hw]))
+	if len(mine) == 0 {
+		return cli.Usagef("%v (backend %s has no suites)", err, hw)
+	}
+	return cli.Usagef("%v%s (%s suites: %s)", err, didYouMean(suite, mine), hw, strings.Join(mine, ", "))
 }
 
 func registryResolveFile(e *env, args []string) error {

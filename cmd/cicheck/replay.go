@@ -58,6 +58,9 @@ func runReplay(e *env, args []string) error {
 			return cli.Usagef("invalid --label %q (say --no-labels for none)", l)
 		}
 	}
+	if err := checkEventFlags(o.event, o.set); err != nil {
+		return err
+	}
 	set, err := cli.KeyValues("set", o.set)
 	if err != nil {
 		return err

@@ -34,19 +34,25 @@ type scopeFlags struct {
 	exists   bool
 	registry bool
 	repo     string
+	targets  bool // takes targets as arguments
 }
 
 func newScopeFlags(e *env, name string) *scopeFlags {
-	f := &scopeFlags{fs: pflag.NewFlagSet("cicheck "+name, pflag.ContinueOnError)}
-	f.fs.SetOutput(e.Stderr)
+	// -h prints the sub-command's own help and the flags it declares.
+	f := &scopeFlags{fs: e.Flags("cicheck "+name, usage(name)).FlagSet, format: "text"}
 	f.flagged = cli.NewOverlay(f.fs, scope.DefaultConfig())
 	f.fs.StringVar(&f.config, "config", "", "configuration file (default: .cicheck.yaml at the repository root)")
 	f.flagged.String("profile", func(c *scope.Config) *string { return &c.Profile }, "repository profile: "+strings.Join(scope.Profiles(), ", "))
+	return f
+}
+
+// targetFlags adds the flags of the commands that validate targets and
+// print a verdict.
+func (f *scopeFlags) targetFlags() {
 	f.flagged.String("root", func(c *scope.Config) *string { return &c.Root }, "every target must start with this root")
 	f.flagged.Int("max", func(c *scope.Config) *int { return &c.MaxTargets }, "maximum number of distinct targets")
 	f.flagged.Int("limit", func(c *scope.Config) *int { return &c.ChunkLimit }, "commit-status description limit")
 	f.fs.StringVar(&f.format, "format", "text", "output format: text or json")
-	return f
 }
 
 // treeFlags adds the checks that need the requester's working tree.
@@ -60,7 +66,7 @@ func (f *scopeFlags) treeFlags() {
 // is false after an error has been reported.
 func (f *scopeFlags) parse(e *env, args []string) ([]string, error) {
 	if err := f.fs.Parse(args); err != nil {
-		if strings.HasPrefix(err.Error(), "unknown") {
+		if f.targets && strings.HasPrefix(err.Error(), "unknown") {
 			// A target such as --collect-only is validated only after --.
 			err = fmt.Errorf("%w (put targets that start with - after --)", err)
 		}
@@ -97,6 +103,8 @@ func (f *scopeFlags) tree(e *env) (*lint.ScopeTree, error) {
 
 func runScopeCheck(e *env, args []string) error {
 	f := newScopeFlags(e, "scope check")
+	f.targets = true
+	f.targetFlags()
 	f.treeFlags()
 	prBody := f.fs.Bool("pr-body", false, "read a PR body on stdin and check the scope its declared block holds (scope.pr-body-block)")
 	targets, err := f.parse(e, args)
@@ -134,6 +142,8 @@ func runScopeCheck(e *env, args []string) error {
 
 func runScopeChunk(e *env, args []string) error {
 	f := newScopeFlags(e, "scope chunk")
+	f.targets = true
+	f.targetFlags()
 	f.treeFlags()
 	previous := f.fs.Int("previous", 0, "largest scope chunk index already published on the commit")
 	f.flagged.String("context", func(c *scope.Config) *string { return &c.StatusContext }, "status context prefix")
@@ -161,6 +171,7 @@ func runScopeChunk(e *env, args []string) error {
 
 func runScopeJoin(e *env, args []string) error {
 	f := newScopeFlags(e, "scope join")
+	f.targetFlags()
 	f.flagged.String("context", func(c *scope.Config) *string { return &c.StatusContext }, "status context prefix")
 	f.flagged.String("snapshot-context", func(c *scope.Config) *string { return &c.SnapshotContext }, "snapshot marker context")
 	rest, err := f.parse(e, args)

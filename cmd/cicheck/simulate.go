@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cicheck/cicheck/internal/cli"
@@ -27,7 +28,7 @@ func runSimulate(e *env, args []string) error {
 	outputs := fl.StringArray("output", nil, "output of a job that runs, JOB.NAME=V (repeatable)")
 	sets := fl.StringArray("set", nil, "any other context value, e.g. github.ref=refs/heads/main or vars.RUN_GPU=true (repeatable)")
 	format := fl.String("format", "text", "output format: text, json (and markdown with --each-failure)")
-	eachFailure := fl.Bool("each-failure", false, "fail each job alone and tabulate which GPU and heavy jobs are skipped or still run")
+	eachFailure := fl.Bool("each-failure", false, "fail each job alone and tabulate which GPU and heavy jobs are skipped or still run; states the scenario assumed and the flags that would decide each undecided job")
 	cfgPath := fl.String("config", "", "configuration file, for --each-failure's GPU and heavy jobs (default: .cicheck.yaml at the repository root)")
 	if err := cli.Parse(fl, args); err != nil {
 		return err
@@ -44,6 +45,9 @@ func runSimulate(e *env, args []string) error {
 			// --cancel used to take no value and cancel the whole run.
 			return cli.Usagef("--cancel names a job now; to cancel the whole run use --cancel-run")
 		}
+	}
+	if err := checkEventFlags(*event, *sets); err != nil {
+		return err
 	}
 	if fl.NArg() != 1 {
 		return cli.Usagef("simulate takes exactly one WORKFLOW file (see cicheck simulate --help)")
@@ -85,7 +89,16 @@ func runSimulate(e *env, args []string) error {
 		}
 		cl := cfg.Classifier()
 		watched := func(j *workflowgraph.Job) bool { return cl.IsGPU(j) || cl.IsHeavy(j) }
-		simulate.WriteFaultMatrix(e.Stdout, *format, sim.FaultMatrix(sc, watched))
+		rows := sim.FaultMatrix(sc, watched)
+		var undecided []string
+		for _, r := range rows {
+			for _, id := range r.Unknown {
+				if !slices.Contains(undecided, id) {
+					undecided = append(undecided, id)
+				}
+			}
+		}
+		simulate.WriteFaultReport(e.Stdout, *format, simulate.FaultReport{Scenario: sc.Describe(), Rows: rows, Undecided: sim.Undecided(sc, undecided)})
 		return nil
 	}
 	verdicts := reach.Settle(w, sc, sim.Run(sc))

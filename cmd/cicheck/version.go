@@ -17,4 +17,4 @@ func init() {
 	}})
 }
 
-var version = project.Version
+var version = project.SemVer

@@ -55,15 +55,7 @@ func (a *App) Report(e *Env, err error) int {
 	if err == nil {
 		return ExitOK
 	}
-	var x *Error
-	var coded interface{ ExitCode() int }
-	switch {
-	case errors.As(err, &x):
-	case errors.As(err, &coded):
-		x = &Error{Code: coded.ExitCode(), Err: err}
-	default:
-		x = &Error{Code: ExitUsage, Err: err}
-	}
+	x := asError(err)
 	switch {
 	case x.Err == nil:
 	case x.Bare:
@@ -75,6 +67,28 @@ func (a *App) Report(e *Env, err error) int {
 		fmt.Fprint(e.Stderr, safetext.Output(fmt.Sprintf("%s: %v\n", a.Name, err)))
 	}
 	return x.Code
+}
+
+// asError is err with its exit code.
+func asError(err error) *Error {
+	var x *Error
+	var coded interface{ ExitCode() int }
+	switch {
+	case errors.As(err, &x):
+	case errors.As(err, &coded):
+		x = &Error{Code: coded.ExitCode(), Err: err}
+	default:
+		x = &Error{Code: ExitUsage, Err: err}
+	}
+	return x
+}
+
+// ExitCode is the exit code err ends the run with (ExitOK for nil).
+func ExitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	return asError(err).Code
 }
 
 // Wrote ends a command once its output is written: a write error is

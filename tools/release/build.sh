@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds the release binaries: static (CGO_ENABLED=0), reproducible
 # (-trimpath, no build ID), for linux, darwin and windows on amd64 and
-# arm64, each stamped with the VCS revision (cicheck version prints it),
+# arm64, each stamped with the VCS revision (cicheck version prints it as
+# build metadata, 0.0.0-dev+rev.1a2b3c4d5e6f),
 # and a SHA256SUMS file over them. The project has no published home yet,
 # so this only produces the files; CI runs it as a snapshot check.
 #
