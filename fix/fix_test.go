@@ -435,13 +435,13 @@ func checkAuthorsText(t *testing.T, name string, src []byte, ff *lint.FileFix) {
 	}
 	old, nu := takeIfs(&before, jobs), takeIfs(&after, jobs)
 	for id := range jobs {
-		n := nu[id]
-		fixStats.count(old[id], n)
+		n := nu[strings.ToLower(id)]
+		fixStats.count(old[strings.ToLower(id)], n)
 		if n == nil {
 			t.Errorf("%s: %s has no if: after the fix", name, id)
 			continue
 		}
-		if o := old[id]; o != nil && (o.Style != n.Style || !containsAuthor(n.Value, o.Value)) {
+		if o := old[strings.ToLower(id)]; o != nil && (o.Style != n.Style || !containsAuthor(n.Value, o.Value)) {
 			t.Errorf("%s: %s: %q became %q", name, id, o.Value, n.Value)
 		}
 		v := strings.TrimSpace(n.Value)

@@ -95,7 +95,7 @@ func FuzzApply(f *testing.F) {
 			if j == nil || j.If == nil || j.If.Expr == nil || !j.If.HasStatusFunc() {
 				t.Fatalf("job %s lacks its new if: in\n%s", id, r.Source)
 			}
-			n, o := newIf[id], oldIf[id]
+			n, o := newIf[strings.ToLower(id)], oldIf[strings.ToLower(id)]
 			if o != nil && (n.Style != o.Style || !containsAuthor(n.Value, o.Value)) {
 				t.Fatalf("job %s: the if: lost its style or the author's text: %q -> %q", id, o.Value, n.Value)
 			}
@@ -123,9 +123,14 @@ func containsAuthor(n, o string) bool {
 }
 
 // takeIfs removes the if: pair of each listed job from the tree and
-// returns the values removed.
+// returns the values removed, by lower-cased job id (ids match whatever
+// their case, as GitHub matches them).
 func takeIfs(doc *yaml.Node, jobs map[string]bool) map[string]*yaml.Node {
 	out := map[string]*yaml.Node{}
+	lower := map[string]bool{}
+	for id := range jobs {
+		lower[strings.ToLower(id)] = true
+	}
 	root := doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = root.Content[0]
@@ -140,7 +145,7 @@ func takeIfs(doc *yaml.Node, jobs map[string]bool) map[string]*yaml.Node {
 		js := root.Content[i+1]
 		for k := 0; k+1 < len(js.Content); k += 2 {
 			id, body := strings.ToLower(js.Content[k].Value), js.Content[k+1]
-			if !jobs[id] || body.Kind != yaml.MappingNode {
+			if !lower[id] || body.Kind != yaml.MappingNode {
 				continue
 			}
 			for m := 0; m+1 < len(body.Content); m += 2 {
