@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"runtime/debug"
 
 	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
@@ -17,10 +16,6 @@ func init() {
 }
 
 func runRegistry(e *env, args []string) error {
-	// A scan allocates many short-lived tokens and nodes and keeps little
-	// (about 9 KB per test file): collect only if the heap nears 512 MiB.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(512 << 20))
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	return app.RunSubs(e, app.Command("registry"), args)
 }
 

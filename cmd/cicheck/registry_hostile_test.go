@@ -1,0 +1,79 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRegistryOutsideSymlinkNotPrinted: a test file symlinked to a file
+// outside the repository (today /etc/passwd's first line was printed as
+// the source excerpt of its finding) is reported, and nothing of its
+// content reaches the text report, through 'registry check' or lint.
+func TestRegistryOutsideSymlinkNotPrinted(t *testing.T) {
+	secret := "root:x:0:0:SECRET-LINE:/root:/bin/bash"
+	outside := filepath.Join(t.TempDir(), "passwd")
+	writeFile(t, outside, secret+"\n")
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, ".git", "HEAD"), "ref: refs/heads/main\n")
+	writeFile(t, filepath.Join(root, ".github/workflows/ci.yml"), "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps: [{run: x}]\n")
+	writeFile(t, filepath.Join(root, "tests/ci/labels.py"), "KNOWN_LABELS = {'megatron': 'x'}\n")
+	writeFile(t, filepath.Join(root, "tests/e2e/test_a.py"), "register_cuda_ci(est_time=5, suite='stage-b-2-gpu-h200', labels=['megatron'])\n")
+	if err := os.Symlink(outside, filepath.Join(root, "tests/e2e/test_passwd.py")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	for _, args := range [][]string{
+		{"registry", "check", "--format", "text", "--color", "never"},
+		{"lint", "--format", "text", "--color", "never"},
+	} {
+		out, errs := runWithin(t, root, 20*time.Second, args...)
+		if strings.Contains(out+errs, "SECRET-LINE") || strings.Contains(out+errs, "root:x") {
+			t.Errorf("%v printed the outside file:\n%s%s", args, out, errs)
+		}
+		if !strings.Contains(out, "tests/e2e/test_passwd.py is a symlink leading outside the repository; not read") {
+			t.Errorf("%v: no finding for the symlink:\n%s%s", args, out, errs)
+		}
+	}
+}
+
+// TestRegistryFIFONoHang: a FIFO named like a test file and one as the
+// labels file end the run with findings instead of hanging it.
+func TestRegistryFIFONoHang(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, ".git", "HEAD"), "ref: refs/heads/main\n")
+	writeFile(t, filepath.Join(root, "tests/e2e/test_a.py"), "register_cpu_ci(est_time=5, suite='stage-a-cpu')\n")
+	for _, p := range []string{"tests/e2e/test_fifo.py", "tests/ci/labels.py"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := mkfifo(filepath.Join(root, p)); err != nil {
+			t.Skip("mkfifo:", err)
+		}
+	}
+	out, errs := runWithin(t, root, 20*time.Second, "registry", "check", "--format", "text", "--color", "never")
+	for _, want := range []string{"tests/e2e/test_fifo.py is a named pipe (FIFO), not a regular file; not read", "tests/ci/labels.py is a named pipe (FIFO)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q:\n%s%s", want, out, errs)
+		}
+	}
+}
+
+// runWithin runs cicheck in dir, failing if it takes longer than d.
+func runWithin(t *testing.T, dir string, d time.Duration, args ...string) (string, string) {
+	t.Helper()
+	type res struct{ out, errs string }
+	done := make(chan res, 1)
+	go func() {
+		out, errs, _ := runIn(t, dir, args...)
+		done <- res{out, errs}
+	}()
+	select {
+	case r := <-done:
+		return r.out, r.errs
+	case <-time.After(d):
+		t.Fatalf("cicheck %v did not end within %v", args, d)
+	}
+	return "", ""
+}
