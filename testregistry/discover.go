@@ -86,6 +86,14 @@ func discover(fsys fs.FS, cfg Config) ([]foundFile, []finding.Finding, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil { // a bug: ends the scan, not the process
+					w.mu.Lock()
+					w.panicked = &InternalError{fmt.Sprintf("listing test directories: %v", r)}
+					w.mu.Unlock()
+					w.done() // the other workers may be waiting on this listing
+				}
+			}()
 			for d, ok := w.pop(); ok; d, ok = w.pop() {
 				found[i], linksOf[i] = w.list(d, found[i], linksOf[i])
 				w.done()
@@ -93,6 +101,9 @@ func discover(fsys fs.FS, cfg Config) ([]foundFile, []finding.Finding, error) {
 		}()
 	}
 	wg.Wait()
+	if w.panicked != nil {
+		return nil, nil, w.panicked
+	}
 	if err := cmp.Or(w.rootErr...); err != nil {
 		return nil, nil, err // the first root's in configuration order, as a walk one root at a time
 	}
@@ -119,13 +130,14 @@ type walkDir struct {
 // yet listed, and how many are being listed (no worker stops while one is,
 // as it may find more).
 type walker struct {
-	fsys    fs.FS
-	glob    string
-	mu      sync.Mutex
-	cond    *sync.Cond
-	todo    []walkDir
-	busy    int
-	rootErr []error
+	fsys     fs.FS
+	glob     string
+	mu       sync.Mutex
+	cond     *sync.Cond
+	todo     []walkDir
+	busy     int
+	rootErr  []error
+	panicked error
 }
 
 func (w *walker) push(d walkDir) {

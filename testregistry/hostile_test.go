@@ -1,13 +1,17 @@
 package testregistry
 
 import (
+	"errors"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/cicheck/cicheck/finding"
@@ -308,4 +312,30 @@ func TestHostileTooLarge(t *testing.T) {
 	r := scanWithin(t, dir, 30*time.Second)
 	wantFinding(t, r, "tests/e2e/test_big.py", "reg-unreadable error tests/e2e/test_big.py is larger than the 4 MiB limit for a test file; not read")
 	wantTestA(t, r)
+}
+
+// panicFS panics when a test file is opened: a stand-in for a bug in a
+// scan worker. Open is all it has, so every read goes through it.
+type panicFS struct{ m fstest.MapFS }
+
+func (p panicFS) Open(name string) (fs.File, error) {
+	if strings.HasPrefix(path.Base(name), "test_") {
+		panic("boom")
+	}
+	return p.m.Open(name)
+}
+
+// TestScanWorkerPanic: a panic in a scan worker (where the command's own
+// recovery cannot see it) ends the scan with an InternalError naming the
+// file, not the process with a stack trace and exit 2.
+func TestScanWorkerPanic(t *testing.T) {
+	fsys := panicFS{fstest.MapFS{
+		"tests/ci/labels.py":  {Data: []byte("KNOWN_LABELS = {'megatron': 'x'}\n")},
+		"tests/e2e/test_a.py": {Data: []byte("register_cpu_ci(1, 'stage-a-cpu')\n")},
+	}}
+	_, err := Scan(fsys, DefaultConfig())
+	var ie *InternalError
+	if !errors.As(err, &ie) || err.Error() != "internal error: scanning tests/e2e/test_a.py: boom (please report this)" {
+		t.Errorf("Scan = %v", err)
+	}
 }

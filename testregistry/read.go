@@ -280,3 +280,19 @@ func openBatch(fsys fs.FS, found []foundFile, b batch) (dir fs.FS, base string, 
 	}
 	return sub, base, func() {}
 }
+
+// InternalError is a failure of cicheck itself during a scan (a panic in
+// a scan worker, where the command's own recovery cannot see it), not a
+// problem of the repository: the command ends with exit 3.
+type InternalError struct{ Msg string }
+
+func (e *InternalError) Error() string { return "internal error: " + e.Msg + " (please report this)" }
+
+// recoverInto turns a panic of a scan worker into an InternalError naming
+// files[*cur] in errs, so the scan ends with an error instead of the
+// process with a stack trace. Deferred by each worker.
+func recoverInto(errs []error, files []string, cur *int) {
+	if r := recover(); r != nil {
+		errs[*cur] = &InternalError{fmt.Sprintf("scanning %s: %v", files[*cur], r)}
+	}
+}

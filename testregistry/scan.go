@@ -220,6 +220,8 @@ func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
 		go func() {
 			defer wg.Done()
 			var buf []byte // one read buffer per worker, reused file to file
+			var cur int    // the file being scanned, for a panic's message
+			defer recoverInto(errs, files, &cur)
 			for {
 				bi := int(next.Add(1) - 1)
 				if bi >= len(batches) {
@@ -228,6 +230,7 @@ func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
 				b := batches[bi]
 				dir, base, closeDir := openBatch(fsys, found, b)
 				for i := b.lo; i < b.hi; i++ {
+					cur = i
 					name := files[i]
 					if base != "" {
 						name = name[len(base)+1:]
@@ -244,13 +247,20 @@ func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
 						continue
 					}
 					buf = src[:0]
-					results[i] = sc.scanFile(files[i], string(src)) // the result keeps substrings: its own copy
+					results[i] = sc.scanFile(files[i], string(src))
+					results[i].detach() // src is garbage once scanned, whatever the file's size
 				}
 				closeDir()
 			}
 		}()
 	}
 	wg.Wait()
+	for _, err := range errs {
+		var ie *InternalError
+		if errors.As(err, &ie) {
+			return nil, err // cicheck's failure first: it is not the input's
+		}
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -286,6 +296,47 @@ func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
 	fnd = append(fnd, orphans...)
 	r.Findings = finding.Sort(fnd)
 	return r, nil
+}
+
+// detach gives every string of the result its own memory: a substring
+// of the source (a suite, a label, a message quoting it) would otherwise
+// keep the whole file alive for the rest of the run, up to the size
+// limit per test file.
+func (res *fileResult) detach() {
+	ownAll := func(ss []string) {
+		for i := range ss {
+			ss[i] = strings.Clone(ss[i])
+		}
+	}
+	for i := range res.regs {
+		g := &res.regs[i]
+		g.Func = strings.Clone(g.Func)
+		g.Backend = strings.Clone(g.Backend)
+		g.Suite = strings.Clone(g.Suite)
+		ownAll(g.Labels)
+		if g.Disabled != nil {
+			d := strings.Clone(*g.Disabled)
+			g.Disabled = &d
+		}
+		for k, v := range g.Extra {
+			switch v := v.(type) {
+			case string:
+				g.Extra[k] = strings.Clone(v)
+			case []string:
+				ownAll(v)
+			}
+		}
+	}
+	for i := range res.findings {
+		f := &res.findings[i]
+		f.Message = strings.Clone(f.Message)
+		f.Job = strings.Clone(f.Job)
+		f.Fix = strings.Clone(f.Fix)
+	}
+	ownAll(res.labels)
+	for i := range res.firsts {
+		res.firsts[i].msg = strings.Clone(res.firsts[i].msg)
+	}
 }
 
 type fileResult struct {

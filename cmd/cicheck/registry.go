@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/cicheck/cicheck/internal/cli"
@@ -16,7 +17,18 @@ func init() {
 }
 
 func runRegistry(e *env, args []string) error {
-	return app.RunSubs(e, app.Command("registry"), args)
+	return scanFailure(app.RunSubs(e, app.Command("registry"), args))
+}
+
+// scanFailure is err with exit 3 when the registry scan failed by a fault
+// of cicheck's (a panic in a scan worker), which a plain error would
+// report as bad input (exit 2).
+func scanFailure(err error) error {
+	var ie *testregistry.InternalError
+	if errors.As(err, &ie) {
+		return cli.Internal(err)
+	}
+	return err
 }
 
 // registryFlags are the flags every registry subcommand shares.

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cicheck/cicheck/internal/cli"
+	"github.com/cicheck/cicheck/testregistry"
 )
 
 // TestRegistryOutsideSymlinkNotPrinted: a test file symlinked to a file
@@ -76,4 +81,18 @@ func runWithin(t *testing.T, dir string, d time.Duration, args ...string) (strin
 		t.Fatalf("cicheck %v did not end within %v", args, d)
 	}
 	return "", ""
+}
+
+// TestScanFailureExit3: a scan that failed by cicheck's fault is exit 3,
+// not the exit 2 of bad input; other errors keep their codes.
+func TestScanFailureExit3(t *testing.T) {
+	var b strings.Builder
+	e := &env{Stderr: &b}
+	err := fmt.Errorf("wrapped: %w", &testregistry.InternalError{Msg: "scanning tests/e2e/test_a.py: boom"})
+	if code := app.Report(e, scanFailure(err)); code != cli.ExitInternal {
+		t.Errorf("exit %d, want %d", code, cli.ExitInternal)
+	}
+	if code := app.Report(e, scanFailure(errors.New("tests/e2e: permission denied"))); code != cli.ExitUsage {
+		t.Errorf("a plain error: exit %d, want %d", code, cli.ExitUsage)
+	}
 }
