@@ -599,15 +599,16 @@ def test_lr_sweep():
 			ID: RuleUnreadable, Severity: finding.Error,
 			Short: "A file the registry will not read: outside the repository, not a regular file, or too large.",
 			Help: mdHelp(`
-The repository is the boundary of what cicheck reads. A test, labels,
-suites or access-policy file is not read when it is a symlink leading
-outside the repository (an absolute target, or one climbing above the
-root), when it is not a regular file (a FIFO, a device, a socket), or
-when it is larger than its limit: 4 MiB for a test file, 16 MiB for the
-labels and suites modules, 4 MiB for the access policy. Nothing of such
-a file's content is printed. The reference collector would read it
-anyway: a FIFO hangs CI collection, and a symlink to ‵/etc/passwd‵ is
-read as Python.
+The repository is the boundary of what cicheck reads. A test, suites or
+access-policy file is not read when it is a symlink leading outside the
+repository (an absolute target, or one climbing above the root), when it
+is not a regular file (a FIFO, a device, a socket), or when it is larger
+than its limit: 4 MiB for a test file, 16 MiB for the suites module,
+4 MiB for the access policy. Nothing of such a file's content is printed.
+The reference collector would read it anyway: a FIFO hangs CI
+collection, and a symlink to ‵/etc/passwd‵ is read as Python. (The labels
+module, 16 MiB at most, is reported as ‵labels-not-literal‵ with the same
+reason.)
 
 A directory symlink under a root that leads outside the repository is not
 followed (a warning, as the files below it are not collected), and
