@@ -8,6 +8,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"math"
@@ -133,7 +134,7 @@ func Load(fsys fs.FS, path string) (*Config, error) {
 	if path == "" {
 		return c, nil
 	}
-	b, err := fs.ReadFile(fsys, path)
+	b, err := readBounded(fsys, path)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -539,4 +540,36 @@ func join(a, b string) string {
 		return b
 	}
 	return a + "." + b
+}
+
+// MaxFileSize bounds a configuration file (real ones are a few KiB).
+const MaxFileSize = 1 << 20
+
+// readBounded reads a configuration file that is a regular file (checked
+// before opening: a FIFO in its place would block the open) of at most
+// MaxFileSize bytes.
+func readBounded(fsys fs.FS, path string) ([]byte, error) {
+	st, err := fs.Stat(fsys, path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	if st.Size() > MaxFileSize {
+		return nil, fmt.Errorf("larger than the %d MiB limit for a configuration file", MaxFileSize>>20)
+	}
+	f, err := fsys.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }() // read only: a close error loses nothing
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxFileSize {
+		return nil, fmt.Errorf("larger than the %d MiB limit for a configuration file", MaxFileSize>>20)
+	}
+	return b, nil
 }

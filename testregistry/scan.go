@@ -167,12 +167,29 @@ func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if wfs == nil {
-		wfs = LoadWorkflows(fsys, cfg.Workflows)
-	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	// The workflows and the orphan search need nothing of the scan: read
+	// them on the side, so the scan's one-core parts (labels, discovery's
+	// end, the merge) overlap with them.
+	var side sync.WaitGroup
+	var orphans []finding.Finding
+	var orphanErr error
+	side.Add(1)
+	go func() {
+		defer side.Done()
+		defer func() {
+			if r := recover(); r != nil { // a bug: ends the scan, not the process
+				orphanErr = &InternalError{fmt.Sprintf("reading workflows and orphan tests: %v", r)}
+			}
+		}()
+		if wfs == nil {
+			wfs = LoadWorkflows(fsys, cfg.Workflows)
+		}
+		orphans, orphanErr = findOrphans(fsys, cfg)
+	}()
+	defer side.Wait() // on an early return too: nothing outlives Scan
 	r := &Registry{cfg: cfg}
 	var fnd []finding.Finding
 
@@ -288,11 +305,11 @@ func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
 	}
 	fnd = append(fnd, r.crossChecks(labels, used)...)
 	fnd = append(fnd, checkAccessPolicy(fsys, cfg, labels)...)
-	fnd = append(fnd, r.checkWorkflows(wfs, spos)...)
-	orphans, err := findOrphans(fsys, cfg)
-	if err != nil {
-		return nil, err
+	side.Wait()
+	if orphanErr != nil {
+		return nil, orphanErr
 	}
+	fnd = append(fnd, r.checkWorkflows(wfs, spos)...)
 	fnd = append(fnd, orphans...)
 	r.Findings = finding.Sort(fnd)
 	return r, nil

@@ -96,3 +96,29 @@ func TestScanFailureExit3(t *testing.T) {
 		t.Errorf("a plain error: exit %d, want %d", code, cli.ExitUsage)
 	}
 }
+
+// TestRegistryConfigFIFO: a FIFO as .cicheck.yaml is a one-line error
+// naming it (exit 2), not a hang.
+func TestRegistryConfigFIFO(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, ".git", "HEAD"), "ref: refs/heads/main\n")
+	writeFile(t, filepath.Join(root, "tests/e2e/test_a.py"), "register_cpu_ci(est_time=5, suite='stage-a-cpu')\n")
+	if err := mkfifo(filepath.Join(root, ".cicheck.yaml")); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	done := make(chan struct{})
+	var errs string
+	var code int
+	go func() {
+		defer close(done)
+		_, errs, code = runIn(t, root, "registry", "check")
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("a FIFO as .cicheck.yaml hung the run")
+	}
+	if code != cli.ExitUsage || errs != "cicheck: .cicheck.yaml: not a regular file\n" {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
