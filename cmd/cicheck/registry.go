@@ -3,6 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/cicheck/cicheck/internal/cli"
 	"github.com/cicheck/cicheck/lint"
@@ -202,11 +205,37 @@ func registryPolicy(e *env, args []string) error {
 		PRLabelsJSON: e.Getenv("PR_LABELS_JSON"), CadenceOverride: e.Getenv("CADENCE_OVERRIDE")}
 	var diff []byte // unreadable: no diff, as the reference reads it
 	if diffPath := e.Getenv("CHANGED_FILES_PATH"); diffPath != "" {
-		diff, _ = lint.ReadFile(e.WD, diffPath)
+		diff = readDiff(e.WD, diffPath)
 	}
 	wp, err := testregistry.ResolveWorkflowPolicy(reg.FS, reg.Config, in, diff)
 	if err != nil {
 		return cli.Raw(cli.ExitFindings, "::error::"+err.Error())
 	}
 	return testregistry.WriteWorkflowPolicy(e.Stdout, e.Stderr, wp)
+}
+
+// maxDiffSize bounds the changed-file list CHANGED_FILES_PATH names (git
+// diff --name-status -z: a few bytes per path).
+const maxDiffSize = 64 << 20
+
+// readDiff reads the changed-file list if it is a regular file (checked
+// before opening: a FIFO would block the open) of at most maxDiffSize
+// bytes; nil otherwise, which disables pruning as an unreadable diff does.
+func readDiff(wd, name string) []byte {
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(wd, name)
+	}
+	if st, err := os.Stat(name); err != nil || !st.Mode().IsRegular() || st.Size() > maxDiffSize {
+		return nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer func() { _ = f.Close() }() // read only: a close error loses nothing
+	b, err := io.ReadAll(io.LimitReader(f, maxDiffSize+1))
+	if err != nil || len(b) > maxDiffSize {
+		return nil
+	}
+	return b
 }

@@ -122,3 +122,31 @@ func TestRegistryConfigFIFO(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestRegistryPolicyDiffFIFO: a FIFO as CHANGED_FILES_PATH is no usable
+// diff (no pruning), not a hang.
+func TestRegistryPolicyDiffFIFO(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, ".git", "HEAD"), "ref: refs/heads/main\n")
+	writeFile(t, filepath.Join(root, "tests/ci/labels.py"), "KNOWN_LABELS = {'megatron': 'x'}\n")
+	writeFile(t, filepath.Join(root, "tests/e2e/test_a.py"), "register_cuda_ci(est_time=5, suite='stage-b-2-gpu-h200', labels=['megatron'])\n")
+	if err := mkfifo(filepath.Join(root, "diff.bin")); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	vars := map[string]string{"EVENT_NAME": "pull_request", "PR_LABELS_JSON": `["run-ci-megatron"]`, "CHANGED_FILES_PATH": "diff.bin"}
+	done := make(chan struct{})
+	var out, errb strings.Builder
+	go func() {
+		defer close(done)
+		e := &env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }, WD: root}
+		dispatch(e, []string{"registry", "policy"})
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("a FIFO as CHANGED_FILES_PATH hung the run")
+	}
+	if !strings.Contains(errb.String(), "Changed-file diff is unavailable or empty") {
+		t.Errorf("stdout %q, stderr %q", out.String(), errb.String())
+	}
+}
