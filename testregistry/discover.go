@@ -39,10 +39,11 @@ type foundFile struct {
 // maxDepth bounds how deep below its root a directory is listed.
 const maxDepth = 40
 
-// maxLinkedDirs bounds the directories listed through symlinks in one
-// discovery: each symlink is followed once, but many symlinks to a large
-// directory would list it once each.
-const maxLinkedDirs = 10000
+// maxLinkedEntries bounds the directory entries listed through symlinks
+// in one discovery (a directory counts as one more): each symlink and
+// each target is followed once, but symlinks to nested directories would
+// list the inner ones again for each. A variable for the tests.
+var maxLinkedEntries = 200000
 
 // discover is Discover with each file's listed type, and findings for the
 // symlinks it does not follow. Discovery has two phases:
@@ -53,8 +54,9 @@ const maxLinkedDirs = 10000
 //  2. the directory symlinks met, in path order, one at a time (they are
 //     rare): a symlink leading outside the repository is not followed
 //     (a finding says so); one inside is followed at most once in the
-//     whole discovery, so a loop ends after one turn; and at most
-//     maxLinkedDirs directories are listed through symlinks in all.
+//     whole discovery, and so is each directory it leads to (a second
+//     symlink to it adds nothing), so a loop ends after one turn; and at
+//     most maxLinkedEntries entries are listed through symlinks in all.
 //
 // Python's glob follows every symlink, out of the repository and round
 // a loop until the path is too long; these bounds are cicheck's.
@@ -178,11 +180,13 @@ func (w *walker) done() {
 // list appends d's matching files to out and its symlinks to links, and
 // queues its subdirectories.
 func (w *walker) list(d walkDir, out []foundFile, links []walkDir) ([]foundFile, []walkDir) {
-	return w.listWith(d, out, links, w.push)
+	out, links, _ = w.listWith(d, out, links, w.push)
+	return out, links
 }
 
-// listWith is list with subdirectories passed to sub.
-func (w *walker) listWith(d walkDir, out []foundFile, links []walkDir, sub func(walkDir)) ([]foundFile, []walkDir) {
+// listWith is list with subdirectories passed to sub, and the number of
+// entries listed.
+func (w *walker) listWith(d walkDir, out []foundFile, links []walkDir, sub func(walkDir)) ([]foundFile, []walkDir, int) {
 	entries, err := fs.ReadDir(w.fsys, d.real)
 	if err != nil {
 		if d.depth == 0 && !errors.Is(err, fs.ErrNotExist) {
@@ -190,7 +194,7 @@ func (w *walker) listWith(d walkDir, out []foundFile, links []walkDir, sub func(
 			w.rootErr[d.root] = err
 			w.mu.Unlock()
 		}
-		return out, links // unreadable subdirectories are skipped, as glob does
+		return out, links, 0 // unreadable subdirectories are skipped, as glob does
 	}
 	for _, e := range entries {
 		name := e.Name()
@@ -212,19 +216,21 @@ func (w *walker) listWith(d walkDir, out []foundFile, links []walkDir, sub func(
 			}
 		}
 	}
-	return out, links
+	return out, links, len(entries)
 }
 
 // followLinks is discover's second phase over the symlinks the first met.
 func (w *walker) followLinks(links []walkDir, out []foundFile, fnd []finding.Finding) ([]foundFile, []finding.Finding) {
 	followed := map[string]bool{} // each symlink's own location, resolved
+	expanded := map[string]bool{} // each directory symlinks led to
+	dirs := map[string]bool{}     // directories known not to be symlinks
 	listed := 0
 	stopped := false
 	for len(links) > 0 {
 		slices.SortFunc(links, func(a, b walkDir) int { return strings.Compare(a.dir, b.dir) })
 		var next []walkDir
 		for _, l := range links {
-			target, err := resolve(w.fsys, l.dir)
+			target, err := resolveIn(w.fsys, l.dir, dirs)
 			if errors.Is(err, errOutside) {
 				if ok, _ := path.Match(w.glob, path.Base(l.dir)); ok && l.depth > 0 {
 					out = append(out, foundFile{l.dir, fs.ModeSymlink}) // reading it reports it
@@ -246,14 +252,14 @@ func (w *walker) followLinks(links []walkDir, out []foundFile, fnd []finding.Fin
 				}
 				continue
 			}
-			parent, err := resolve(w.fsys, path.Dir(l.dir))
+			parent, err := resolveIn(w.fsys, path.Dir(l.dir), dirs)
 			if err != nil {
 				continue
 			}
-			if self := path.Join(parent, path.Base(l.dir)); followed[self] {
+			if self := path.Join(parent, path.Base(l.dir)); followed[self] || expanded[target] {
 				continue // met again inside its own target, or through another symlink
 			} else {
-				followed[self] = true
+				followed[self], expanded[target] = true, true
 			}
 			// The symlink's target tree, listed under the symlink's path;
 			// the symlinks inside it wait for the next round.
@@ -262,13 +268,15 @@ func (w *walker) followLinks(links []walkDir, out []foundFile, fnd []finding.Fin
 			for len(queue) > 0 && !stopped {
 				d := queue[len(queue)-1]
 				queue = queue[:len(queue)-1]
-				if listed++; listed > maxLinkedDirs {
+				if listed > maxLinkedEntries {
 					stopped = true
 					fnd = append(fnd, asWarning(newFinding(RuleUnreadable, l.dir, 1, 1,
-						fmt.Sprintf("%s: stopped following directory symlinks after %d directories listed through them; the rest is not collected", l.dir, maxLinkedDirs))))
+						fmt.Sprintf("%s: stopped following directory symlinks after %d entries listed through them; the rest is not collected", l.dir, maxLinkedEntries))))
 					break
 				}
-				out, next = w.listWith(d, out, next, func(s walkDir) { queue = append(queue, s) })
+				var n int
+				out, next, n = w.listWith(d, out, next, func(s walkDir) { queue = append(queue, s) })
+				listed += 1 + n
 			}
 		}
 		links = next

@@ -161,7 +161,12 @@ const maxLinkHops = 40
 // The caller then opens name through an os.Root, which enforces the same
 // boundary; resolving first tells a finding "outside the repository" from
 // a file that is merely missing.
-func resolve(fsys fs.FS, name string) (string, error) {
+func resolve(fsys fs.FS, name string) (string, error) { return resolveIn(fsys, name, nil) }
+
+// resolveIn is resolve remembering in dirs (when not nil) the directories
+// found not to be symlinks, so that many symlinks in one directory do not
+// each look at every directory above it again.
+func resolveIn(fsys fs.FS, name string, dirs map[string]bool) (string, error) {
 	todo := strings.Split(name, "/")
 	var done []string
 	hops := 0
@@ -179,11 +184,18 @@ func resolve(fsys fs.FS, name string) (string, error) {
 			continue
 		}
 		cur := path.Join(path.Join(done...), part)
+		if dirs[cur] && len(todo) > 0 {
+			done = append(done, part)
+			continue
+		}
 		st, err := fs.Lstat(fsys, cur)
 		if err != nil {
 			return "", err
 		}
 		if st.Mode()&fs.ModeSymlink == 0 {
+			if dirs != nil && st.IsDir() {
+				dirs[cur] = true
+			}
 			done = append(done, part)
 			continue
 		}

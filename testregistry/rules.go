@@ -611,8 +611,10 @@ module, 16 MiB at most, is reported as ‵labels-not-literal‵ with the same
 reason.)
 
 A directory symlink under a root that leads outside the repository is not
-followed (a warning, as the files below it are not collected), and
-directory symlinks inside it are followed once each, so a loop ends.
+followed (a warning, as the files below it are not collected). Directory
+symlinks inside it are followed once each, and each directory they lead
+to is listed through them once, so a loop ends; after 200,000 entries
+listed through symlinks discovery stops following them (a warning).
 
 Replace the symlink with the file itself, or move the data the test needs
 out of the registry's roots.`),
