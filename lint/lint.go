@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -449,7 +448,7 @@ func ApplyRuleConfig(cfg *config.Config, fs []finding.Finding) []finding.Finding
 // registry (configured, or the default labels file exists).
 func lintRegistry(wd string, cfg *config.Config, res *Result, logf func(string, ...any)) error {
 	root := RepoRoot(wd)
-	fsys := os.DirFS(root)
+	fsys := testregistry.DirFS(root)       // confined to the repository, as 'registry check' reads it
 	reg, err := cfg.Registry.Resolve(fsys) // the profile the repository's layout calls for
 	if err != nil {
 		return err
@@ -471,7 +470,7 @@ func lintRegistry(wd string, cfg *config.Config, res *Result, logf func(string, 
 	fs := r.Findings
 	fs = ApplyRuleConfig(cfg, fs)
 	for i := range fs {
-		src, _ := repofs.ReadFile(repofs.DirFS(root), fs[i].File, repofs.SourceLimit, "test file")
+		src := testregistry.ReadSource(fsys, fs[i].File)
 		fs[i].File = Display(wd, filepath.Join(root, filepath.FromSlash(fs[i].File)))
 		if _, ok := res.Sources[fs[i].File]; !ok && src != nil {
 			res.Sources[fs[i].File] = src

@@ -86,7 +86,9 @@ func (r *Registry) Check(staged bool) (found []finding.Finding, sources map[stri
 		}
 		found = append(found, f)
 		if _, seen := sources[f.File]; !seen {
-			sources[f.File], _ = fs.ReadFile(r.FS, f.File)
+			// With the scan's own checks: a file it would not read
+			// (outside the repository, a FIFO) shows no excerpt.
+			sources[f.File] = testregistry.ReadSource(r.FS, f.File)
 		}
 	}
 	return found, sources, true, nil

@@ -48,7 +48,7 @@ func OpenScopeTree(dir string, cfg scope.Config, reg testregistry.Config, exists
 		t.Options.FS = fsys
 	}
 	if registry {
-		r, err := testregistry.Scan(fsys, reg) // settles the profile the layout calls for
+		r, err := testregistry.Scan(testregistry.DirFS(dir), reg) // settles the profile the layout calls for; confined to the repository
 		if err != nil {
 			return nil, err
 		}

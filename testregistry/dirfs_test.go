@@ -163,3 +163,17 @@ func TestDiscoverManyDirectories(t *testing.T) {
 		t.Errorf("the oracle found %d files", len(want))
 	}
 }
+
+// writeTree writes files (slash paths) under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

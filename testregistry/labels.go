@@ -357,9 +357,13 @@ func loadLabels(fsys fs.FS, cfg Config) (*labelSet, []finding.Finding) {
 		return []finding.Finding{newFinding(RuleLabelsNotLiteral, file, line, col,
 			fmt.Sprintf("cannot load %s statically: %s; label checks are skipped", sym, why))}
 	}
-	src, err := fs.ReadFile(fsys, file)
+	src, err := readBounded(fsys, file, kindModule, typeUnknown, nil)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		var ue *UnreadableError
+		switch {
+		case errors.As(err, &ue):
+			return nil, notLiteral(1, 1, ue.File+" "+ue.Why)
+		case errors.Is(err, fs.ErrNotExist):
 			return nil, notLiteral(1, 1, file+" does not exist")
 		}
 		return nil, notLiteral(1, 1, err.Error())
@@ -453,8 +457,12 @@ func loadSuitesPos(fsys fs.FS, cfg Config) (map[string][]string, suitePos, []fin
 	if cfg.Suites.File == "" {
 		return fallback(), pos, nil
 	}
-	src, err := fs.ReadFile(fsys, cfg.Suites.File)
+	src, err := readBounded(fsys, cfg.Suites.File, kindModule, typeUnknown, nil)
 	if err != nil {
+		var ue *UnreadableError
+		if errors.As(err, &ue) {
+			return fallback(), pos, []finding.Finding{unreadableFinding(ue)}
+		}
 		return fallback(), pos, nil
 	}
 	minor := targetMinor(cfg.Python)
@@ -503,8 +511,12 @@ func checkAccessPolicy(fsys fs.FS, cfg Config, labels *labelSet) []finding.Findi
 	if file == "" || labels == nil {
 		return nil
 	}
-	src, err := fs.ReadFile(fsys, file)
+	src, err := readBounded(fsys, file, kindPolicy, typeUnknown, nil)
 	if err != nil {
+		var ue *UnreadableError
+		if errors.As(err, &ue) {
+			return []finding.Finding{unreadableFinding(ue)}
+		}
 		return nil
 	}
 	var doc struct {

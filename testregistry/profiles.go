@@ -106,9 +106,9 @@ func DetectProfile(fsys fs.FS) Profile {
 		calls = append(calls, []byte(name+"("))
 	}
 	for _, f := range files {
-		src, err := fs.ReadFile(fsys, f)
+		src, err := readBounded(fsys, f, kindTest, typeUnknown, nil)
 		if err != nil {
-			continue
+			continue // not read: no evidence either way
 		}
 		for _, c := range calls {
 			if callsMarker(src, c) {

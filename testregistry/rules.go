@@ -53,6 +53,7 @@ const (
 	RuleEstTimeBool      = "reg-est-time-bool"
 	RuleSemanticDefault  = "reg-semantic-default"
 	RuleOrphanTest       = "reg-orphan-test"
+	RuleUnreadable       = "reg-unreadable"
 	RuleLabelsNotLiteral = "labels-not-literal"
 	RuleLabelsReserved   = "labels-reserved-key"
 	RuleLabelsBadKey     = "labels-bad-key"
@@ -593,6 +594,30 @@ register_cuda_ci(est_time=1200, suite="stage-c-8-gpu-h100", labels=["megatron"],
 def test_lr_sweep():
     assert run_sweep([1e-4, 3e-4]) is not None
 `), megatronTest),
+		},
+		{
+			ID: RuleUnreadable, Severity: finding.Error,
+			Short: "A file the registry will not read: outside the repository, not a regular file, or too large.",
+			Help: mdHelp(`
+The repository is the boundary of what cicheck reads. A test, suites or
+access-policy file is not read when it is a symlink leading outside the
+repository (an absolute target, or one climbing above the root), when it
+is not a regular file (a FIFO, a device, a socket), or when it is larger
+than its limit: 4 MiB for a test file, 16 MiB for the suites module,
+4 MiB for the access policy. Nothing of such a file's content is printed.
+The reference collector would read it anyway: a FIFO hangs CI
+collection, and a symlink to ‵/etc/passwd‵ is read as Python. (The labels
+module, 16 MiB at most, is reported as ‵labels-not-literal‵ with the same
+reason.)
+
+A directory symlink under a root that leads outside the repository is not
+followed (a warning, as the files below it are not collected). Directory
+symlinks inside it are followed once each, and each directory they lead
+to is listed through them once, so a loop ends; after 200,000 entries
+listed through symlinks discovery stops following them (a warning).
+
+Replace the symlink with the file itself, or move the data the test needs
+out of the registry's roots.`),
 		},
 		{
 			ID: RuleLabelsNotLiteral, Severity: finding.Error,

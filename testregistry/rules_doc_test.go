@@ -14,9 +14,11 @@ import (
 
 // noExamples lists the rules that cannot be triggered from a repository's
 // files alone, with the reason. Keep it tiny: every other rule must carry
-// Help, Bad and Good. (Currently none: even reg-bad-value, which needs a
-// configured parameter, brings its .cicheck.yaml in the example.)
-var noExamples = map[string]string{}
+// Help, Bad and Good. (Even reg-bad-value, which needs a configured
+// parameter, brings its .cicheck.yaml in the example.)
+var noExamples = map[string]string{
+	RuleUnreadable: "needs a symlink, a FIFO or a file of several MiB, which an example archive cannot hold (see TestHostile*)",
+}
 
 // exampleConfig is DefaultConfig plus the registry: section of the
 // archive's .cicheck.yaml, decoded strictly like the config package does.

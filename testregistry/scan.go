@@ -1,7 +1,6 @@
 package testregistry
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/cicheck/cicheck/finding"
 )
@@ -91,7 +89,9 @@ func Present(fsys fs.FS, cfg Config) bool {
 		if p == "" {
 			continue
 		}
-		if st, err := fs.Stat(fsys, p); err == nil && !st.IsDir() {
+		// Lstat: a labels file that is a symlink leading outside the
+		// repository is present (and reported), not absent.
+		if st, err := fs.Lstat(fsys, p); err == nil && !st.IsDir() {
 			return true
 		}
 	}
@@ -163,22 +163,33 @@ func Scan(fsys fs.FS, cfg Config) (*Registry, error) { return ScanWith(fsys, cfg
 // LoadWorkflows reads the configured directory), so a run that has parsed
 // them does not parse them again.
 func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
-	return scanWith(fsys, cfg, wfs, nil)
-}
-
-// scanWith is ScanWith calling afterFile (when not nil: a test's) with each
-// file's source once the file's result no longer refers to it.
-func scanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile, afterFile func(src string)) (*Registry, error) {
 	cfg, err := cfg.Resolve(fsys)
 	if err != nil {
 		return nil, err
 	}
-	if wfs == nil {
-		wfs = LoadWorkflows(fsys, cfg.Workflows)
-	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	// The workflows and the orphan search need nothing of the scan: read
+	// them on the side, so the scan's one-core parts (labels, discovery's
+	// end, the merge) overlap with them.
+	var side sync.WaitGroup
+	var orphans []finding.Finding
+	var orphanErr error
+	side.Add(1)
+	go func() {
+		defer side.Done()
+		defer func() {
+			if r := recover(); r != nil { // a bug: ends the scan, not the process
+				orphanErr = &InternalError{fmt.Sprintf("reading workflows and orphan tests: %v", r)}
+			}
+		}()
+		if wfs == nil {
+			wfs = LoadWorkflows(fsys, cfg.Workflows)
+		}
+		orphans, orphanErr = findOrphans(fsys, cfg)
+	}()
+	defer side.Wait() // on an early return too: nothing outlives Scan
 	r := &Registry{cfg: cfg}
 	var fnd []finding.Finding
 
@@ -186,56 +197,87 @@ func scanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile, afterFile func(src str
 	fnd = append(fnd, lf...)
 	if labels != nil {
 		r.KnownOK = true
+		// Sorted, then deduplicated: linear in the keys (a Contains per key
+		// made 300,000 keys take minutes).
 		for _, k := range labels.keys {
-			if !slices.Contains(r.Known, k.name) {
-				r.Known = append(r.Known, k.name)
-			}
+			r.Known = append(r.Known, k.name)
 		}
 		slices.Sort(r.Known)
+		r.Known = slices.Compact(r.Known)
 	}
 	suites, spos, sf := loadSuitesPos(fsys, cfg)
 	r.Suites = suites
 	fnd = append(fnd, sf...)
 
-	files, err := Discover(fsys, cfg)
+	found, df, err := discover(fsys, cfg)
 	if err != nil {
 		return nil, err
+	}
+	fnd = append(fnd, df...)
+	files := make([]string, len(found))
+	for i, f := range found {
+		files[i] = f.path
 	}
 	r.Files = files
 	results := make([]fileResult, len(files))
 	errs := make([]error, len(files))
-	known := map[string]bool{}
+	known := make(map[string]bool, len(r.Known))
 	for _, k := range r.Known {
 		known[k] = true
 	}
 	sc := &scanner{cfg: cfg, minor: targetMinor(cfg.Python), known: known, knownOK: r.KnownOK, knownList: r.Known}
-	// Workers take files by an atomic counter: no channel hand-off per file.
+	// Workers take batches of files by an atomic counter: no channel
+	// hand-off per file. A batch is up to batchSize files of one
+	// directory, opened through that directory (one step per file).
+	batches := batchFiles(found)
 	var wg sync.WaitGroup
 	var next atomic.Int64
-	for w := 0; w < min(runtime.GOMAXPROCS(0), len(files)); w++ {
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(batches)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var rd fileReader
+			var buf []byte // one read buffer per worker, reused file to file
+			var cur int    // the file being scanned, for a panic's message
+			defer recoverInto(errs, files, &cur)
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) {
+				bi := int(next.Add(1) - 1)
+				if bi >= len(batches) {
 					return
 				}
-				src, err := readString(fsys, files[i], &rd)
-				if err != nil {
-					errs[i] = err
-					continue
+				b := batches[bi]
+				dir, base, closeDir := openBatch(fsys, found, b)
+				for i := b.lo; i < b.hi; i++ {
+					cur = i
+					name := files[i]
+					if base != "" {
+						name = name[len(base)+1:]
+					}
+					src, err := readBounded(dir, name, kindTest, found[i].typ, buf)
+					var ue *UnreadableError
+					switch {
+					case errors.As(err, &ue):
+						ue.File = files[i]
+						results[i].findings = []finding.Finding{unreadableFinding(ue)}
+						continue
+					case err != nil:
+						errs[i] = err
+						continue
+					}
+					buf = src[:0]
+					results[i] = sc.scanFile(files[i], string(src))
+					results[i].detach() // src is garbage once scanned, whatever the file's size
 				}
-				results[i] = sc.scanFile(files[i], src)
-				results[i].detach(src) // src's memory is the next file's
-				if afterFile != nil {
-					afterFile(src)
-				}
+				closeDir()
 			}
 		}()
 	}
 	wg.Wait()
+	for _, err := range errs {
+		var ie *InternalError
+		if errors.As(err, &ie) {
+			return nil, err // cicheck's failure first: it is not the input's
+		}
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -263,195 +305,40 @@ func scanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile, afterFile func(src str
 	}
 	fnd = append(fnd, r.crossChecks(labels, used)...)
 	fnd = append(fnd, checkAccessPolicy(fsys, cfg, labels)...)
-	fnd = append(fnd, r.checkWorkflows(wfs, spos)...)
-	orphans, err := findOrphans(fsys, cfg)
-	if err != nil {
-		return nil, err
+	side.Wait()
+	if orphanErr != nil {
+		return nil, orphanErr
 	}
+	fnd = append(fnd, r.checkWorkflows(wfs, spos)...)
 	fnd = append(fnd, orphans...)
 	r.Findings = finding.Sort(fnd)
 	return r, nil
 }
 
-// Discover lists the test files under the roots with Python glob semantics
-// (recursive, dot-names skipped, directory symlinks followed), sorted by
-// code point. Directories are listed by a worker per processor: listing
-// is most of what discovery costs, and nothing else of a scan runs yet.
-func Discover(fsys fs.FS, cfg Config) ([]string, error) {
-	w := &walker{fsys: fsys, glob: cfg.FileGlob, rootErr: make([]error, len(cfg.Roots))}
-	w.cond = sync.NewCond(&w.mu)
-	for i, root := range cfg.Roots {
-		root = strings.TrimSuffix(path.Clean(root), "/")
-		if st, err := fs.Stat(fsys, root); err != nil || !st.IsDir() {
-			continue
-		}
-		w.push(walkDir{root, 0, i})
-	}
-	var wg sync.WaitGroup
-	found := make([][]string, runtime.GOMAXPROCS(0))
-	for i := range found {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for d, ok := w.pop(); ok; d, ok = w.pop() {
-				found[i] = w.list(d, found[i])
-				w.done()
-			}
-		}()
-	}
-	wg.Wait()
-	if err := cmp.Or(w.rootErr...); err != nil {
-		return nil, err // the first root's in configuration order, as a walk one root at a time
-	}
-	var out []string
-	for _, f := range found {
-		out = append(out, f...)
-	}
-	slices.Sort(out)
-	return slices.Compact(out), nil
-}
-
-// maxDepth bounds recursion through symlink cycles, which Python's glob
-// would follow until the OS refuses the path.
-const maxDepth = 40
-
-// walkDir is a directory waiting to be listed: its depth below its root
-// and the root's index in the configuration.
-type walkDir struct {
-	dir         string
-	depth, root int
-}
-
-// walker is the shared state of Discover's workers: the directories not
-// yet listed, and how many are being listed (no worker stops while one is,
-// as it may find more).
-type walker struct {
-	fsys    fs.FS
-	glob    string
-	mu      sync.Mutex
-	cond    *sync.Cond
-	todo    []walkDir
-	busy    int
-	rootErr []error
-}
-
-func (w *walker) push(d walkDir) {
-	w.mu.Lock()
-	w.todo = append(w.todo, d)
-	w.mu.Unlock()
-	w.cond.Signal()
-}
-
-// pop takes a directory to list, waiting while another worker may still
-// find some; false when none is left and none is being listed.
-func (w *walker) pop() (walkDir, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for len(w.todo) == 0 {
-		if w.busy == 0 {
-			return walkDir{}, false
-		}
-		w.cond.Wait()
-	}
-	d := w.todo[len(w.todo)-1]
-	w.todo = w.todo[:len(w.todo)-1]
-	w.busy++
-	return d, true
-}
-
-// done ends the listing of a popped directory.
-func (w *walker) done() {
-	w.mu.Lock()
-	w.busy--
-	last := w.busy == 0 && len(w.todo) == 0
-	w.mu.Unlock()
-	if last {
-		w.cond.Broadcast() // the waiting workers stop
-	}
-}
-
-// list appends d's matching files to out and queues its subdirectories.
-func (w *walker) list(d walkDir, out []string) []string {
-	entries, err := fs.ReadDir(w.fsys, d.dir)
-	if err != nil {
-		if d.depth == 0 && !errors.Is(err, fs.ErrNotExist) {
-			w.mu.Lock()
-			w.rootErr[d.root] = err
-			w.mu.Unlock()
-		}
-		return out // unreadable subdirectories are skipped, as glob does
-	}
-	for _, e := range entries {
-		name := e.Name()
-		if strings.HasPrefix(name, ".") {
-			continue
-		}
-		p := d.dir + "/" + name
-		isDir := e.IsDir()
-		if e.Type()&fs.ModeSymlink != 0 {
-			if st, err := fs.Stat(w.fsys, p); err == nil {
-				isDir = st.IsDir()
-			} else {
-				continue // dangling symlink: glob lists it, but reading fails; skip
-			}
-		}
-		if isDir {
-			if d.depth < maxDepth {
-				w.push(walkDir{p, d.depth + 1, d.root})
-			}
-			continue
-		}
-		if ok, _ := path.Match(w.glob, name); ok {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-type fileResult struct {
-	regs     []Registration
-	findings []finding.Finding
-	labels   []string // labels written in any call, valid or not
-	firsts   []callError
-}
-
-// detach copies every string of the result that points into src, whose
-// memory the scan reuses for the next file; strings made elsewhere stay
-// shared.
-func (res *fileResult) detach(src string) {
-	if len(src) == 0 {
-		return
-	}
-	lo := uintptr(unsafe.Pointer(unsafe.StringData(src)))
-	own := func(s *string) {
-		if len(*s) > 0 {
-			if p := uintptr(unsafe.Pointer(unsafe.StringData(*s))); p >= lo && p < lo+uintptr(len(src)) {
-				*s = strings.Clone(*s)
-			}
-		}
-	}
+// detach gives every string of the result its own memory: a substring
+// of the source (a suite, a label, a message quoting it) would otherwise
+// keep the whole file alive for the rest of the run, up to the size
+// limit per test file.
+func (res *fileResult) detach() {
 	ownAll := func(ss []string) {
 		for i := range ss {
-			own(&ss[i])
+			ss[i] = strings.Clone(ss[i])
 		}
 	}
 	for i := range res.regs {
 		g := &res.regs[i]
-		own(&g.File)
-		own(&g.Func)
-		own(&g.Backend)
-		own(&g.Suite)
+		g.Func = strings.Clone(g.Func)
+		g.Backend = strings.Clone(g.Backend)
+		g.Suite = strings.Clone(g.Suite)
 		ownAll(g.Labels)
 		if g.Disabled != nil {
-			d := *g.Disabled
-			own(&d)
+			d := strings.Clone(*g.Disabled)
 			g.Disabled = &d
 		}
 		for k, v := range g.Extra {
 			switch v := v.(type) {
 			case string:
-				own(&v)
-				g.Extra[k] = v
+				g.Extra[k] = strings.Clone(v)
 			case []string:
 				ownAll(v)
 			}
@@ -459,17 +346,21 @@ func (res *fileResult) detach(src string) {
 	}
 	for i := range res.findings {
 		f := &res.findings[i]
-		own(&f.Rule)
-		own(&f.File)
-		own(&f.Message)
-		own(&f.Job)
-		own(&f.Fix)
+		f.Message = strings.Clone(f.Message)
+		f.Job = strings.Clone(f.Job)
+		f.Fix = strings.Clone(f.Fix)
 	}
 	ownAll(res.labels)
 	for i := range res.firsts {
-		own(&res.firsts[i].file)
-		own(&res.firsts[i].msg)
+		res.firsts[i].msg = strings.Clone(res.firsts[i].msg)
 	}
+}
+
+type fileResult struct {
+	regs     []Registration
+	findings []finding.Finding
+	labels   []string // labels written in any call, valid or not
+	firsts   []callError
 }
 
 // callError is the first error of one call in spec §5 order: the message

@@ -41,8 +41,10 @@ func LoadWorkflows(fsys fs.FS, dir string) []WorkflowFile {
 			continue
 		}
 		file := path.Join(dir, name)
-		src, err := workflowgraph.ReadFile(fsys, file)
-		if err != nil {
+		// Read with the registry's checks (no FIFO, nothing outside the
+		// repository), then lint's checks of a workflow's bytes.
+		src, err := readBounded(fsys, file, kindWorkflow, typeUnknown, nil)
+		if err != nil || workflowgraph.CheckSource(file, src) != nil {
 			continue
 		}
 		ast, _ := actionlint.Parse(src)

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(&cli.Command{Name: "lint", Summary: "lint workflows with actionlint and cicheck's rules (the default command)", Run: runLint})
+	register(&cli.Command{Name: "lint", Summary: "lint workflows with actionlint and cicheck's rules (the default command)", Run: func(e *env, args []string) error { return scanFailure(runLint(e, args)) }})
 }
 
 // lintOptions are lint's flags.

@@ -1,9 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"maps"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -23,11 +23,18 @@ func init() {
 }
 
 func runRegistry(e *env, args []string) error {
-	// A scan allocates many short-lived tokens and nodes and keeps little
-	// (about 9 KB per test file): collect only if the heap nears 512 MiB.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(512 << 20))
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	return app.RunSubs(e, app.Command("registry"), args)
+	return scanFailure(app.RunSubs(e, app.Command("registry"), args))
+}
+
+// scanFailure is err with exit 3 when the registry scan failed by a fault
+// of cicheck's (a panic in a scan worker), which a plain error would
+// report as bad input (exit 2).
+func scanFailure(err error) error {
+	var ie *testregistry.InternalError
+	if errors.As(err, &ie) {
+		return cli.Internal(err)
+	}
+	return err
 }
 
 // registryFlags are the flags every registry subcommand shares.
