@@ -25,6 +25,10 @@
 #   chain     a needs chain of N one-line jobs; `lint`, `simulate --fail j1`
 #             and `graph`. bench/scale/run.sh covers GPU pipelines (chain
 #             and dense DAG) at 1,000-5,000 jobs.
+#   bridges   the same chain with every third job on a GPU runner and every
+#             fifth gated on always(): a bridge per GPU job, so the gate
+#             rules build simulate's forced table (V² bits); `lint`. Past
+#             10,000 jobs they give one notice each instead (20,000 here).
 #
 # Sizes stop under the 4 MiB a workflow may have (a bigger file is one
 # invalid-workflow-file finding): 80,000 labels jobs are 3.8 MB
@@ -32,7 +36,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-3}
-CASES=${CASES:-labels cycle flowline flowsteps chain}
+CASES=${CASES:-labels cycle flowline flowsteps chain bridges}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 . bench/actionlint.sh
@@ -49,7 +53,7 @@ sizes() {
 	labels) echo "10000 20000 40000" ;;
 	cycle) echo "2000 4000 8000" ;;
 	flowline | flowsteps) echo "2000 4000 8000" ;;
-	chain) echo "5000 10000 20000" ;;
+	chain | bridges) echo "5000 10000 20000" ;;
 	esac
 }
 
@@ -75,6 +79,11 @@ gen() {
 			print "jobs:"
 			print "  j1: {runs-on: ubuntu-latest, steps: [{run: x}]}"
 			for (i = 2; i <= n; i++) printf "  j%d: {needs: j%d, runs-on: ubuntu-latest, steps: [{run: x}]}\n", i, i - 1
+		} else if (c == "bridges") {
+			print "jobs:"
+			print "  j1: {runs-on: ubuntu-latest, steps: [{run: x}]}"
+			for (i = 2; i <= n; i++) printf "  j%d: {needs: j%d, %sruns-on: %s, steps: [{run: x}]}\n", i, i - 1,
+				i % 5 == 0 ? "if: always(), " : "", i % 3 == 0 ? "[self-hosted, h100]" : "ubuntu-latest"
 		}
 	}'
 }
@@ -83,7 +92,7 @@ gen() {
 commands() {
 	echo "actionlint|$ACTIONLINT -shellcheck= -pyflakes= F"
 	case $1 in
-	labels) echo "lint|$TMP/cicheck lint F" ;;
+	labels | bridges) echo "lint|$TMP/cicheck lint F" ;;
 	cycle) printf '%s\n' "graph|$TMP/cicheck graph F" "lint|$TMP/cicheck lint F" ;;
 	flowline | flowsteps) printf '%s\n' "lint text|$TMP/cicheck lint F" "lint json|$TMP/cicheck lint --format json F" ;;
 	chain) printf '%s\n' "lint|$TMP/cicheck lint F" "simulate|$TMP/cicheck simulate --fail j1 F" "graph|$TMP/cicheck graph F" ;;
