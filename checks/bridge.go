@@ -30,6 +30,7 @@ type gateAnalysis struct {
 	order   map[string]int  // position in dependency order
 	// eventSkippers caches skippers (nil: not computed yet).
 	eventSkippers *[]eventSkipper
+	sound         *bool // usable's answer (nil: not decided yet)
 }
 
 // gateAnalysisOf returns the workflow's gate analysis, computed on the
@@ -80,17 +81,17 @@ func newGateAnalysis(p *Pass) *gateAnalysis {
 const maxGateJobs = 10000
 
 // usable reports whether the graph is sound enough, and small enough, to
-// reason about; an invalid workflow is reported by other rules.
+// reason about; an invalid workflow is reported by other rules. It is
+// decided once: rules ask it per job and need, and it looks at every job.
 func (g *gateAnalysis) usable() bool {
-	if len(g.w.Cycles) > 0 || len(g.w.Jobs) > maxGateJobs {
-		return false
-	}
-	for _, j := range g.w.Jobs {
-		if len(g.w.UnknownNeeds(j)) > 0 {
-			return false
+	if g.sound == nil {
+		ok := len(g.w.Cycles) == 0 && len(g.w.Jobs) <= maxGateJobs
+		for _, j := range g.w.Jobs {
+			ok = ok && len(g.w.UnknownNeeds(j)) == 0
 		}
+		g.sound = &ok
 	}
-	return true
+	return *g.sound
 }
 
 // tooBig reports, for a workflow beyond maxGateJobs, that the rule did not
