@@ -29,6 +29,9 @@
 #             fifth gated on always(): a bridge per GPU job, so the gate
 #             rules build simulate's forced table (V² bits); `lint`. Past
 #             10,000 jobs they give one notice each instead (20,000 here).
+#   outputs   a chain of N jobs gated on always(), each reading its need's
+#             output in a step: gate-reads-unguarded-output asks, per job
+#             and need, which ancestors' skip skips the need; `lint`.
 #
 # Sizes stop under the 4 MiB a workflow may have (a bigger file is one
 # invalid-workflow-file finding): 80,000 labels jobs are 3.8 MB
@@ -36,7 +39,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-3}
-CASES=${CASES:-labels cycle flowline flowsteps chain bridges}
+CASES=${CASES:-labels cycle flowline flowsteps chain bridges outputs}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 . bench/actionlint.sh
@@ -54,6 +57,7 @@ sizes() {
 	cycle) echo "2000 4000 8000" ;;
 	flowline | flowsteps) echo "2000 4000 8000" ;;
 	chain | bridges) echo "5000 10000 20000" ;;
+	outputs) echo "2500 5000 10000" ;;
 	esac
 }
 
@@ -84,6 +88,10 @@ gen() {
 			print "  j1: {runs-on: ubuntu-latest, steps: [{run: x}]}"
 			for (i = 2; i <= n; i++) printf "  j%d: {needs: j%d, %sruns-on: %s, steps: [{run: x}]}\n", i, i - 1,
 				i % 5 == 0 ? "if: always(), " : "", i % 3 == 0 ? "[self-hosted, h100]" : "ubuntu-latest"
+		} else if (c == "outputs") {
+			print "jobs:"
+			print "  j1: {runs-on: ubuntu-latest, outputs: {x: y}, steps: [{run: x}]}"
+			for (i = 2; i <= n; i++) printf "  j%d: {needs: j%d, if: always(), outputs: {x: y}, runs-on: ubuntu-latest, steps: [{run: \"echo ${{ needs.j%d.outputs.x }}\"}]}\n", i, i - 1, i - 1
 		}
 	}'
 }
@@ -92,7 +100,7 @@ gen() {
 commands() {
 	echo "actionlint|$ACTIONLINT -shellcheck= -pyflakes= F"
 	case $1 in
-	labels | bridges) echo "lint|$TMP/cicheck lint F" ;;
+	labels | bridges | outputs) echo "lint|$TMP/cicheck lint F" ;;
 	cycle) printf '%s\n' "graph|$TMP/cicheck graph F" "lint|$TMP/cicheck lint F" ;;
 	flowline | flowsteps) printf '%s\n' "lint text|$TMP/cicheck lint F" "lint json|$TMP/cicheck lint --format json F" ;;
 	chain) printf '%s\n' "lint|$TMP/cicheck lint F" "simulate|$TMP/cicheck simulate --fail j1 F" "graph|$TMP/cicheck graph F" ;;
