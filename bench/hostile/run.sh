@@ -32,6 +32,10 @@
 #   outputs   a chain of N jobs gated on always(), each reading its need's
 #             output in a step: gate-reads-unguarded-output asks, per job
 #             and need, which ancestors' skip skips the need; `lint`.
+#   disabled  a chain of N jobs behind j1's if: false: job-disabled names,
+#             for each job, the first disabled job it needs; `lint`.
+#   unknown   a chain of N jobs, each also needing a job that does not
+#             exist: unknown-needs looks for a near job id to suggest; `lint`.
 #
 # Sizes stop under the 4 MiB a workflow may have (a bigger file is one
 # invalid-workflow-file finding): 80,000 labels jobs are 3.8 MB
@@ -39,7 +43,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-3}
-CASES=${CASES:-labels cycle flowline flowsteps chain bridges outputs}
+CASES=${CASES:-labels cycle flowline flowsteps chain bridges outputs disabled unknown}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 . bench/actionlint.sh
@@ -57,7 +61,7 @@ sizes() {
 	cycle) echo "2000 4000 8000" ;;
 	flowline | flowsteps) echo "2000 4000 8000" ;;
 	chain | bridges) echo "5000 10000 20000" ;;
-	outputs) echo "2500 5000 10000" ;;
+	outputs | disabled | unknown) echo "2500 5000 10000" ;;
 	esac
 }
 
@@ -88,6 +92,14 @@ gen() {
 			print "  j1: {runs-on: ubuntu-latest, steps: [{run: x}]}"
 			for (i = 2; i <= n; i++) printf "  j%d: {needs: j%d, %sruns-on: %s, steps: [{run: x}]}\n", i, i - 1,
 				i % 5 == 0 ? "if: always(), " : "", i % 3 == 0 ? "[self-hosted, h100]" : "ubuntu-latest"
+		} else if (c == "disabled") {
+			print "jobs:"
+			print "  j1: {if: false, runs-on: ubuntu-latest, steps: [{run: x}]}"
+			for (i = 2; i <= n; i++) printf "  j%d: {needs: j%d, runs-on: ubuntu-latest, steps: [{run: x}]}\n", i, i - 1
+		} else if (c == "unknown") {
+			print "jobs:"
+			print "  j1: {runs-on: ubuntu-latest, steps: [{run: x}]}"
+			for (i = 2; i <= n; i++) printf "  j%d: {needs: [j%d, build-%d], runs-on: ubuntu-latest, steps: [{run: x}]}\n", i, i - 1, i
 		} else if (c == "outputs") {
 			print "jobs:"
 			print "  j1: {runs-on: ubuntu-latest, outputs: {x: y}, steps: [{run: x}]}"
@@ -100,7 +112,7 @@ gen() {
 commands() {
 	echo "actionlint|$ACTIONLINT -shellcheck= -pyflakes= F"
 	case $1 in
-	labels | bridges | outputs) echo "lint|$TMP/cicheck lint F" ;;
+	labels | bridges | outputs | disabled | unknown) echo "lint|$TMP/cicheck lint F" ;;
 	cycle) printf '%s\n' "graph|$TMP/cicheck graph F" "lint|$TMP/cicheck lint F" ;;
 	flowline | flowsteps) printf '%s\n' "lint text|$TMP/cicheck lint F" "lint json|$TMP/cicheck lint --format json F" ;;
 	chain) printf '%s\n' "lint|$TMP/cicheck lint F" "simulate|$TMP/cicheck simulate --fail j1 F" "graph|$TMP/cicheck graph F" ;;
