@@ -93,40 +93,63 @@ jobs:
 // (in file order) among d's ancestors, or nil, and the first direct need
 // of d it parks d through ("" when it is a direct need itself).
 //
-// Without a cycle each job's first disabled ancestor is the least, over
-// its needs n, of n's own and n itself if disabled: one pass in
-// dependency order, and n parks d through it exactly when n's first is
-// d's. (Listing every job's ancestors, as the cyclic case still does, made
-// a chain of n jobs behind an if: false n² in time and memory.)
+// It works on the needs graph's strongly connected components, in
+// dependency order: a component's first disabled ancestor is the least,
+// over the components its jobs need, of their own disabled jobs and their
+// first; a job on a cycle also has its own component's. A need n parks d
+// through that job exactly when n's first is d's. (Listing every job's
+// ancestors made a chain of n jobs behind an if: false n² in time and
+// memory.)
 func parkedBy(w *workflowgraph.Workflow, disabled []*workflowgraph.Job) func(d *workflowgraph.Job) (*workflowgraph.Job, string) {
-	if len(w.Cycles) > 0 {
-		return parkedByScan(w, disabled)
-	}
 	index := make(map[string]int, len(disabled))
 	for i, j := range disabled {
 		index[j.ID] = i
 	}
-	first := make(map[string]int, len(w.Jobs)) // -1: no disabled ancestor
-	for _, id := range w.TopoOrder() {
-		m := -1
-		for _, n := range w.Job(id).Needs {
-			nj := w.Job(n)
-			if nj == nil {
-				continue
+	least := func(a, b int) int { // -1 is none
+		if a < 0 || (b >= 0 && b < a) {
+			return b
+		}
+		return a
+	}
+	comps := w.Components()
+	compOf := make(map[string]int, len(w.Jobs))
+	first := make([]int, len(comps)) // a component's first disabled ancestor
+	own := make([]int, len(comps))   // its own first disabled job
+	for c, ids := range comps {
+		for _, id := range ids {
+			compOf[id] = c
+		}
+		own[c], first[c] = -1, -1
+		cyclic := false
+		for _, id := range ids {
+			if i, ok := index[id]; ok {
+				own[c] = least(own[c], i)
 			}
-			c := first[nj.ID]
-			if i, ok := index[nj.ID]; ok && (c < 0 || i < c) {
-				c = i
-			}
-			if c >= 0 && (m < 0 || c < m) {
-				m = c
+			for _, n := range w.Job(id).Needs {
+				nj := w.Job(n)
+				if nj == nil {
+					continue
+				}
+				if p := compOf[nj.ID]; p != c {
+					first[c] = least(first[c], least(own[p], first[p]))
+				} else {
+					cyclic = true
+				}
 			}
 		}
-		first[id] = m
+		if cyclic {
+			first[c] = least(first[c], own[c])
+		}
+	}
+	firstOf := func(id string) int {
+		if c, ok := compOf[id]; ok {
+			return first[c]
+		}
+		return -1
 	}
 	return func(d *workflowgraph.Job) (*workflowgraph.Job, string) {
-		k, ok := first[d.ID]
-		if !ok || k < 0 {
+		k := firstOf(d.ID)
+		if k < 0 {
 			return nil, ""
 		}
 		j := disabled[k]
@@ -134,36 +157,11 @@ func parkedBy(w *workflowgraph.Workflow, disabled []*workflowgraph.Job) func(d *
 			return j, ""
 		}
 		for _, n := range d.Needs {
-			if nj := w.Job(n); nj != nil && first[nj.ID] == k {
+			if nj := w.Job(n); nj != nil && firstOf(nj.ID) == k {
 				return j, n
 			}
 		}
 		return j, "" // not reached: some need leads to j
-	}
-}
-
-// parkedByScan is parkedBy by listing ancestors: for a graph with a
-// cycle, which has no dependency order.
-func parkedByScan(w *workflowgraph.Workflow, disabled []*workflowgraph.Job) func(d *workflowgraph.Job) (*workflowgraph.Job, string) {
-	return func(d *workflowgraph.Job) (*workflowgraph.Job, string) {
-		anc := w.Ancestors(d.ID)
-		for _, j := range disabled {
-			if j.ID == d.ID || !slices.Contains(anc, j.ID) {
-				continue
-			}
-			via := ""
-			for _, n := range d.Needs {
-				if n == j.ID {
-					via = ""
-					break
-				}
-				if via == "" && slices.Contains(w.Ancestors(n), j.ID) {
-					via = n
-				}
-			}
-			return j, via
-		}
-		return nil, ""
 	}
 }
 

@@ -74,22 +74,7 @@ func (w *Workflow) AncestorCount(id string) int {
 // copying it, so a chain costs O(V), and a job nothing needs counts its
 // ancestors in a scratch set instead of keeping one.
 func (w *Workflow) ancestorCounts() map[string]int {
-	pos := make(map[*Job]int, len(w.Jobs))
-	var jobs []*Job // one per id, in file order
-	for _, j := range w.Jobs {
-		if w.byID[j.ID] == j {
-			pos[j] = len(jobs)
-			jobs = append(jobs, j)
-		}
-	}
-	edges := make([][]int, len(jobs))
-	for i, j := range jobs {
-		for _, n := range uniq(j.Needs) {
-			if nj := w.byID[n]; nj != nil {
-				edges[i] = append(edges[i], pos[nj])
-			}
-		}
-	}
+	jobs, edges := w.needsGraph()
 	comp, sizes := sccs(edges)
 	nc := len(sizes)
 	cyclic := make([]bool, nc)
@@ -180,6 +165,42 @@ func (w *Workflow) ancestorCounts() map[string]int {
 		if cyclic[c] {
 			out[j.ID] += sizes[c]
 		}
+	}
+	return out
+}
+
+// needsGraph numbers the jobs (one per id, in file order) and lists each
+// one's needs that exist, once each, as numbers.
+func (w *Workflow) needsGraph() ([]*Job, [][]int) {
+	pos := make(map[*Job]int, len(w.Jobs))
+	var jobs []*Job
+	for _, j := range w.Jobs {
+		if w.byID[j.ID] == j {
+			pos[j] = len(jobs)
+			jobs = append(jobs, j)
+		}
+	}
+	edges := make([][]int, len(jobs))
+	for i, j := range jobs {
+		for _, n := range uniq(j.Needs) {
+			if nj := w.byID[n]; nj != nil {
+				edges[i] = append(edges[i], pos[nj])
+			}
+		}
+	}
+	return jobs, edges
+}
+
+// Components returns the strongly connected components of the needs
+// graph, each the ids of its jobs in file order, every component after
+// the components its jobs need: the dependency order of a graph that may
+// have cycles (the jobs of one cycle share a component). O(V+E).
+func (w *Workflow) Components() [][]string {
+	jobs, edges := w.needsGraph()
+	comp, sizes := sccs(edges)
+	out := make([][]string, len(sizes))
+	for i, j := range jobs {
+		out[comp[i]] = append(out[comp[i]], j.ID)
 	}
 	return out
 }

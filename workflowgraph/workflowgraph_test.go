@@ -443,3 +443,20 @@ func TestAncestorCount(t *testing.T) {
 		}
 	}
 }
+
+// TestComponents: a cycle's jobs share a component, listed in file order,
+// and every component comes after those its jobs need.
+func TestComponents(t *testing.T) {
+	w := load(t, map[string]string{"w.yml": `on: push
+jobs:
+  a: {runs-on: x, steps: [{run: x}]}
+  c: {needs: [b, a], runs-on: x, steps: [{run: x}]}
+  b: {needs: c, runs-on: x, steps: [{run: x}]}
+  d: {needs: [b, nope], runs-on: x, steps: [{run: x}]}
+  e: {needs: e, runs-on: x, steps: [{run: x}]}
+`}, "w.yml")
+	got := fmt.Sprint(w.Components())
+	if want := "[[a] [c b] [d] [e]]"; got != want {
+		t.Errorf("Components() = %s, want %s", got, want)
+	}
+}
