@@ -30,6 +30,7 @@ type gateAnalysis struct {
 	order   map[string]int  // position in dependency order
 	// eventSkippers caches skippers (nil: not computed yet).
 	eventSkippers *[]eventSkipper
+	sound         *bool // usable's answer (nil: not decided yet)
 }
 
 // gateAnalysisOf returns the workflow's gate analysis, computed on the
@@ -72,18 +73,35 @@ func newGateAnalysis(p *Pass) *gateAnalysis {
 	return g
 }
 
-// usable reports whether the graph is sound enough to reason about; an
-// invalid workflow is reported by other rules.
+// maxGateJobs bounds the workflows the gate analysis covers. simulate's
+// forced table keeps a few sets of V bits per job, V²/64 words each: at
+// 10,000 jobs about 100 MB at most, but 55,000 one-line jobs (what the
+// 4 MiB a workflow may have holds) would need gigabytes. Beyond it the
+// rules built on the table say so in one notice each (tooBig).
+const maxGateJobs = 10000
+
+// usable reports whether the graph is sound enough, and small enough, to
+// reason about; an invalid workflow is reported by other rules. It is
+// decided once: rules ask it per job and need, and it looks at every job.
 func (g *gateAnalysis) usable() bool {
-	if len(g.w.Cycles) > 0 {
-		return false
-	}
-	for _, j := range g.w.Jobs {
-		if len(g.w.UnknownNeeds(j)) > 0 {
-			return false
+	if g.sound == nil {
+		ok := len(g.w.Cycles) == 0 && len(g.w.Jobs) <= maxGateJobs
+		for _, j := range g.w.Jobs {
+			ok = ok && len(g.w.UnknownNeeds(j)) == 0
 		}
+		g.sound = &ok
 	}
-	return true
+	return *g.sound
+}
+
+// tooBig reports, for a workflow beyond maxGateJobs, that the rule did not
+// look at its gates: a whole-file notice, so the skip is never silent.
+func (g *gateAnalysis) tooBig(p *Pass) {
+	if n := len(g.w.Jobs); n > maxGateJobs {
+		p.Report(finding.Finding{Severity: finding.Notice, Message: fmt.Sprintf(
+			"%d jobs, more than the %d whose gates cicheck analyses (the analysis grows with the square of the jobs): %s did not check this workflow",
+			n, maxGateJobs, p.Rule.ID)})
+	}
 }
 
 // forced is simulate's table of the scenarios "job a ended with result r;

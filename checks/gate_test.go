@@ -2,6 +2,7 @@ package checks
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,3 +108,35 @@ func FuzzGateRules(f *testing.F) {
 }
 
 func fstestFS(src string) fstest.MapFS { return fstest.MapFS{"w.yml": {Data: []byte(src)}} }
+
+// TestGateAnalysisBound: past maxGateJobs the gate rules built on the
+// forced table report one whole-file notice each instead of the table's
+// V² bits; at the bound they analyse as usual (here: a bridge found).
+func TestGateAnalysisBound(t *testing.T) {
+	src := func(n int) string {
+		var b strings.Builder
+		b.WriteString("on: push\njobs:\n  a: {runs-on: ubuntu-latest, steps: [{run: x}]}\n" +
+			"  d: {needs: a, if: always(), runs-on: ubuntu-latest, steps: [{run: x}]}\n" +
+			"  g: {needs: d, runs-on: [self-hosted, h100], steps: [{run: x}]}\n")
+		for i := 3; i < n; i++ {
+			fmt.Fprintf(&b, "  x%d: {runs-on: ubuntu-latest, steps: [{run: x}]}\n", i)
+		}
+		return b.String()
+	}
+	for _, n := range []int{maxGateJobs, maxGateJobs + 1} {
+		var got []string
+		for _, f := range Run(loadSrc(t, src(n)), "w.yml", nil, []*Rule{GPUGate, ClosureBridge}) {
+			got = append(got, fmt.Sprintf("%s %s %d: %s", f.Rule, f.Severity, f.Line, f.Message))
+		}
+		want := []string{"gpu-gate error 5: g has no status check, so GitHub gates it on success() of its whole closure: a failure of a (bridged by d) skips it (a GPU job)"}
+		if n > maxGateJobs {
+			want = []string{
+				"closure-bridge notice 0: 10001 jobs, more than the 10000 whose gates cicheck analyses (the analysis grows with the square of the jobs): closure-bridge did not check this workflow",
+				"gpu-gate notice 0: 10001 jobs, more than the 10000 whose gates cicheck analyses (the analysis grows with the square of the jobs): gpu-gate did not check this workflow",
+			}
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%d jobs: got\n%s\nwant\n%s", n, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}

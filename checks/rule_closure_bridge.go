@@ -16,7 +16,8 @@ var ClosureBridge = &Rule{
 		"(and may succeed) after an ancestor a failed or was skipped, the job is skipped anyway: every direct need " +
 		"succeeded, yet a is in its closure (actions/runner#2205).\n\n" +
 		"This is the `gpu-gate` test for jobs that are not on the path to a GPU job. The fix gates the job on its " +
-		"direct needs explicitly: `if: ${{ !cancelled() && needs.D.result == 'success' }}`.",
+		"direct needs explicitly: `if: ${{ !cancelled() && needs.D.result == 'success' }}`.\n\n" +
+		"A workflow of more than 10,000 jobs gets one notice instead: the analysis grows with the square of the jobs.",
 	Bad: `on: push
 jobs:
   a: {runs-on: ubuntu-latest, steps: [{run: make lint}]}
@@ -47,6 +48,7 @@ jobs:
 	Run: func(p *Pass) {
 		g := gateAnalysisOf(p)
 		if !g.usable() {
+			g.tooBig(p)
 			return
 		}
 		for _, j := range p.Workflow.Jobs {

@@ -170,12 +170,16 @@ func (g *gateAnalysis) runsWhileSkipped(j *workflowgraph.Job, need string) bool 
 	if runs(x) {
 		return true
 	}
-	for _, a := range g.w.Ancestors(need) {
-		if aj := g.w.Job(a); aj != nil && f.Skipped(need, a, simulate.Skipped) && runs(aj) {
-			return true
+	// Only the ancestors whose skip skips need, straight from the table: a
+	// sorted list of all ancestors per (job, need) was n² in a chain.
+	found := false
+	f.SkippedUnder(need, simulate.Skipped, func(a string) bool {
+		if aj := g.w.Job(a); aj != nil && runs(aj) {
+			found = true
 		}
-	}
-	return false
+		return !found
+	})
+	return found
 }
 
 // samePlanner: a's if: is decided by outputs of jobs whose outputs j's

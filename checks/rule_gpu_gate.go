@@ -24,7 +24,9 @@ var GPUGate = &Rule{
 		"- **notice**: the job has needs but no bridge today; an explicit gate keeps it so when a job is inserted " +
 		"upstream. This is advice, not a hazard: it fails nothing and `--fix` leaves it (`--fix=all` applies it). " +
 		"`rules.gpu-gate.strict: true` makes these warnings, `strict: false` drops them.\n" +
-		"- nothing for jobs without needs.\n\n" +
+		"- nothing for jobs without needs.\n" +
+		"- one notice for a workflow of more than 10,000 jobs, which the analysis (growing with the square of the " +
+		"jobs) does not cover.\n\n" +
 		"A GPU job is one whose runner label or group names an accelerator as a whole token (`linux-a100-s2`, " +
 		"`aws-g6e-xlarge-plus`, `linux.rocm.gpu.gfx950.1`, `tpuv7x`, `8xh100`; never a GitHub-hosted image), matches " +
 		"`gpu.runner-labels`, is listed in `gpu.jobs`, whose symbolic `runs-on` can evaluate to such a label, or " +
@@ -73,6 +75,7 @@ jobs:
 	Run: func(p *Pass) {
 		g := gateAnalysisOf(p)
 		if !g.usable() {
+			g.tooBig(p)
 			return
 		}
 		strict, strictSet := p.Config.RuleStrictSet("gpu-gate")

@@ -59,37 +59,25 @@ jobs:
 			return
 		}
 		parked := map[string][]string{} // disabled job -> the jobs it parks, in file order
+		parker := parkedBy(w, disabled)
 		for _, d := range w.Jobs {
 			if alwaysFalse(d.If) || mayRunAfterSkip(d.If) {
 				continue
 			}
-			anc := w.Ancestors(d.ID)
-			for _, j := range disabled {
-				if j.ID == d.ID || !slices.Contains(anc, j.ID) {
-					continue
-				}
-				via := ""
-				for _, n := range d.Needs {
-					if n == j.ID {
-						via = ""
-						break
-					}
-					if via == "" && slices.Contains(w.Ancestors(n), j.ID) {
-						via = n
-					}
-				}
-				through := ""
-				if via != "" {
-					through = fmt.Sprintf(" (through %s)", via)
-				}
-				gate := "has no status check, so the implicit success() skips it too"
-				if d.If.HasStatusFunc() {
-					gate = "is gated on success(), which is false with it skipped"
-				}
-				p.Reportf(d, 0, 0, "%s never runs while %s is disabled: it needs %s%s and %s", d.ID, j.ID, j.ID, through, gate)
-				parked[j.ID] = append(parked[j.ID], d.ID)
-				break // named after the first disabled job in the file
+			j, via := parker(d)
+			if j == nil {
+				continue
 			}
+			through := ""
+			if via != "" {
+				through = fmt.Sprintf(" (through %s)", via)
+			}
+			gate := "has no status check, so the implicit success() skips it too"
+			if d.If.HasStatusFunc() {
+				gate = "is gated on success(), which is false with it skipped"
+			}
+			p.Reportf(d, 0, 0, "%s never runs while %s is disabled: it needs %s%s and %s", d.ID, j.ID, j.ID, through, gate)
+			parked[j.ID] = append(parked[j.ID], d.ID)
 		}
 		for _, j := range disabled {
 			msg := fmt.Sprintf("%s is disabled: its if: (%s) is always false, so it never runs", j.ID, strings.Join(strings.Fields(j.If.Raw), " "))
@@ -99,6 +87,82 @@ jobs:
 			p.Reportf(j, j.If.Line, j.If.Column, "%s", msg)
 		}
 	},
+}
+
+// parkedBy returns a function giving, for a job d, the first disabled job
+// (in file order) among d's ancestors, or nil, and the first direct need
+// of d it parks d through ("" when it is a direct need itself).
+//
+// It works on the needs graph's strongly connected components, in
+// dependency order: a component's first disabled ancestor is the least,
+// over the components its jobs need, of their own disabled jobs and their
+// first; a job on a cycle also has its own component's. A need n parks d
+// through that job exactly when n's first is d's. (Listing every job's
+// ancestors made a chain of n jobs behind an if: false n² in time and
+// memory.)
+func parkedBy(w *workflowgraph.Workflow, disabled []*workflowgraph.Job) func(d *workflowgraph.Job) (*workflowgraph.Job, string) {
+	index := make(map[string]int, len(disabled))
+	for i, j := range disabled {
+		index[j.ID] = i
+	}
+	least := func(a, b int) int { // -1 is none
+		if a < 0 || (b >= 0 && b < a) {
+			return b
+		}
+		return a
+	}
+	comps := w.Components()
+	compOf := make(map[string]int, len(w.Jobs))
+	first := make([]int, len(comps)) // a component's first disabled ancestor
+	own := make([]int, len(comps))   // its own first disabled job
+	for c, ids := range comps {
+		for _, id := range ids {
+			compOf[id] = c
+		}
+		own[c], first[c] = -1, -1
+		cyclic := false
+		for _, id := range ids {
+			if i, ok := index[id]; ok {
+				own[c] = least(own[c], i)
+			}
+			for _, n := range w.Job(id).Needs {
+				nj := w.Job(n)
+				if nj == nil {
+					continue
+				}
+				if p := compOf[nj.ID]; p != c {
+					first[c] = least(first[c], least(own[p], first[p]))
+				} else {
+					cyclic = true
+				}
+			}
+		}
+		if cyclic {
+			first[c] = least(first[c], own[c])
+		}
+	}
+	firstOf := func(id string) int {
+		if c, ok := compOf[id]; ok {
+			return first[c]
+		}
+		return -1
+	}
+	return func(d *workflowgraph.Job) (*workflowgraph.Job, string) {
+		k := firstOf(d.ID)
+		if k < 0 {
+			return nil, ""
+		}
+		j := disabled[k]
+		if slices.Contains(d.Needs, j.ID) {
+			return j, ""
+		}
+		for _, n := range d.Needs {
+			if nj := w.Job(n); nj != nil && firstOf(nj.ID) == k {
+				return j, n
+			}
+		}
+		return j, "" // not reached: some need leads to j
+	}
 }
 
 // mayRunAfterSkip: the condition calls a status function other than

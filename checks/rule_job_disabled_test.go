@@ -1,9 +1,15 @@
 package checks
 
 import (
+	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/cicheck/cicheck/workflowgraph"
 )
 
 func TestJobDisabled(t *testing.T) {
@@ -82,5 +88,80 @@ jobs:
 		"ci.yml:12:9: error [if-cond] constant expression \"true\" in condition. remove the if: section job= fix=\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestParkedByMatchesScan: the one-pass first disabled ancestor, and the
+// need it parks through, agree with listing each job's ancestors, on random
+// graphs (cycles and self-needs included) with random disabled jobs,
+// repeated and unknown needs.
+func TestParkedByMatchesScan(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	for trial := 0; trial < 200; trial++ {
+		n := 1 + rng.Intn(40)
+		var b strings.Builder
+		b.WriteString("on: push\njobs:\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "  j%d:\n    runs-on: x\n    steps: [{run: x}]\n", i)
+			if rng.Intn(4) == 0 {
+				b.WriteString("    if: false\n")
+			}
+			if i > 0 {
+				b.WriteString("    needs: [")
+				for k := rng.Intn(4); k >= 0; k-- {
+					if rng.Intn(15) == 0 {
+						b.WriteString("nope, ")
+					}
+					to := rng.Intn(i)
+					if trial%2 == 1 && rng.Intn(6) == 0 {
+						to = rng.Intn(n) // forward or to itself: a cycle
+					}
+					fmt.Fprintf(&b, "j%d, ", to)
+				}
+				b.WriteString("]\n")
+			}
+		}
+		w := loadSrc(t, b.String())
+		var disabled []*workflowgraph.Job
+		for _, j := range w.Jobs {
+			if alwaysFalse(j.If) {
+				disabled = append(disabled, j)
+			}
+		}
+		fast, scan := parkedBy(w, disabled), parkedByScan(w, disabled)
+		for _, d := range w.Jobs {
+			if alwaysFalse(d.If) {
+				continue // the rule asks only about jobs that may run
+			}
+			fj, fv := fast(d)
+			sj, sv := scan(d)
+			if fj != sj || fv != sv {
+				t.Fatalf("%s: parked by %v through %q, the scan says %v through %q\n%s", d.ID, fj, fv, sj, sv, b.String())
+			}
+		}
+	}
+}
+
+// parkedByScan is parkedBy as the rule did it: listing ancestors.
+func parkedByScan(w *workflowgraph.Workflow, disabled []*workflowgraph.Job) func(d *workflowgraph.Job) (*workflowgraph.Job, string) {
+	return func(d *workflowgraph.Job) (*workflowgraph.Job, string) {
+		anc := w.Ancestors(d.ID)
+		for _, j := range disabled {
+			if j.ID == d.ID || !slices.Contains(anc, j.ID) {
+				continue
+			}
+			via := ""
+			for _, n := range d.Needs {
+				if n == j.ID {
+					via = ""
+					break
+				}
+				if via == "" && slices.Contains(w.Ancestors(n), j.ID) {
+					via = n
+				}
+			}
+			return j, via
+		}
+		return nil, ""
 	}
 }

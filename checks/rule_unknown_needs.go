@@ -35,6 +35,7 @@ jobs:
 `,
 	Run: func(p *Pass) {
 		w := p.Workflow
+		near := nearIDs(w)
 		for _, j := range w.Jobs {
 			for i, n := range j.Needs {
 				if w.Job(n) != nil {
@@ -45,7 +46,7 @@ jobs:
 					// The message names no other job: a baseline fingerprints it, and
 					// adding an unrelated job must not make an accepted finding new.
 					Message: fmt.Sprintf("job %q needs job %q, which does not exist in this workflow", j.ID, n)}
-				if s := closest(n, j, w); s != "" {
+				if s := near.closest(n, j); s != "" {
 					f.Fix = needsFix(j.Needs, i, s)
 				}
 				p.Report(f)
@@ -65,30 +66,64 @@ func needsFix(needs []string, i int, s string) string {
 	return "needs: [" + strings.Join(out, ", ") + "]"
 }
 
+// jobIDs holds a workflow's job ids by length, for closest: a suggestion
+// is within edit distance 2, so only ids at most 2 longer or shorter can
+// be one, and an unknown need far from every id costs no distance at all.
+type jobIDs struct {
+	w     *workflowgraph.Workflow
+	byLen map[int][]string // in file order
+}
+
+func nearIDs(w *workflowgraph.Workflow) jobIDs {
+	ids := jobIDs{w: w, byLen: map[int][]string{}}
+	for _, j := range w.Jobs {
+		ids.byLen[len(j.ID)] = append(ids.byLen[len(j.ID)], j.ID)
+	}
+	return ids
+}
+
 // closest returns the job id within edit distance 2 of n, if exactly one,
 // and only when the distance is at most half of n's length: "zz" is not a
 // typo of "b".
 // The job itself and its descendants are never suggested: needing them
-// would be a cycle.
+// would be a cycle. They are looked up only when some id is near, since
+// a search per unknown need made a chain of them n².
 func closest(n string, from *workflowgraph.Job, w *workflowgraph.Workflow) string {
+	return nearIDs(w).closest(n, from)
+}
+
+func (ids jobIDs) closest(n string, from *workflowgraph.Job) string {
+	limit := min(2, len(n)/2)
+	type near struct {
+		id string
+		d  int
+	}
+	var cands []near
+	for l := len(n) - limit; l <= len(n)+limit; l++ {
+		for _, id := range ids.byLen[l] {
+			if d := textdist.Levenshtein(strings.ToLower(n), strings.ToLower(id)); d <= limit { // ids match case-insensitively
+				cands = append(cands, near{id, d})
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return ""
+	}
 	excluded := map[string]bool{from.ID: true}
-	for _, d := range w.Descendants(from.ID) {
+	for _, d := range ids.w.Descendants(from.ID) {
 		excluded[d] = true
 	}
-	best, bestD, ties := "", 3, 0
-	for _, j := range w.Jobs {
-		if excluded[j.ID] {
-			continue
-		}
-		d := textdist.Levenshtein(strings.ToLower(n), strings.ToLower(j.ID)) // ids match case-insensitively
+	best, bestD, ties := "", limit+1, 0
+	for _, c := range cands {
 		switch {
-		case d < bestD:
-			best, bestD, ties = j.ID, d, 0
-		case d == bestD:
+		case excluded[c.id]:
+		case c.d < bestD:
+			best, bestD, ties = c.id, c.d, 0
+		case c.d == bestD:
 			ties++
 		}
 	}
-	if ties > 0 || 2*bestD > len(n) {
+	if ties > 0 {
 		return ""
 	}
 	return best

@@ -1,6 +1,8 @@
 package checks
 
 import (
+	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +11,8 @@ import (
 	"github.com/rhysd/actionlint"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/textdist"
+	"github.com/cicheck/cicheck/workflowgraph"
 )
 
 // The gpu-gate message does not claim GPU jobs that run through the skip.
@@ -134,5 +138,69 @@ func TestDuplicateNeedNearMiss(t *testing.T) {
 	if len(fs) != 1 || strings.Count(fs[0].Message, "bridged by b") != 1 || strings.Contains(fs[0].Message, "more") ||
 		fs[0].Fix != "if: ${{ !cancelled() && needs.b.result == 'success' }}" {
 		t.Errorf("got\n%s", render(fs))
+	}
+}
+
+// closestScan is closest as it was: every job's distance, then the best.
+func closestScan(n string, from *workflowgraph.Job, w *workflowgraph.Workflow) string {
+	excluded := map[string]bool{from.ID: true}
+	for _, d := range w.Descendants(from.ID) {
+		excluded[d] = true
+	}
+	best, bestD, ties := "", 3, 0
+	for _, j := range w.Jobs {
+		if excluded[j.ID] {
+			continue
+		}
+		d := textdist.Levenshtein(n, j.ID)
+		switch {
+		case d < bestD:
+			best, bestD, ties = j.ID, d, 0
+		case d == bestD:
+			ties++
+		}
+	}
+	if ties > 0 || 2*bestD > len(n) {
+		return ""
+	}
+	return best
+}
+
+// TestClosestMatchesScan: looking only at ids of nearby length, and at
+// descendants only when some id is near, suggests what the scan did.
+func TestClosestMatchesScan(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	word := func() string {
+		b := make([]byte, 1+rng.Intn(6))
+		for i := range b {
+			b[i] = "abc-"[rng.Intn(4)]
+		}
+		return string(b)
+	}
+	for trial := 0; trial < 300; trial++ {
+		var b strings.Builder
+		b.WriteString("on: push\njobs:\n")
+		var ids []string
+		for i := 0; i < 1+rng.Intn(12); i++ {
+			id := fmt.Sprintf("%s%d", word(), i)
+			fmt.Fprintf(&b, "  %s:\n    runs-on: x\n    steps: [{run: x}]\n", id)
+			if len(ids) > 0 {
+				fmt.Fprintf(&b, "    needs: [%s]\n", ids[rng.Intn(len(ids))])
+			}
+			ids = append(ids, id)
+		}
+		w := loadSrc(t, b.String())
+		for k := 0; k < 20; k++ {
+			n := word()
+			if rng.Intn(2) == 0 {
+				n = ids[rng.Intn(len(ids))]
+				n = n[:rng.Intn(len(n))] + word()[:1] + n[rng.Intn(len(n)):]
+			}
+			for _, j := range w.Jobs {
+				if got, want := closest(n, j, w), closestScan(n, j, w); got != want {
+					t.Fatalf("closest(%q from %s) = %q, the scan says %q\n%s", n, j.ID, got, want, b.String())
+				}
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/internal/ghschema"
@@ -24,6 +25,7 @@ import (
 //     runner, pointing at gpu.runner-labels when the label names hardware.
 func RefineRunnerLabels(fs []finding.Finding, w *workflowgraph.Workflow, c *workflowgraph.Classifier) []finding.Finding {
 	out := fs[:0]
+	var selfHosted map[string]bool // built on the first unknown label: one pass over the jobs, not one per finding
 	for _, f := range fs {
 		label, ok := unknownRunnerLabel(f)
 		if !ok {
@@ -31,7 +33,13 @@ func RefineRunnerLabels(fs []finding.Finding, w *workflowgraph.Workflow, c *work
 			continue
 		}
 		// An empty label is actionlint's syntax-check error already.
-		if label == "" || c.MatchLabel(label) || c.MatchHeavyLabel(label) || besideSelfHosted(w, label) {
+		if label == "" || c.MatchLabel(label) || c.MatchHeavyLabel(label) {
+			continue
+		}
+		if selfHosted == nil {
+			selfHosted = besideSelfHosted(w)
+		}
+		if selfHosted[foldKey(label)] {
 			continue
 		}
 		if _, retired := ghschema.Retired(label); retired {
@@ -84,21 +92,42 @@ func unknownRunnerLabel(f finding.Finding) (string, bool) {
 	return m[1], true
 }
 
-// besideSelfHosted: some job of w (or of a workflow it calls) lists label
-// together with self-hosted.
-func besideSelfHosted(w *workflowgraph.Workflow, label string) bool {
+// besideSelfHosted is the set of labels some job of w lists together with
+// self-hosted, keyed by foldKey. Built once per workflow: asking per
+// finding made a workflow of n jobs with an unknown label cost n².
+func besideSelfHosted(w *workflowgraph.Workflow) map[string]bool {
+	set := map[string]bool{}
 	if w == nil {
-		return false
+		return set
 	}
 	for _, j := range w.Jobs {
-		has, self := false, false
+		self := false
 		for _, l := range j.Runner.Labels {
-			has = has || strings.EqualFold(l, label)
 			self = self || strings.EqualFold(l, "self-hosted")
 		}
-		if has && self {
-			return true
+		if !self {
+			continue
+		}
+		for _, l := range j.Runner.Labels {
+			set[foldKey(l)] = true
 		}
 	}
-	return false
+	return set
+}
+
+// foldKey maps s to one representative of its case-fold class, so that
+// foldKey(a) == foldKey(b) exactly when strings.EqualFold(a, b): each rune
+// becomes the smallest rune of its simple-folding orbit (ToLower alone
+// would part ſ from s and K from the Kelvin sign, which EqualFold joins).
+func foldKey(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
 }

@@ -117,3 +117,28 @@ func TestRunnerImageRetired(t *testing.T) {
 		})
 	}
 }
+
+// TestBesideSelfHostedFolds: the set built once per workflow answers as the
+// per-finding EqualFold scan it replaced did, case folding included.
+func TestBesideSelfHostedFolds(t *testing.T) {
+	w := loadSrc(t, `on: push
+jobs:
+  a: {runs-on: [Self-Hosted, BOX-1], steps: [{run: x}]}
+  b: {runs-on: [linux, box-ſ], steps: [{run: x}]}
+  c: {runs-on: [self-hosted, kelvin-`+"\u212a"+`], steps: [{run: x}]}
+`)
+	set := besideSelfHosted(w)
+	for _, tt := range []struct {
+		label string
+		want  bool
+	}{{"box-1", true}, {"Box-1", true}, {"self-hosted", true}, {"box-s", false}, {"kelvin-k", true}, {"KELVIN-K", true}, {"linux", false}} {
+		if got := set[foldKey(tt.label)]; got != tt.want {
+			t.Errorf("%q beside self-hosted = %v, want %v", tt.label, got, tt.want)
+		}
+	}
+	for _, p := range [][2]string{{"ſ", "s"}, {"ſ", "S"}, {"\u212a", "k"}, {"\u212a", "K"}, {"Σ", "ς"}, {"σ", "ς"}, {"a", "b"}, {"ß", "ss"}, {"\xff", "\xfe"}, {"x\xff", "X\xfe"}} {
+		if (foldKey(p[0]) == foldKey(p[1])) != strings.EqualFold(p[0], p[1]) {
+			t.Errorf("foldKey(%q) == foldKey(%q) disagrees with EqualFold", p[0], p[1])
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -105,24 +106,32 @@ func AssignJobs(src []byte, w *workflowgraph.Workflow, fs []finding.Finding) []f
 	// Lines as sub-slices of src: splitLines would copy the whole source
 	// for every file with an actionlint finding.
 	lines := bytes.Split(src, []byte("\n"))
+	// A finding goes to the first job (in w.Jobs' order, by start line)
+	// whose lines hold it. reach[k] is the furthest end of spans 0..k, so
+	// the first span ending at or after a line is found by binary search
+	// rather than a scan per finding (n² with a finding per job).
 	type span struct {
 		id         string
 		start, end int
 	}
-	var spans []span
+	spans := make([]span, 0, len(w.Jobs))
+	reach := make([]int, 0, len(w.Jobs))
 	for _, j := range w.Jobs {
 		s, e := jobRange(lines, j)
 		spans = append(spans, span{j.ID, s, e})
+		if k := len(reach); k > 0 {
+			e = max(e, reach[k-1])
+		}
+		reach = append(reach, e)
 	}
 	for i := range fs {
 		if fs[i].Job != "" || fs[i].Line == 0 {
 			continue
 		}
-		for _, s := range spans {
-			if fs[i].Line >= s.start && fs[i].Line <= s.end {
-				fs[i].Job = s.id
-				break
-			}
+		line := fs[i].Line
+		k := sort.SearchInts(reach, line) // first span with end >= line
+		if k < len(spans) && spans[k].start <= line {
+			fs[i].Job = spans[k].id
 		}
 	}
 	return fs

@@ -137,3 +137,29 @@ func TestBlankFrom(t *testing.T) {
 		}
 	}
 }
+
+// TestAssignJobsFirstMatch: the binary search gives every line the first
+// job (in file order) whose lines hold it, as a scan of the jobs would,
+// for block jobs and for jobs written on one line of a flow mapping.
+func TestAssignJobsFirstMatch(t *testing.T) {
+	for _, src := range []string{
+		"on: push\njobs:\n  a:\n    runs-on: x\n\n# c\n    steps: [{run: x}]\n  b: {runs-on: x, steps: [{run: x}]}\n  c:\n    runs-on: x\n    steps:\n      - run: x\nenv: {}\n",
+		"on: push\njobs: {a: {runs-on: x, steps: [{run: x}]}, b: {runs-on: x, steps: [{run: x}]}}\n",
+		"on: push\njobs: {a: {runs-on: x, steps: [{run: x}]},\n  b: {runs-on: x,\n    steps: [{run: x}]}, c: {runs-on: x, steps: [{run: x}]}}\n",
+	} {
+		w := loadSrc(t, src)
+		raw := bytes.Split([]byte(src), []byte("\n"))
+		for line := 0; line <= len(raw)+1; line++ {
+			want := ""
+			for _, j := range w.Jobs {
+				if s, e := jobRange(raw, j); line > 0 && line >= s && line <= e {
+					want = j.ID
+					break
+				}
+			}
+			if got := AssignJobs([]byte(src), w, []finding.Finding{{Line: line}})[0].Job; got != want {
+				t.Errorf("line %d: job %q, want %q\n%s", line, got, want, src)
+			}
+		}
+	}
+}

@@ -56,3 +56,25 @@ func BenchmarkWriteHugeLine(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWriteManyOnOneLine: 1,000 and 4,000 findings along one line (a
+// flow mapping of every job). Each line is measured once, so the cost per
+// finding stays the snippet's window as the line grows.
+func BenchmarkWriteManyOnOneLine(b *testing.B) {
+	for _, n := range []int{1000, 4000} {
+		var line strings.Builder
+		var fs []finding.Finding
+		for i := range n {
+			fs = append(fs, finding.Finding{Rule: "r", Severity: finding.Notice, File: "w.yml", Line: 1, Column: line.Len() + 1, Message: "m"})
+			fmt.Fprintf(&line, "j%d: {runs-on: foo-bar, steps: [{run: x}]}, ", i)
+		}
+		opts := Options{Sources: map[string][]byte{"w.yml": []byte(line.String())}}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for b.Loop() {
+				if err := Write(io.Discard, "text", fs, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

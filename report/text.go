@@ -86,7 +86,7 @@ func (st textStyle) severity(s finding.Severity) string {
 
 func writeText(buf *bytes.Buffer, fs []finding.Finding, opts Options) error {
 	st := newTextStyle(opts.Color)
-	src := sourceCache{sources: opts.Sources, lines: map[string][]string{}}
+	src := sourceCache{sources: opts.Sources, lines: map[string][]string{}, index: map[lineKey]*lineIndex{}}
 	counts := map[finding.Severity]int{}
 	for _, f := range fs {
 		counts[f.Severity]++
@@ -108,8 +108,8 @@ func writeText(buf *bytes.Buffer, fs []finding.Finding, opts Options) error {
 			buf.WriteString("  fix: " + safetext.Block(f.Fix, "       ") + "\n")
 		}
 		if f.Line > 0 {
-			if line, ok := src.line(f.File, f.Line); ok {
-				writeSnippet(buf, st, f.Line, f.Column, line)
+			if line, ix, ok := src.line(f.File, f.Line); ok {
+				writeSnippet(buf, st, f.Line, f.Column, line, ix)
 			}
 		}
 	}
@@ -154,14 +154,37 @@ func summary(total int, counts map[finding.Severity]int) string {
 }
 
 // sourceCache splits each source file into lines once, however many
-// findings point into it.
+// findings point into it, and measures each line shown once: thousands of
+// findings on one long line (a flow mapping of every job) would otherwise
+// each scan the line from its start.
 type sourceCache struct {
 	sources map[string][]byte
 	lines   map[string][]string
+	index   map[lineKey]*lineIndex
 }
 
-// line returns line n (1-based) of file without its line terminator.
-func (c sourceCache) line(file string, n int) (string, bool) {
+type lineKey struct {
+	file string
+	line int
+}
+
+// line returns line n (1-based) of file without its line terminator, and
+// its index.
+func (c sourceCache) line(file string, n int) (string, *lineIndex, bool) {
+	text, ok := c.text(file, n)
+	if !ok {
+		return "", nil, false
+	}
+	k := lineKey{file, n}
+	ix := c.index[k]
+	if ix == nil {
+		ix = indexLine(text)
+		c.index[k] = ix
+	}
+	return text, ix, true
+}
+
+func (c sourceCache) text(file string, n int) (string, bool) {
 	lines, ok := c.lines[file]
 	if !ok {
 		data, found := c.sources[file]
@@ -221,12 +244,45 @@ func cellOf(r rune, w int) cell {
 	return cell{r, widthCond.RuneWidth(r)}
 }
 
-// layout returns the cells of runes [lo, hi) of line. Tabs are expanded from
-// the start of the line, so earlier runes are measured but not kept: a
-// megabyte-long minified line costs no more memory than a short one.
-func layout(line string, lo, hi int) []cell {
+// indexStride is how many runes apart lineIndex marks are: a snippet
+// measures at most this many runes before its window.
+const indexStride = 256
+
+// lineIndex lets a snippet start measuring near its window instead of at
+// the start of the line: the rune count and, every indexStride runes, the
+// byte offset and the cells so far (tabs are expanded from the start of the
+// line, so a window's layout depends on what precedes it). One pass builds
+// it; it holds a 16-byte mark per indexStride runes.
+type lineIndex struct {
+	runes int
+	marks []lineMark // marks[k] is rune k·indexStride
+}
+
+type lineMark struct{ off, cells int }
+
+func indexLine(line string) *lineIndex {
+	ix := &lineIndex{}
+	w := 0
+	for off, r := range line {
+		if ix.runes%indexStride == 0 {
+			ix.marks = append(ix.marks, lineMark{off, w})
+		}
+		w += cellOf(r, w).width
+		ix.runes++
+	}
+	return ix
+}
+
+// layout returns the cells of runes [lo, hi) of line, measured from the
+// mark of ix at or before lo. Earlier runes are not kept: a megabyte-long
+// minified line costs no more memory than a short one.
+func layout(line string, ix *lineIndex, lo, hi int) []cell {
 	cs := make([]cell, 0, min(hi-lo, len(line)))
 	w, i := 0, 0
+	if k := lo / indexStride; k < len(ix.marks) {
+		m := ix.marks[k]
+		line, w, i = line[m.off:], m.cells, k*indexStride
+	}
 	for _, r := range line {
 		if i >= hi {
 			break
@@ -243,13 +299,15 @@ func layout(line string, lo, hi int) []cell {
 
 // snippetLine returns the line as displayed and the number of cells before
 // the caret for the 1-based character column col (clamped to just past the
-// end of the line).
-func snippetLine(line string, col int) (string, int) {
-	n := utf8.RuneCountInString(line)
+// end of the line). ix is indexLine(line), built once per line however
+// many findings point into it; the work here is bounded by the snippet
+// width and indexStride, not by the line's length.
+func snippetLine(line string, ix *lineIndex, col int) (string, int) {
+	n := ix.runes
 	k := min(max(col-1, 0), n) // caret before rune k
 	// Only runes within one snippet width of the caret can be shown.
 	lo, hi := max(k-maxSnippet, 0), min(k+maxSnippet+1, n)
-	cs := layout(line, lo, hi)
+	cs := layout(line, ix, lo, hi)
 	kk := k - lo // caret before cs[kk]
 	start, end := 0, len(cs)
 	total := 0
@@ -288,9 +346,9 @@ func snippetLine(line string, col int) (string, int) {
 	return b.String(), pad
 }
 
-func writeSnippet(buf *bytes.Buffer, st textStyle, lineNo, col int, line string) {
+func writeSnippet(buf *bytes.Buffer, st textStyle, lineNo, col int, line string, ix *lineIndex) {
 	num := strconv.Itoa(lineNo)
-	shown, pad := snippetLine(line, col)
+	shown, pad := snippetLine(line, ix, col)
 	buf.WriteString(st.gutter.Sprint("  " + num + " |"))
 	if shown != "" {
 		buf.WriteString(" " + shown)

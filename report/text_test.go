@@ -2,9 +2,11 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/fatih/color"
 
@@ -47,11 +49,81 @@ func TestSnippetLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			shown, pad := snippetLine(tt.line, tt.col)
+			shown, pad := snippetLine(tt.line, indexLine(tt.line), tt.col)
 			if shown != tt.wantShown || pad != tt.wantPad {
 				t.Errorf("snippetLine(%q, %d) = %q, %d; want %q, %d", tt.line, tt.col, shown, pad, tt.wantShown, tt.wantPad)
 			}
 		})
+	}
+}
+
+// TestSnippetLineIndexed: starting from the line index's nearest mark
+// gives what measuring from the start of the line gives (an index without
+// marks), for every column of long lines mixing tabs, wide, escaped and
+// invalid runes, across mark boundaries.
+func TestSnippetLineIndexed(t *testing.T) {
+	for _, unit := range []string{"abcdefghij", "a\tb", "日本\tx", "a\x1bb\u202e", "x\xffy", "é\u0301\t🚀 "} {
+		for _, reps := range []int{1, 100, 257} {
+			line := strings.Repeat(unit, reps)
+			ix, flat := indexLine(line), &lineIndex{runes: utf8.RuneCountInString(line)}
+			for col := 0; col <= flat.runes+2; col++ {
+				gs, gp := snippetLine(line, ix, col)
+				ws, wp := snippetLine(line, flat, col)
+				if gs != ws || gp != wp {
+					t.Fatalf("%q×%d col %d: indexed %q, %d; from the start %q, %d", unit, reps, col, gs, gp, ws, wp)
+				}
+			}
+		}
+	}
+}
+
+// TestTextLongLineManyFindings renders findings spread along one 6,000-character
+// line (a flow mapping of every job): each snippet is cut to a window
+// around its column with "..." on the cut sides, and the caret sits under
+// the character the column names.
+func TestTextLongLineManyFindings(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("jobs: {")
+	for i := range 200 {
+		fmt.Fprintf(&b, "j%03d: {runs-on: foo}, ", i)
+	}
+	b.WriteString("}")
+	line := b.String()
+	var fs []finding.Finding
+	var cols []int
+	for i := range 200 {
+		col := strings.Index(line, fmt.Sprintf("j%03d:", i)) + 1
+		cols = append(cols, col)
+		fs = append(fs, finding.Finding{Rule: "r", Severity: finding.Notice, File: "w.yml", Line: 1, Column: col, Message: "m"})
+	}
+	got := textOf(t, fs, Options{Sources: map[string][]byte{"w.yml": []byte(line + "\n")}})
+	lines := strings.Split(got, "\n")
+	for i, col := range cols {
+		snip, caret := lines[3*i+1], lines[3*i+2]
+		shown, ok := strings.CutPrefix(snip, "  1 | ")
+		if !ok || !strings.HasPrefix(caret, "    | ") {
+			t.Fatalf("finding %d: snippet lines %q, %q", i, snip, caret)
+		}
+		at := strings.Index(caret, "^") - len("    | ")
+		if want := fmt.Sprintf("j%03d:", i); !strings.HasPrefix(shown[at:], want) {
+			t.Errorf("finding %d (column %d): caret under %q, want %q\n%s\n%s", i, col, shown[at:min(at+5, len(shown))], want, snip, caret)
+		}
+		if w := utf8.RuneCountInString(shown); w > maxSnippet+6 {
+			t.Errorf("finding %d: snippet of %d cells", i, w)
+		}
+		if cut := col > maxSnippet/2+1; cut != strings.HasPrefix(shown, "...") {
+			t.Errorf("finding %d (column %d): snippet %q", i, col, shown)
+		}
+		if !strings.HasSuffix(shown, "...") && len(line)-col > maxSnippet {
+			t.Errorf("finding %d (column %d): right side not cut: %q", i, col, shown)
+		}
+	}
+	// One finding in the middle, exactly: 60 cells left of the caret after "...".
+	mid := textOf(t, fs[100:101], Options{Sources: map[string][]byte{"w.yml": []byte(line + "\n")}})
+	c := cols[100]
+	want := fmt.Sprintf("w.yml:1:%d: notice: m [r]\n  1 | ...%s...\n    | %s^\n", c, line[c-1-60:c-1+60], strings.Repeat(" ", 63))
+	if body, _, _ := strings.Cut(mid, "\n\n"); body+"\n" != want {
+		t.Errorf("got\n%s\nwant\n%s", body, want)
 	}
 }
 

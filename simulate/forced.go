@@ -273,6 +273,24 @@ func (f *Forced) Skipped(x, a string, r Result) bool {
 	return f.skip[ri][px].Has(pa) || f.fail[ri][px].Has(pa)
 }
 
+// SkippedUnder calls fn with each ancestor a of x (in dependency order)
+// for which Skipped(x, a, r) holds, until fn returns false: one pass over
+// x's rows of the table instead of a question per ancestor. On a workflow
+// GitHub rejects it calls nothing.
+func (f *Forced) SkippedUnder(x string, r Result, fn func(a string) bool) {
+	px, ok := f.s.pos[x]
+	if !ok || f.invalid {
+		return
+	}
+	ri := forcedIndex(r)
+	set := f.skip[ri][px].Clone().Union(f.fail[ri][px], f.n)
+	if set == nil {
+		return
+	}
+	set.And(f.anc[px]) // the rows also hold the baseline of non-ancestors
+	set.All(func(p int) bool { return fn(f.s.order[p]) })
+}
+
 // Mask is the set of jobs for which keep is true, for SkippedBelow.
 func (f *Forced) Mask(keep func(id string) bool) bitset.Set {
 	m := bitset.New(f.n)

@@ -237,3 +237,31 @@ func TestClosureMatchesAncestors(t *testing.T) {
 		}
 	}
 }
+
+// TestSkippedUnder: the ancestors SkippedUnder visits are exactly those
+// for which Skipped holds, each once, and returning false stops it.
+func TestSkippedUnder(t *testing.T) {
+	for _, w := range randomWorkflows(t, 200) {
+		f := New(w).Forced()
+		for _, x := range w.Jobs {
+			for _, r := range []Result{Failure, Skipped} {
+				var want, got []string
+				for _, a := range w.Ancestors(x.ID) {
+					if f.Skipped(x.ID, a, r) {
+						want = append(want, a)
+					}
+				}
+				f.SkippedUnder(x.ID, r, func(a string) bool { got = append(got, a); return true })
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					t.Fatalf("SkippedUnder(%s, %s) = %v, want %v\n%s", x.ID, r, got, want, w.Source)
+				}
+				n := 0
+				f.SkippedUnder(x.ID, r, func(string) bool { n++; return false })
+				if n != min(1, len(want)) {
+					t.Fatalf("SkippedUnder(%s, %s) went on after false: %d calls", x.ID, r, n)
+				}
+			}
+		}
+	}
+}

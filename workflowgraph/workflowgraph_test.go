@@ -361,6 +361,60 @@ jobs:
 	}
 }
 
+// TestAncestorCountCycles agrees with len(Ancestors) on random graphs
+// whose needs point anywhere: cycles through and behind other cycles,
+// self-needs, repeated and unknown needs, needs naming a job in another case.
+func TestAncestorCountCycles(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for trial := 0; trial < 300; trial++ {
+		n := 1 + rng.Intn(60)
+		var b strings.Builder
+		b.WriteString("on: push\njobs:\n")
+		for i := 0; i < n; i++ {
+			id := fmt.Sprintf("j%d", i)
+			if i%7 == 3 {
+				id = fmt.Sprintf("J%d", i)
+			}
+			fmt.Fprintf(&b, "  %s:\n    runs-on: ubuntu-latest\n    steps: [{run: x}]\n    needs: [", id)
+			for k := 1 + rng.Intn(3); k > 0; k-- {
+				// Mostly backward edges, sometimes forward (cycles) or to nothing.
+				switch r := rng.Intn(10); {
+				case r == 0:
+					b.WriteString("nope, ")
+				case r < 3 || i == 0:
+					fmt.Fprintf(&b, "j%d, ", rng.Intn(n))
+				default:
+					fmt.Fprintf(&b, "j%d, ", rng.Intn(i))
+				}
+			}
+			b.WriteString("]\n")
+		}
+		w := load(t, map[string]string{"w.yml": b.String()}, "w.yml")
+		for _, j := range w.Jobs {
+			if got, want := w.AncestorCount(j.ID), len(w.Ancestors(j.ID)); got != want {
+				t.Fatalf("AncestorCount(%s) = %d, want %d\n%s", j.ID, got, want, b.String())
+			}
+		}
+	}
+}
+
+// TestAncestorCountLongCycle: a cycle through every job counts every job
+// for each (the job itself included, as Ancestors does).
+func TestAncestorCountLongCycle(t *testing.T) {
+	const n = 3000
+	var b strings.Builder
+	b.WriteString("on: push\njobs:\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "  j%d: {needs: j%d, runs-on: x, steps: [{run: x}]}\n", i, i%n+1)
+	}
+	w := load(t, map[string]string{"w.yml": b.String()}, "w.yml")
+	for _, id := range []string{"j1", "j1500", "j3000"} {
+		if got := w.AncestorCount(id); got != n {
+			t.Errorf("AncestorCount(%s) = %d, want %d", id, got, n)
+		}
+	}
+}
+
 // TestAncestorCount agrees with len(Ancestors) on generated DAGs, on a
 // workflow with a cycle and for an unknown id.
 func TestAncestorCount(t *testing.T) {
@@ -391,5 +445,22 @@ func TestAncestorCount(t *testing.T) {
 		if w.AncestorCount("nope") != 0 {
 			t.Fatal("unknown id")
 		}
+	}
+}
+
+// TestComponents: a cycle's jobs share a component, listed in file order,
+// and every component comes after those its jobs need.
+func TestComponents(t *testing.T) {
+	w := load(t, map[string]string{"w.yml": `on: push
+jobs:
+  a: {runs-on: x, steps: [{run: x}]}
+  c: {needs: [b, a], runs-on: x, steps: [{run: x}]}
+  b: {needs: c, runs-on: x, steps: [{run: x}]}
+  d: {needs: [b, nope], runs-on: x, steps: [{run: x}]}
+  e: {needs: e, runs-on: x, steps: [{run: x}]}
+`}, "w.yml")
+	got := fmt.Sprint(w.Components())
+	if want := "[[a] [c b] [d] [e]]"; got != want {
+		t.Errorf("Components() = %s, want %s", got, want)
 	}
 }
