@@ -320,6 +320,9 @@ type condInfo struct {
 	// decide the answer; looseAll: the whole github or inputs context is.
 	loose    map[string]bool
 	looseAll bool
+	// reads are the facts the condition reads at all: combinations that
+	// agree on them agree on the condition.
+	reads map[string]bool
 	// needs: the condition reads the needs context (its key then holds
 	// the job's needs, whose results the all-success run fixes).
 	needs bool
@@ -340,6 +343,27 @@ func (c *condInfo) key(j *workflowgraph.Job) string {
 	return raw + "\x00" + strings.ToLower(strings.Join(j.Needs, "\x00"))
 }
 
+// project is cb's values of the facts the condition reads, as a key.
+func (c *condInfo) project(cb combo) string {
+	var b strings.Builder
+	for _, v := range cb.vals {
+		if !c.looseAll && !c.reads[v.path] {
+			continue
+		}
+		b.WriteString(v.v.Kind.String())
+		b.WriteByte(0)
+		b.WriteString(v.v.Str)
+		if v.v.Bool {
+			b.WriteByte('t')
+		}
+		if v.class {
+			b.WriteByte('c')
+		}
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
 // looseIn: in cb, a fact the condition reads loosely is a class.
 func (c *condInfo) looseIn(cb combo) bool {
 	for _, v := range cb.vals {
@@ -352,7 +376,7 @@ func (c *condInfo) looseIn(cb combo) bool {
 
 // inspect records the literals j's condition compares facts with, in u.
 func inspect(j *workflowgraph.Job, u *usage) *condInfo {
-	c := &condInfo{loose: map[string]bool{}}
+	c := &condInfo{loose: map[string]bool{}, reads: map[string]bool{}}
 	if j.If == nil {
 		return c
 	}
@@ -465,6 +489,7 @@ func (w walker) walk(n actionlint.ExprNode, truth bool) {
 		switch {
 		case ok && modelled(p):
 			w.u.add(w.u.eqs, p, "") // truth is the '' comparison
+			w.c.reads[p] = true
 			if !truth {
 				w.c.loose[p] = true
 			}
@@ -479,6 +504,7 @@ func (w walker) walk(n actionlint.ExprNode, truth bool) {
 		if x.Kind == actionlint.CompareOpNodeKindEq || x.Kind == actionlint.CompareOpNodeKindNotEq {
 			if p, lit, ok := factAndLiteral(x.Left, x.Right); ok {
 				w.u.add(w.u.eqs, p, lit)
+				w.c.reads[p] = true
 				return
 			}
 		}
@@ -489,6 +515,7 @@ func (w walker) walk(n actionlint.ExprNode, truth bool) {
 			if p, ok := pathOf(x.Args[0]); ok && modelled(p) {
 				if s, isStr := x.Args[1].(*actionlint.StringNode); isStr {
 					w.u.add(w.u.prefixes, p, s.Value)
+					w.c.reads[p] = true
 					return
 				}
 			}

@@ -222,16 +222,35 @@ func (a *analysis) evalJob(j *workflowgraph.Job, c *condInfo) (bitset.Set, bitse
 		}
 	}
 	cond := simulate.Condition(j)
+	// Combinations that agree on the facts the condition reads agree on
+	// its value: evaluated once per distinct projection.
+	seen := map[string][2]bool{}
+	var needs expr.Value
+	if c.needs {
+		needs = needsOf(j)
+	}
 	for k, cb := range a.combos {
+		key := c.project(cb)
+		if got, ok := seen[key]; ok {
+			if got[0] {
+				s.Add(k)
+			}
+			if got[1] {
+				any.Add(k)
+			}
+			continue
+		}
 		ctx := a.ctxs[k]
 		loose := c.looseIn(cb)
 		succCtx := ctx
 		if c.needs {
-			succCtx = withNeeds(ctx, j)
+			succCtx = withNeeds(ctx, needs)
 		}
+		var got [2]bool
 		succ := &expr.Env{Contexts: succCtx, Success: expr.Bool(true), Failure: expr.Bool(false), Cancelled: expr.Bool(false)}
 		if loose || cond.Eval(succ).Truthy() != expr.No {
 			s.Add(k)
+			got[0] = true
 		}
 		free := &expr.Env{Contexts: ctx}
 		if !c.status {
@@ -241,18 +260,25 @@ func (a *analysis) evalJob(j *workflowgraph.Job, c *condInfo) (bitset.Set, bitse
 		}
 		if loose || cond.Eval(free).Truthy() != expr.No {
 			any.Add(k)
+			got[1] = true
 		}
+		seen[key] = got
 	}
 	return s, any
 }
 
-// withNeeds adds the needs context of the all-success run: each direct
-// need succeeded; its outputs are free.
-func withNeeds(ctx map[string]expr.Value, j *workflowgraph.Job) map[string]expr.Value {
+// needsOf is the needs context of the all-success run: each direct need
+// of j succeeded; its outputs are free.
+func needsOf(j *workflowgraph.Job) expr.Value {
 	needs := expr.Object(nil)
 	for _, n := range j.Needs {
 		needs = needs.Set(n, expr.Object(map[string]expr.Value{"result": expr.String("success"), "outputs": expr.OpenObject(nil)}))
 	}
+	return needs
+}
+
+// withNeeds is ctx with the needs context.
+func withNeeds(ctx map[string]expr.Value, needs expr.Value) map[string]expr.Value {
 	out := make(map[string]expr.Value, len(ctx)+1)
 	for k, v := range ctx {
 		out[k] = v
