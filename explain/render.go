@@ -2,11 +2,12 @@ package explain
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/cicheck/cicheck/internal/jsonw"
 
 	"github.com/cicheck/cicheck/internal/plural"
 	"github.com/cicheck/cicheck/internal/safetext"
@@ -108,9 +109,7 @@ func witnessText(f *Filter) string {
 func Write(w io.Writer, format string, r *Report, nfiles int, advisories []Advisory) error {
 	switch format {
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return jsonw.Write(w, r)
 	case "markdown":
 		return writeMarkdown(w, r, nfiles, advisories)
 	case "text", "github":

@@ -5,10 +5,11 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/cicheck/cicheck/internal/jsonw"
 
 	"github.com/cicheck/cicheck/internal/plural"
 	"github.com/cicheck/cicheck/internal/safetext"
@@ -339,9 +340,7 @@ func Write(w io.Writer, format string, gws []Workflow) error {
 	case "dot":
 		return DOT(w, gws)
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(Doc{Version: 1, Workflows: gws})
+		return jsonw.Write(w, Doc{Version: 1, Workflows: gws})
 	}
 	return fmt.Errorf("unknown graph format %q", format)
 }
