@@ -38,7 +38,7 @@ jobs:
 	want := map[string]string{
 		"a":   "implicit: implicit success() (no needs)",
 		"b":   "implicit: implicit success() over 1 ancestor",
-		"gpu": "explicit: explicit cancelled()",
+		"gpu": "explicit: status check: !cancelled()",
 		"t":   "always-true: always true: text around ${{ }}; effectively implicit success() over 3 ancestors",
 	}
 	for id, w := range want {
