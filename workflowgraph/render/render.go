@@ -165,11 +165,12 @@ func gateOf(w *workflowgraph.Workflow, j *workflowgraph.Job) Gate {
 // proves can never run.
 func neverRuns(w *workflowgraph.Workflow) map[string]string {
 	out := map[string]string{}
-	for _, p := range reach.Analyze(w).Proofs {
+	res := reach.Analyze(w)
+	for _, p := range res.Proofs {
 		var why string
 		switch p.Kind {
 		case reach.Own:
-			why = "its if: holds on no trigger"
+			why = "its if: is false on every trigger (" + strings.Join(res.Triggers, ", ") + ")"
 		case reach.Conflict:
 			why = "its if: and " + p.Other + "'s never hold together"
 		case reach.AncestorNeverSucceeds:
@@ -246,11 +247,11 @@ func writeTextJobs(b *strings.Builder, gw Workflow, indent string) {
 			fmt.Fprintf(b, "%s  needs:   %s\n", indent, strings.Join(gj.Needs, ", "))
 		}
 		fmt.Fprintf(b, "%s  gate:    %s\n", indent, gj.Gate.Summary)
-		if gj.NeverRuns != "" {
-			fmt.Fprintf(b, "%s  never runs: %s\n", indent, gj.NeverRuns)
-		}
 		if gj.Gate.Condition != "" {
 			fmt.Fprintf(b, "%s  if:      %s\n", indent, gj.Gate.Condition)
+		}
+		if gj.NeverRuns != "" {
+			fmt.Fprintf(b, "%s  never runs: %s\n", indent, gj.NeverRuns)
 		}
 		if r := gj.runsOn(); r != "" {
 			fmt.Fprintf(b, "%s  runs-on: %s\n", indent, r)
