@@ -342,11 +342,16 @@ func writeMermaid(w io.Writer, p picture) error {
 	m := &mermaidWriter{used: map[string][]string{}}
 	m.b.WriteString("flowchart TD\n")
 	lg := legendGroup(p.scenario)
-	m.b.WriteString("  subgraph legend[\"legend\"]\n    direction TB\n")
+	// The legend's rows are chains left to right, one above the other.
+	m.b.WriteString("  subgraph legend[\"legend\"]\n    direction LR\n")
 	for _, n := range lg.nodes {
 		m.node(n)
 	}
-	m.rowLinks(legendRows(lg))
+	for _, row := range legendRows(lg) {
+		for i := 1; i < len(row); i++ {
+			fmt.Fprintf(&m.b, "    %s ~~~ %s\n", row[i-1].key, row[i].key)
+		}
+	}
 	m.b.WriteString("  end\n")
 	prev := "legend"
 	for _, g := range p.groups {
