@@ -365,8 +365,8 @@ func writeMermaid(w io.Writer, p picture) error {
 			m.b.WriteString("  end\n")
 			fmt.Fprintf(&m.b, "  %s ~~~ %s\n", prev, g.key)
 			prev = g.key
-		} else if len(g.nodes) > 0 {
-			fmt.Fprintf(&m.b, "  %s ~~~ %s\n", prev, g.nodes[0].key)
+		} else if rows := g.layer(); len(rows) > 0 {
+			fmt.Fprintf(&m.b, "  %s ~~~ %s\n", prev, rows[0][0].key)
 		}
 	}
 	for _, l := range looks() {
