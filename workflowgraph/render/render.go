@@ -7,6 +7,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/cicheck/cicheck/internal/jsonw"
@@ -280,14 +281,40 @@ func (gj Job) labelLines(prefix string) []string {
 	if m := gj.marks(); m != "" {
 		first += " " + m
 	}
-	lines := append([]string{first}, gj.Gate.lines...)
+	rest := slices.Clone(gj.Gate.lines)
 	if r := gj.runsOn(); r != "" {
-		lines = append(lines, "runs-on: "+shorten(r, labelMax))
+		rest = append(rest, "runs-on: "+shorten(r, labelMax))
 	}
 	if gj.NeverRuns != "" {
-		lines = append(lines, "never runs: "+shorten(gj.NeverRuns, labelMax))
+		rest = append(rest, "never runs: "+shorten(gj.NeverRuns, labelMax))
+	}
+	lines := []string{first}
+	for _, l := range rest {
+		lines = append(lines, wrap(l, wrapAt)...)
 	}
 	return lines
+}
+
+// wrapAt is the width a label's lines are wrapped to, at spaces: a long
+// condition makes a narrow, taller box rather than a wide row.
+const wrapAt = 40
+
+// wrap breaks s at spaces into lines of at most n runes where it can.
+func wrap(s string, n int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Split(s, " ") {
+		switch {
+		case line == "":
+			line = word
+		case len([]rune(line))+1+len([]rune(word)) <= n, line == "&&", line == "||":
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	return append(lines, line)
 }
 
 // pictureOf numbers the jobs of the workflows, and of the reusable

@@ -271,3 +271,18 @@ func TestLayering(t *testing.T) {
 		t.Errorf("last needs mid in the row above; no invisible link wanted:\n%s", mmd)
 	}
 }
+
+func TestWrap(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want string
+	}{
+		{"short", "short"},
+		{"status check: !cancelled() && needs.pre-commit.result == 'success'", "status check: !cancelled() &&|needs.pre-commit.result == 'success'"},
+		{"&& !contains(github.event.pull_request.labels.*.name, 'x')", "&& !contains(github.event.pull_request.labels.*.name,|'x')"},
+	} {
+		if got := strings.Join(wrap(c.in, wrapAt), "|"); got != c.want {
+			t.Errorf("wrap(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
