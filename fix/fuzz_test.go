@@ -123,8 +123,13 @@ func containsAuthor(n, o string) bool {
 }
 
 // takeIfs removes the if: pair of each listed job from the tree and
-// returns the values removed.
+// returns the values removed, by the ids as listed (job ids compare
+// without case: a finding names the job as its key is written).
 func takeIfs(doc *yaml.Node, jobs map[string]bool) map[string]*yaml.Node {
+	listed := map[string]string{}
+	for id := range jobs {
+		listed[strings.ToLower(id)] = id
+	}
 	out := map[string]*yaml.Node{}
 	root := doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
@@ -139,8 +144,9 @@ func takeIfs(doc *yaml.Node, jobs map[string]bool) map[string]*yaml.Node {
 		}
 		js := root.Content[i+1]
 		for k := 0; k+1 < len(js.Content); k += 2 {
-			id, body := strings.ToLower(js.Content[k].Value), js.Content[k+1]
-			if !jobs[id] || body.Kind != yaml.MappingNode {
+			id, ok := listed[strings.ToLower(js.Content[k].Value)]
+			body := js.Content[k+1]
+			if !ok || body.Kind != yaml.MappingNode {
 				continue
 			}
 			for m := 0; m+1 < len(body.Content); m += 2 {
