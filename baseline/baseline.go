@@ -15,6 +15,8 @@ import (
 	"path"
 	"slices"
 
+	"github.com/cicheck/cicheck/internal/jsonw"
+
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/report"
 )
@@ -63,11 +65,11 @@ func Build(fs []finding.Finding) *Baseline {
 
 // Marshal encodes b as indented JSON with a trailing newline.
 func (b *Baseline) Marshal() []byte {
-	out, err := json.MarshalIndent(b, "", "  ")
+	out, err := jsonw.Marshal(b)
 	if err != nil { // only plain strings and ints: cannot fail
 		panic(err)
 	}
-	return append(out, '\n')
+	return out
 }
 
 // Parse decodes a baseline file; name is used in error messages.

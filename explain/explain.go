@@ -95,6 +95,9 @@ type Job struct {
 	Changed bool `json:"-"`
 	// Needs are the job's direct needs, for the graph (not in JSON).
 	Needs []string `json:"-"`
+	// Explicit: the job's if: calls a status function (the graph's
+	// hexagon; not in JSON).
+	Explicit bool `json:"-"`
 }
 
 // Explain simulates every workflow on the changed files. fsys is the
@@ -430,7 +433,7 @@ func verdicts(pw *prepared, o Options, steps map[string][]stepOutcome, trig path
 	}
 	var heavy, rest []*Job
 	for _, j := range w.Jobs {
-		v := &Job{ID: j.ID, Name: j.Name, Runner: runnerText(j.Runner), Needs: j.Needs}
+		v := &Job{ID: j.ID, Name: j.Name, Runner: runnerText(j.Runner), Needs: j.Needs, Explicit: len(j.If.StatusFuncs()) > 0}
 		if o.Classifier != nil {
 			v.Heavy, v.GPU = o.Classifier.IsHeavy(j), o.Classifier.IsGPU(j)
 		}

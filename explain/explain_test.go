@@ -418,3 +418,53 @@ func TestLabelsUnknown(t *testing.T) {
 		})
 	}
 }
+
+// TestMarkdownPicture: the markdown report's picture is drawn in the
+// graph's scheme: top-down, a legend with the scenario's states, a GPU and
+// heavy job in the graph's GPU + heavy colour, skipped jobs grey, a job
+// with a status check a hexagon.
+func TestMarkdownPicture(t *testing.T) {
+	fsys := fstest.MapFS{"w.yml": {Data: []byte(`on: pull_request
+jobs:
+  lint: {runs-on: ubuntu-latest, steps: [{run: x}]}
+  gpu:
+    needs: lint
+    if: github.event_name == 'push'
+    runs-on: [self-hosted, h100]
+    steps: [{run: x}]
+  notify:
+    needs: gpu
+    if: ${{ always() && !cancelled() }}
+    runs-on: ubuntu-latest
+    steps: [{run: x}]
+`)}}
+	w, _, err := workflowgraph.Load(fsys, "w.yml")
+	if err != nil || w == nil {
+		t.Fatal(err)
+	}
+	r := Explain(changed("a.py"), []*workflowgraph.Workflow{w}, nil, Options{Classifier: config.Default().Classifier()})
+	var b bytes.Buffer
+	if err := Write(&b, "markdown", r, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, want := range []string{
+		"```mermaid\nflowchart TD\n",
+		`legend4("skipped in this scenario")`,
+		`legend7{{"explicit status check"}}`,
+		`j0("gpu [GPU, heavy]<br/>skip")`, // heavy jobs first
+		`j1("lint<br/>run")`,
+		`j2{{"notify<br/>run"}}`,
+		"classDef skip fill:#eaeef2,",
+		"class legend4,j0 skip\n",
+		"    j1 --> j0\n    j0 --> j2\n",
+		"  legend ~~~ j1\n", // the legend above the first row
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "never runs") {
+		t.Errorf("a scenario picture has no never-runs entry:\n%s", md)
+	}
+}

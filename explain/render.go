@@ -2,11 +2,12 @@ package explain
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/cicheck/cicheck/internal/jsonw"
 
 	"github.com/cicheck/cicheck/internal/plural"
 	"github.com/cicheck/cicheck/internal/safetext"
@@ -108,9 +109,7 @@ func witnessText(f *Filter) string {
 func Write(w io.Writer, format string, r *Report, nfiles int, advisories []Advisory) error {
 	switch format {
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return jsonw.Write(w, r)
 	case "markdown":
 		return writeMarkdown(w, r, nfiles, advisories)
 	case "text", "github":
@@ -238,8 +237,10 @@ func writeMarkdown(out io.Writer, r *Report, nfiles int, advisories []Advisory) 
 const maxGraphJobs = 120
 
 // writeMermaid draws the workflow's jobs and needs as a Mermaid flowchart
-// (GitHub renders it in comments and step summaries): green runs, grey
-// skips, yellow undecided; accelerator and heavy jobs have a thick border.
+// (GitHub renders it in comments and step summaries) in the graph's scheme
+// (render.MermaidScenario): the fill says GPU, heavy or both, grey a job
+// the scenario skips, a dashed border one it leaves undecided, a hexagon an
+// explicit status check; a legend says so.
 func writeMermaid(b *strings.Builder, w *Workflow) {
 	if len(w.Jobs) == 0 {
 		return
@@ -249,35 +250,27 @@ func writeMermaid(b *strings.Builder, w *Workflow) {
 		fmt.Fprintf(b, "%d jobs: too many to draw (at most %d).\n\n</details>\n", len(w.Jobs), maxGraphJobs)
 		return
 	}
-	b.WriteString("```mermaid\nflowchart LR\n")
-	b.WriteString("  classDef run fill:#dafbe1,stroke:#1a7f37,color:#1f2328\n")
-	b.WriteString("  classDef skip fill:#eaeef2,stroke:#8c959f,color:#57606a\n")
-	b.WriteString("  classDef unknown fill:#fff8c5,stroke:#9a6700,color:#1f2328\n")
-	b.WriteString("  classDef heavy stroke-width:4px\n")
-	node := map[string]string{}
+	nodes := make([]render.Node, len(w.Jobs))
 	for i, j := range w.Jobs {
-		node[j.ID] = fmt.Sprintf("j%d", i)
-	}
-	for _, j := range w.Jobs {
-		label := j.ID
+		first := j.ID
 		switch {
+		case j.GPU && j.Heavy:
+			first += " [GPU, heavy]"
 		case j.GPU:
-			label += " · GPU"
+			first += " [GPU]"
 		case j.Heavy:
-			label += " · heavy"
+			first += " [heavy]"
 		}
-		label += " · " + string(j.Verdict)
-		fmt.Fprintf(b, "  %s[\"%s\"]:::%s\n", node[j.ID], render.MermaidText(label), j.Verdict)
-		if j.GPU || j.Heavy {
-			fmt.Fprintf(b, "  class %s heavy\n", node[j.ID])
+		st := render.Unknown
+		switch j.Verdict {
+		case Run:
+			st = render.Run
+		case Skip:
+			st = render.Skip
 		}
+		nodes[i] = render.Node{ID: j.ID, Lines: []string{first, string(j.Verdict)}, GPU: j.GPU, Heavy: j.Heavy, Explicit: j.Explicit, State: st, Needs: j.Needs}
 	}
-	for _, j := range w.Jobs {
-		for _, n := range j.Needs {
-			if p, ok := node[n]; ok { // needs are spelled as their jobs' ids
-				fmt.Fprintf(b, "  %s --> %s\n", p, node[j.ID])
-			}
-		}
-	}
+	b.WriteString("```mermaid\n")
+	_ = render.MermaidScenario(b, nodes) // a strings.Builder never fails
 	b.WriteString("```\n\n</details>\n")
 }

@@ -1,11 +1,12 @@
 package replay
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/cicheck/cicheck/internal/jsonw"
 
 	"github.com/cicheck/cicheck/internal/plural"
 	"github.com/cicheck/cicheck/internal/safetext"
@@ -19,9 +20,7 @@ func Formats() []string { return []string{"text", "markdown", "json"} }
 func Write(w io.Writer, format string, r *Result) error {
 	switch format {
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return jsonw.Write(w, r)
 	case "markdown":
 		_, err := io.WriteString(w, markdown(r))
 		return err

@@ -1,13 +1,14 @@
 package simulate
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/cicheck/cicheck/internal/jsonw"
 
 	"github.com/cicheck/cicheck/internal/safetext"
 	"github.com/cicheck/cicheck/workflowgraph"
@@ -136,11 +137,11 @@ func WriteFaultMatrix(out io.Writer, format string, rows []FaultRow) {
 	}
 	switch format {
 	case "json":
-		b, _ := json.MarshalIndent(struct {
+		b, _ := jsonw.Marshal(struct {
 			Version  int        `json:"version"`
 			Failures []FaultRow `json:"failures"`
-		}{1, rows}, "", "  ")
-		fmt.Fprintln(out, string(b))
+		}{1, rows})
+		_, _ = out.Write(b)
 	case "markdown":
 		md := safetext.Markdown
 		fmt.Fprintln(out, "| job that fails | GPU/heavy jobs skipped | still run | undecided |")
@@ -183,13 +184,13 @@ func WriteFaultReport(out io.Writer, format string, r FaultReport) {
 				und[i].Deciders = []Decider{}
 			}
 		}
-		b, _ := json.MarshalIndent(struct {
+		b, _ := jsonw.Marshal(struct {
 			Version   int         `json:"version"`
 			Scenario  string      `json:"scenario"`
 			Failures  []FaultRow  `json:"failures"`
 			Undecided []Undecided `json:"undecided"`
-		}{1, r.Scenario, r.Rows, und}, "", "  ")
-		fmt.Fprintln(out, string(b))
+		}{1, r.Scenario, r.Rows, und})
+		_, _ = out.Write(b)
 		return
 	}
 	esc, code := safetext.Line, safetext.Line

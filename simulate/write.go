@@ -1,10 +1,11 @@
 package simulate
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/cicheck/cicheck/internal/jsonw"
 
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/internal/safetext"
@@ -118,7 +119,5 @@ func WriteVerdicts(w io.Writer, format string, vs []Verdict) error {
 }
 
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	return jsonw.Write(w, v)
 }

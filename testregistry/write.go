@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cicheck/cicheck/internal/jsonw"
+
 	"github.com/cicheck/cicheck/internal/safetext"
 )
 
@@ -24,12 +26,7 @@ type skippedJSON struct {
 }
 
 func writeJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return jsonw.Write(w, v)
 }
 
 // WriteSelection writes a run's policy and the tests it selects (text, or

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -77,5 +79,80 @@ func TestGraphJSON(t *testing.T) {
 	}
 	if g := jobs["build-image"].Gate; g.Kind != "explicit" || strings.Join(g.StatusFunctions, ",") != "always,cancelled" {
 		t.Errorf("build-image gate %+v", g)
+	}
+}
+
+// sixtyJobs is a generated pull-request workflow of 60 jobs, most of them
+// independent (the shape that used to draw as one row): 2 setup jobs, 46
+// tests needing one of them or nothing, GPU and heavy ones among them, 10
+// jobs gathering a few tests each and a final gate over those.
+func sixtyJobs() string {
+	var b strings.Builder
+	b.WriteString("on: pull_request\njobs:\n")
+	b.WriteString("  changes: {runs-on: ubuntu-latest, steps: [{run: x}]}\n  lint: {runs-on: ubuntu-latest, steps: [{run: x}]}\n")
+	for i := range 46 {
+		runner := "ubuntu-latest"
+		switch i % 5 {
+		case 1:
+			runner = "[self-hosted, h100]"
+		case 2:
+			runner = "[self-hosted, linux.24xlarge]"
+		}
+		needs := ""
+		if i%3 == 0 {
+			needs = "needs: changes, "
+		}
+		fmt.Fprintf(&b, "  test-%02d: {%sruns-on: %s, steps: [{run: x}]}\n", i, needs, runner)
+	}
+	var gathers []string
+	for i := range 11 {
+		fmt.Fprintf(&b, "  gather-%d:\n    needs: [test-%02d, test-%02d, test-%02d]\n    if: ${{ always() && !cancelled() }}\n    runs-on: ubuntu-latest\n    steps: [{run: x}]\n", i, i*4, i*4+1, i*4+2)
+		gathers = append(gathers, fmt.Sprintf("gather-%d", i))
+	}
+	fmt.Fprintf(&b, "  all-green: {needs: [%s], runs-on: ubuntu-latest, steps: [{run: x}]}\n", strings.Join(gathers, ", "))
+	return b.String()
+}
+
+// TestGraphDOTAspectRatio lays a 60-job workflow out with Graphviz: the
+// picture is at most four times as wide as it is high, and has the legend.
+func TestGraphDOTAspectRatio(t *testing.T) {
+	dot, err := exec.LookPath("dot")
+	if err != nil {
+		t.Skip("graphviz `dot` is not installed (apt-get install graphviz); skipping the layout check")
+	}
+	dir := t.TempDir()
+	src := sixtyJobs()
+	if n := strings.Count(src, "\n  ") - strings.Count(src, "\n    "); n != 60 {
+		t.Fatalf("generated %d jobs, want 60", n)
+	}
+	writeFile(t, filepath.Join(dir, ".github/workflows/pr.yml"), src)
+	out, errs, code := runIn(t, dir, "graph", "--format", "dot")
+	if code != exitOK {
+		t.Fatalf("code %d: %s", code, errs)
+	}
+	cmd := exec.Command(dot, "-Tplain")
+	cmd.Stdin = strings.NewReader(out)
+	plain, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("dot: %v", err)
+	}
+	// -Tplain: "graph scale width height", then "node name x y w h label ...".
+	var scale, width, height float64
+	if _, err := fmt.Sscanf(string(plain), "graph %g %g %g", &scale, &width, &height); err != nil || height == 0 {
+		t.Fatalf("no graph line (%v):\n%.200s", err, plain)
+	}
+	if r := width / height; r >= 4 {
+		t.Errorf("the picture is %.1f x %.1f in, %.2f:1; want under 4:1", width, height, r)
+	} else {
+		t.Logf("the picture is %.1f x %.1f in, %.2f:1", width, height, r)
+	}
+	for _, entry := range []string{"GPU", "heavy", "GPU + heavy", "never runs (proven)", "implicit success() gate", "explicit status check"} {
+		// A label is quoted when it has to be.
+		if !regexp.MustCompile(`(?m)^node legend\d+ \S+ \S+ \S+ \S+ "?` + regexp.QuoteMeta(entry) + `"? `).Match(plain) {
+			t.Errorf("the legend lacks %s", entry)
+		}
+	}
+	if n := regexp.MustCompile(`(?m)^node j\d+ `).FindAll(plain, -1); len(n) != 60 {
+		t.Errorf("%d jobs drawn, want 60", len(n))
 	}
 }

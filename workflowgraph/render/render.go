@@ -5,10 +5,13 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+
+	"github.com/cicheck/cicheck/internal/jsonw"
+	"github.com/cicheck/cicheck/reach"
 
 	"github.com/cicheck/cicheck/internal/plural"
 	"github.com/cicheck/cicheck/internal/safetext"
@@ -40,6 +43,9 @@ type Job struct {
 	Uses  string                 `json:"uses"`
 	// Callee holds the jobs of a resolved local reusable workflow.
 	Callee *Workflow `json:"callee,omitempty"`
+	// NeverRuns says, briefly, why the job can never run when package
+	// reach proves it (empty, and left out, otherwise).
+	NeverRuns string `json:"never_runs,omitempty"`
 }
 
 type Gate struct {
@@ -51,6 +57,8 @@ type Gate struct {
 	Ancestors int    `json:"ancestors"`
 	Condition string `json:"condition"`
 	Summary   string `json:"summary"`
+	// lines is the gate as a picture labels it.
+	lines []string
 }
 
 type Runner struct {
@@ -76,9 +84,10 @@ func Build(file string, w *workflowgraph.Workflow, cl *workflowgraph.Classifier)
 	if gw.Cycles == nil {
 		gw.Cycles = [][]string{}
 	}
+	never := neverRuns(w)
 	for _, id := range w.TopoOrder() {
 		j := w.Job(id)
-		gj := Job{ID: j.ID, Name: j.Name, Needs: nonNil(j.Needs), Gate: gateOf(w, j), GPU: cl.IsGPU(j), Class: cl.Classify(j), Heavy: cl.IsHeavy(j), Uses: j.Uses,
+		gj := Job{ID: j.ID, Name: j.Name, Needs: nonNil(j.Needs), Gate: gateOf(w, j), GPU: cl.IsGPU(j), Class: cl.Classify(j), Heavy: cl.IsHeavy(j), Uses: j.Uses, NeverRuns: never[j.ID],
 			Runner: Runner{Labels: nonNil(j.Runner.Labels), Group: j.Runner.Group, Symbolic: nonNil(j.Runner.Symbolic), InferredFrom: nonNil(j.Runner.InferredFrom)}}
 		if j.Callee != nil {
 			c := Build(j.Callee.Path, j.Callee, cl)
@@ -92,6 +101,28 @@ func Build(file string, w *workflowgraph.Workflow, cl *workflowgraph.Classifier)
 	return gw
 }
 
+// labelMax is the longest text a picture puts on one line of a label.
+const labelMax = 60
+
+// shorten cuts s to at most n runes, marking the cut with an ellipsis.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// condText is a condition as a label shows it: one line, without the
+// ${{ }} around a whole expression.
+func condText(raw string) string {
+	c := strings.Join(strings.Fields(raw), " ")
+	if strings.HasPrefix(c, "${{") && strings.HasSuffix(c, "}}") && strings.Count(c, "${{") == 1 {
+		c = strings.TrimSpace(c[3 : len(c)-2])
+	}
+	return c
+}
+
 func gateOf(w *workflowgraph.Workflow, j *workflowgraph.Job) Gate {
 	n := w.AncestorCount(j.ID)
 	g := Gate{Ancestors: n, StatusFunctions: nonNil(j.If.StatusFuncs())}
@@ -99,24 +130,65 @@ func gateOf(w *workflowgraph.Workflow, j *workflowgraph.Job) Gate {
 	if n == 0 {
 		over = "implicit success() (no needs)"
 	}
+	var cond string
+	if j.If != nil {
+		cond = shorten(condText(j.If.Raw), labelMax)
+	}
 	switch {
 	case j.If == nil:
 		g.Kind, g.Summary = "implicit", over
+		g.lines = []string{over}
 	case j.If.AlwaysTrue:
 		g.Kind, g.Condition = "always-true", j.If.Raw
 		g.Summary = "always true: text around ${{ }}"
+		g.lines = []string{g.Summary}
 		if len(g.StatusFunctions) == 0 {
 			g.Summary += "; effectively " + over
+			g.lines = append(g.lines, "effectively "+over)
 		}
 	case len(g.StatusFunctions) > 0:
 		g.Kind, g.Condition = "explicit", j.If.Raw
-		g.Summary = "explicit " + strings.Join(g.StatusFunctions, "(), ") + "()"
+		g.Summary = "status check: " + cond
+		g.lines = []string{g.Summary}
 	default:
 		g.Kind, g.Condition = "implicit", j.If.Raw
-		g.Summary = over + " && condition"
+		if strings.Contains(cond, "||") { // success() && (a || b)
+			cond = "(" + cond + ")"
+		}
+		g.Summary = over + " && " + cond
+		g.lines = []string{over, "&& " + cond}
 	}
 	g.Condition = strings.Join(strings.Fields(g.Condition), " ")
 	return g
+}
+
+// neverRuns is, by job id, a short reason for each job of w package reach
+// proves can never run.
+func neverRuns(w *workflowgraph.Workflow) map[string]string {
+	out := map[string]string{}
+	res := reach.Analyze(w)
+	for _, p := range res.Proofs {
+		var why string
+		switch p.Kind {
+		case reach.Own:
+			why = "its if: is false on every trigger (" + strings.Join(res.Triggers, ", ") + ")"
+		case reach.Conflict:
+			why = "its if: and " + p.Other + "'s never hold together"
+		case reach.AncestorNeverSucceeds:
+			why = p.Other + " never succeeds"
+		case reach.Pair:
+			why = p.Other + " and " + p.Third + " never run together"
+		default:
+			why = "no trigger runs it with all its ancestors"
+		}
+		out[p.Job] = why
+		for _, parked := range p.Parked {
+			if _, ok := out[parked]; !ok {
+				out[parked] = p.Job + " never runs"
+			}
+		}
+	}
+	return out
 }
 
 func (gj Job) marks() string {
@@ -179,6 +251,9 @@ func writeTextJobs(b *strings.Builder, gw Workflow, indent string) {
 		if gj.Gate.Condition != "" {
 			fmt.Fprintf(b, "%s  if:      %s\n", indent, gj.Gate.Condition)
 		}
+		if gj.NeverRuns != "" {
+			fmt.Fprintf(b, "%s  never runs: %s\n", indent, gj.NeverRuns)
+		}
 		if r := gj.runsOn(); r != "" {
 			fmt.Fprintf(b, "%s  runs-on: %s\n", indent, r)
 		}
@@ -199,132 +274,94 @@ func MermaidText(s string) string {
 	return r.Replace(safetext.Line(s))
 }
 
-func nodeLabel(prefix string, gj Job, br string, esc func(string) string) string {
-	parts := []string{esc(prefix + gj.ID)}
+// labelLines are a job's label in a picture: its id and marks, its gate,
+// its runner and, for a job proven never to run, why.
+func (gj Job) labelLines(prefix string) []string {
+	first := prefix + gj.ID
 	if m := gj.marks(); m != "" {
-		parts[0] += " " + esc(m)
+		first += " " + m
 	}
-	parts = append(parts, esc(gj.Gate.Summary))
+	rest := slices.Clone(gj.Gate.lines)
 	if r := gj.runsOn(); r != "" {
-		parts = append(parts, esc("runs-on: "+r))
+		rest = append(rest, "runs-on: "+shorten(r, labelMax))
 	}
-	return strings.Join(parts, br)
+	if gj.NeverRuns != "" {
+		rest = append(rest, "never runs: "+shorten(gj.NeverRuns, labelMax))
+	}
+	lines := []string{first}
+	for _, l := range rest {
+		lines = append(lines, wrap(l, wrapAt)...)
+	}
+	return lines
 }
 
-// walker numbers the jobs of a workflow, and of the reusable workflows
-// they call, and hands nodes and edges to the writer in a stable order:
-// each job, the edges into a callee's jobs as it is met, then the needs
-// edges. The Mermaid and DOT writers differ only in how they print them.
-type walker struct {
-	n        int
-	node     func(id, prefix string, gj Job)
-	callEdge func(from, to string)
-	needEdge func(from, to string)
+// wrapAt is the width a label's lines are wrapped to, at spaces: a long
+// condition makes a narrow, taller box rather than a wide row.
+const wrapAt = 40
+
+// wrap breaks s at spaces into lines of at most n runes where it can.
+func wrap(s string, n int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Split(s, " ") {
+		switch {
+		case line == "":
+			line = word
+		case len([]rune(line))+1+len([]rune(word)) <= n, line == "&&", line == "||":
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	return append(lines, line)
 }
 
-func (g *walker) walk(gw Workflow, prefix string) map[string]string {
-	ids := map[string]string{}
-	for _, gj := range gw.Jobs {
-		id := fmt.Sprintf("j%d", g.n)
-		g.n++
-		ids[gj.ID] = id
-		g.node(id, prefix, gj)
-		if gj.Callee != nil {
-			inner := g.walk(*gj.Callee, gj.ID+" / ")
-			for _, cj := range gj.Callee.Jobs {
-				g.callEdge(id, inner[cj.ID])
+// pictureOf numbers the jobs of the workflows, and of the reusable
+// workflows they call, in order (j0, j1, ...), each workflow a group.
+func pictureOf(gws []Workflow) picture {
+	n := 0
+	var build func(gw Workflow, key, label, prefix string) *pgroup
+	build = func(gw Workflow, key, label, prefix string) *pgroup {
+		g := &pgroup{key: key, label: label}
+		for _, gj := range gw.Jobs {
+			pn := &pnode{key: fmt.Sprintf("j%d", n), Node: Node{ID: gj.ID, Lines: gj.labelLines(prefix), GPU: gj.GPU, Heavy: gj.Heavy,
+				Explicit: len(gj.Gate.StatusFunctions) > 0, Needs: gj.Needs}}
+			if gj.NeverRuns != "" {
+				pn.State = Never
+			}
+			n++
+			g.nodes = append(g.nodes, pn)
+			if gj.Callee != nil {
+				c := build(*gj.Callee, "c"+pn.key, gj.ID+" calls "+gj.Callee.File, gj.ID+" / ")
+				g.calls = append(g.calls, call{from: pn.key, group: c})
 			}
 		}
+		return g
 	}
-	for _, gj := range gw.Jobs {
-		for _, need := range gj.Needs {
-			if from, ok := ids[need]; ok {
-				g.needEdge(from, ids[gj.ID])
-			}
-		}
+	var p picture
+	for i, gw := range gws {
+		p.groups = append(p.groups, build(gw, fmt.Sprintf("w%d", i), gw.File, ""))
 	}
-	return ids
+	return p
 }
 
 // Mermaid writes the graphs as a Mermaid flowchart.
-func Mermaid(w io.Writer, gws []Workflow) error {
-	var b strings.Builder
-	b.WriteString("flowchart TD\n")
-	var gpu, heavy, edges []string
-	g := &walker{
-		node: func(id, prefix string, gj Job) {
-			fmt.Fprintf(&b, "    %s[\"%s\"]\n", id, nodeLabel(prefix, gj, "<br/>", MermaidText))
-			if gj.GPU {
-				gpu = append(gpu, id)
-			}
-			if gj.Heavy {
-				heavy = append(heavy, id)
-			}
-		},
-		callEdge: func(from, to string) { edges = append(edges, fmt.Sprintf("    %s -.-> %s", from, to)) },
-		needEdge: func(from, to string) { edges = append(edges, fmt.Sprintf("    %s --> %s", from, to)) },
-	}
-	for wi, gw := range gws {
-		fmt.Fprintf(&b, "  subgraph w%d[\"%s\"]\n", wi, MermaidText(gw.File))
-		edges = edges[:0]
-		g.walk(gw, "")
-		for _, e := range edges {
-			b.WriteString(e + "\n")
-		}
-		b.WriteString("  end\n")
-	}
-	b.WriteString("  classDef gpu fill:#fde2e2,stroke:#b00020,stroke-width:2px\n")
-	b.WriteString("  classDef heavy fill:#fff4ce,stroke:#8a6d00,stroke-width:2px\n")
-	if len(gpu) > 0 {
-		fmt.Fprintf(&b, "  class %s gpu\n", strings.Join(gpu, ","))
-	}
-	if len(heavy) > 0 {
-		fmt.Fprintf(&b, "  class %s heavy\n", strings.Join(heavy, ","))
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
+func Mermaid(w io.Writer, gws []Workflow) error { return writeMermaid(w, pictureOf(gws)) }
 
-// dotString quotes s as a DOT string.
-func dotString(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s) + `"`
+// MermaidScenario writes jobs, as a scenario decided them (each node's
+// State is Run, Skip or Unknown), as a Mermaid flowchart in the graph's
+// scheme (explain-diff's picture).
+func MermaidScenario(w io.Writer, jobs []Node) error {
+	g := &pgroup{key: "w0"}
+	for i, j := range jobs {
+		g.nodes = append(g.nodes, &pnode{Node: j, key: fmt.Sprintf("j%d", i)})
+	}
+	return writeMermaid(w, picture{groups: []*pgroup{g}, scenario: true})
 }
 
 // DOT writes the graphs in Graphviz's DOT language.
-func DOT(w io.Writer, gws []Workflow) error {
-	var b strings.Builder
-	b.WriteString("digraph cicheck {\n  rankdir=TB;\n  node [shape=box, style=\"rounded,filled\", fillcolor=white, fontname=\"Helvetica\"];\n")
-	var edges []string
-	g := &walker{
-		node: func(id, prefix string, gj Job) {
-			attrs := ""
-			switch {
-			case gj.GPU:
-				attrs = `, fillcolor="#fde2e2", color="#b00020", penwidth=2`
-			case gj.Heavy:
-				attrs = `, fillcolor="#fff4ce", color="#8a6d00", penwidth=2`
-			}
-			if gj.Gate.Kind == "implicit" && len(gj.Needs) > 0 {
-				attrs += `, style="rounded,filled,dashed"`
-			}
-			fmt.Fprintf(&b, "    %s [label=%s%s];\n", id, dotString(nodeLabel(prefix, gj, "\n", func(s string) string { return s })), attrs)
-		},
-		callEdge: func(from, to string) { edges = append(edges, fmt.Sprintf("    %s -> %s [style=dotted];", from, to)) },
-		needEdge: func(from, to string) { edges = append(edges, fmt.Sprintf("    %s -> %s;", from, to)) },
-	}
-	for wi, gw := range gws {
-		fmt.Fprintf(&b, "  subgraph cluster_%d {\n    label=%s;\n", wi, dotString(gw.File))
-		edges = edges[:0]
-		g.walk(gw, "")
-		for _, e := range edges {
-			b.WriteString(e + "\n")
-		}
-		b.WriteString("  }\n")
-	}
-	b.WriteString("}\n")
-	_, err := io.WriteString(w, b.String())
-	return err
-}
+func DOT(w io.Writer, gws []Workflow) error { return writeDOT(w, pictureOf(gws)) }
 
 // Formats are the formats Write writes.
 func Formats() []string { return []string{"text", "mermaid", "dot", "json"} }
@@ -339,9 +376,7 @@ func Write(w io.Writer, format string, gws []Workflow) error {
 	case "dot":
 		return DOT(w, gws)
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(Doc{Version: 1, Workflows: gws})
+		return jsonw.Write(w, Doc{Version: 1, Workflows: gws})
 	}
 	return fmt.Errorf("unknown graph format %q", format)
 }

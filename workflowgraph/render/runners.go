@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/cicheck/cicheck/internal/jsonw"
+
 	"github.com/cicheck/cicheck/internal/plural"
 	"github.com/cicheck/cicheck/internal/safetext"
 	"github.com/cicheck/cicheck/workflowgraph"
@@ -118,15 +120,10 @@ func (r *Runners) Rows() []*RunnerRow {
 // WriteRunners writes rows as text (a table) or json.
 func WriteRunners(w io.Writer, format string, rows []*RunnerRow) error {
 	if format == "json" {
-		b, err := json.MarshalIndent(struct {
+		return jsonw.Write(w, struct {
 			Version int          `json:"version"`
 			Runners []*RunnerRow `json:"runners"`
-		}{1, rows}, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintln(w, string(b))
-		return err
+		}{1, rows})
 	}
 	var buf strings.Builder
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
