@@ -107,8 +107,16 @@ func Analyze(w *workflowgraph.Workflow) Result {
 	}
 	conds := make([]*condInfo, len(w.Jobs))
 	uses := newUsage()
+	status := false
 	for i, j := range w.Jobs {
 		conds[i] = inspect(j, uses)
+		status = status || j.If != nil && j.If.HasStatusFunc()
+	}
+	if len(uses.paths()) == 0 && !status {
+		// No condition reads a fact a trigger fixes, and none calls a
+		// status function: each is constant (job-disabled's), reads a
+		// need's result (dead-needs-result's) or is free.
+		return res
 	}
 	combos := enumerate(trigs, uses)
 	if len(combos) == 0 {
