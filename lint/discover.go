@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cicheck/cicheck/config"
+	"github.com/cicheck/cicheck/internal/repofs"
 	"github.com/cicheck/cicheck/workflowgraph"
 )
 
@@ -21,6 +22,28 @@ type Target struct {
 	// Src is the file's content when it does not come from disk (stdin);
 	// nil means read Abs.
 	Src []byte
+	// fsys is Root as a repofs.FS shared by the run's targets (nil: one
+	// of its own), so each directory's links are resolved once.
+	fsys *repofs.FS
+}
+
+// FS is the target's repository as the files are read from it.
+func (t Target) FS() *repofs.FS {
+	if t.fsys != nil {
+		return t.fsys
+	}
+	return repofs.DirFS(t.Root)
+}
+
+// shareFS gives the targets of one root one repofs.FS.
+func shareFS(ts []Target) {
+	m := map[string]*repofs.FS{}
+	for i := range ts {
+		if m[ts[i].Root] == nil {
+			m[ts[i].Root] = repofs.DirFS(ts[i].Root)
+		}
+		ts[i].fsys = m[ts[i].Root]
+	}
 }
 
 // Discover turns the PATH arguments into workflow files.

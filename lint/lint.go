@@ -17,8 +17,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cicheck/cicheck/internal/repofs"
-
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/cicheck/cicheck/checks"
 	"github.com/cicheck/cicheck/config"
@@ -211,6 +209,7 @@ func lintTargets(wd string, targets []Target, cfg *config.Config, shellcheck str
 		ast      *actionlint.Workflow
 		unread   bool
 	}
+	shareFS(todo)
 	slots := make([]slot, len(todo))
 	callees := workflowgraph.NewCallees()
 	projects := checks.NewProjects()
@@ -318,7 +317,7 @@ func recovered(file string, f func()) (err error) {
 func lintOne(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellcheck, callees *workflowgraph.Callees) ([]byte, []finding.Finding, *workflowgraph.Workflow, string) {
 	src, err := t.Src, error(nil)
 	if src == nil {
-		src, err = workflowgraph.ReadFile(repofs.DirFS(t.Root), t.Rel)
+		src, err = workflowgraph.ReadFile(t.FS(), t.Rel)
 	} else {
 		err = workflowgraph.CheckSource(t.Rel, src)
 	}
@@ -342,7 +341,7 @@ func lintOne(l *checks.Linter, t Target, cfg *config.Config, sc *checks.Shellche
 		if _, reusable := ast.FindWorkflowCallEvent(); reusable {
 			callees.Add(t.Root, t.Rel, src, ast)
 		}
-		w = workflowgraph.BuildShared(callees, t.Root, repofs.DirFS(t.Root), t.Rel, src, ast)
+		w = workflowgraph.BuildShared(callees, t.Root, t.FS(), t.Rel, src, ast)
 		fs = checks.RefineRunnerLabels(fs, w, cfg.Classifier())
 		fs = append(fs, l.DropIgnored(checks.Run(w, t.Display, cfg, nil))...)
 		if sc != nil {

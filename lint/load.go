@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/cicheck/cicheck/checks"
-	"github.com/cicheck/cicheck/internal/repofs"
 
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/workflowgraph"
@@ -26,9 +25,10 @@ type Loaded struct {
 // workflows, for the commands that read workflows without linting them.
 func LoadTargets(targets []Target) []Loaded {
 	out := make([]Loaded, len(targets))
+	shareFS(targets)
 	callees := workflowgraph.NewCallees()
 	for i, t := range targets {
-		w, fs, err := workflowgraph.LoadShared(callees, t.Root, repofs.DirFS(t.Root), t.Rel)
+		w, fs, err := workflowgraph.LoadShared(callees, t.Root, t.FS(), t.Rel)
 		out[i] = loaded(t, w, fs, err)
 	}
 	return out
@@ -58,7 +58,7 @@ func LoadOne(wd, path string) (Loaded, error) {
 		return Loaded{}, fmt.Errorf("%s: not a single workflow file", path)
 	}
 	t := targets[0]
-	w, parse, err := workflowgraph.Load(repofs.DirFS(t.Root), t.Rel)
+	w, parse, err := workflowgraph.Load(t.FS(), t.Rel)
 	l := loaded(t, w, parse, err)
 	return l, l.Err
 }

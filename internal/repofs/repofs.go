@@ -74,6 +74,7 @@ type FS struct {
 	once sync.Once
 	real string // root with its own symbolic links resolved
 	err  error
+	dirs sync.Map // directory under real → its real path
 }
 
 // DirFS is os.DirFS(root) with this package's rules: a name that resolves
@@ -96,21 +97,50 @@ func (f *FS) resolve(op, name string) (string, fs.FileInfo, error) {
 		return "", nil, &fs.PathError{Op: op, Path: name, Err: unwrap(f.err)}
 	}
 	full := filepath.Join(f.real, filepath.FromSlash(name))
-	real, err := filepath.EvalSymlinks(full)
+	st, err := os.Lstat(full)
 	if err != nil {
 		return "", nil, &fs.PathError{Op: op, Path: name, Err: unwrap(err)}
+	}
+	var real string
+	if st.Mode()&fs.ModeSymlink == 0 {
+		// Not a link itself: only its directory may lead elsewhere, and
+		// the files of one directory share its resolution.
+		dir, err := f.realDir(filepath.Dir(full))
+		if err != nil {
+			return "", nil, &fs.PathError{Op: op, Path: name, Err: unwrap(err)}
+		}
+		real = filepath.Join(dir, filepath.Base(full))
+	} else {
+		if real, err = filepath.EvalSymlinks(full); err != nil {
+			return "", nil, &fs.PathError{Op: op, Path: name, Err: unwrap(err)}
+		}
+		if st, err = os.Stat(real); err != nil {
+			return "", nil, &fs.PathError{Op: op, Path: name, Err: unwrap(err)}
+		}
 	}
 	if !Within(f.real, real) {
 		return "", nil, &fs.PathError{Op: op, Path: name, Err: ErrOutside}
-	}
-	st, err := os.Stat(real)
-	if err != nil {
-		return "", nil, &fs.PathError{Op: op, Path: name, Err: unwrap(err)}
 	}
 	if !st.Mode().IsRegular() && !st.IsDir() {
 		return "", nil, &fs.PathError{Op: op, Path: name, Err: ErrNotRegular}
 	}
 	return real, st, nil
+}
+
+// realDir is dir with its links resolved, once per directory.
+func (f *FS) realDir(dir string) (string, error) {
+	if dir == f.real {
+		return dir, nil
+	}
+	if r, ok := f.dirs.Load(dir); ok {
+		return r.(string), nil
+	}
+	r, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", err
+	}
+	f.dirs.Store(dir, r)
+	return r, nil
 }
 
 // Open opens name for reading.
