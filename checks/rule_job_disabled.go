@@ -165,12 +165,13 @@ func parkedBy(w *workflowgraph.Workflow, disabled []*workflowgraph.Job) func(d *
 	}
 }
 
-// mayRunAfterSkip: the condition calls a status function other than
-// success() (always(), failure(), cancelled(), !cancelled()), so the job
-// may run although a job it needs was skipped. success(), written or
+// mayRunAfterSkip: the condition calls a status function and success()
+// is not one of its top-level conjuncts, so the job may run although a
+// job it needs was skipped (always(), failure(), !cancelled(), and also
+// !success(), which is true then). success() as a conjunct, written or
 // implicit, is false then.
 func mayRunAfterSkip(c *workflowgraph.Cond) bool {
-	return slices.ContainsFunc(c.StatusFuncs(), func(f string) bool { return f != "success" })
+	return c.HasStatusFunc() && !expr.SuccessConjunct(c.Expr)
 }
 
 // alwaysFalse: the condition is false whatever the run (it reads nothing

@@ -32,6 +32,8 @@ func TestJobDisabled(t *testing.T) {
 		{"false whatever the run decides", "on: push\njobs:\n  a:\n    if: github.event_name == 'push' && false\n" + tail,
 			"w.yml:4:9: notice [job-disabled] a is disabled: its if: (github.event_name == 'push' && false) is always false, so it never runs job=a fix=\n"},
 		// Near misses: conditions the run can make true.
+		{"!success() runs after the skip", "on: push\njobs:\n  a:\n    if: false\n" + tail + "  b:\n    needs: a\n    if: ${{ !success() }}\n" + tail,
+			"w.yml:4:9: notice [job-disabled] a is disabled: its if: (false) is always false, so it never runs job=a fix=\n"},
 		{"the string 'false' is truthy", "on: push\njobs:\n  a:\n    if: \"'false'\"\n" + tail, ""},
 		{"or", "on: push\njobs:\n  a:\n    if: false || github.event_name == 'push'\n" + tail, ""},
 		{"a variable", "on: push\njobs:\n  a:\n    if: vars.ENABLED\n" + tail, ""},

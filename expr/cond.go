@@ -50,6 +50,20 @@ func StatusCalls(n actionlint.ExprNode) []string {
 	return out
 }
 
+// SuccessConjunct reports whether success() (no arguments) is a conjunct
+// of n's top-level &&: then, like the implicit success(), n is false when
+// any ancestor did not succeed, whatever other status functions it calls
+// (`success() && always()`); `!success()` or `success() || x` are not.
+func SuccessConjunct(n actionlint.ExprNode) bool {
+	switch x := n.(type) {
+	case *actionlint.LogicalOpNode:
+		return x.Kind == actionlint.LogicalOpNodeKindAnd && (SuccessConjunct(x.Left) || SuccessConjunct(x.Right))
+	case *actionlint.FuncCallNode:
+		return strings.EqualFold(x.Callee, "success") && len(x.Args) == 0
+	}
+	return false
+}
+
 // Condition is a job-level `if:` value read the way GitHub reads it
 // (spec §2–§3).
 type Condition struct {

@@ -384,7 +384,7 @@ func inspect(j *workflowgraph.Job, u *usage) *condInfo {
 	// is a conjunct of the whole condition: that needs every ancestor to
 	// have succeeded, as the implicit one does (`!success()` or
 	// `success() || x` do not).
-	c.status = j.If.HasStatusFunc() && !successConjunct(j.If.Expr)
+	c.status = j.If.HasStatusFunc() && !expr.SuccessConjunct(j.If.Expr)
 	c.requires = requiredNeeds(j.If.Expr, nil)
 	switch {
 	case j.If.ParseError != "":
@@ -421,17 +421,6 @@ func requiredNeeds(n actionlint.ExprNode, out []string) []string {
 		}
 	}
 	return out
-}
-
-// successConjunct: n is `success() && …` at its top level.
-func successConjunct(n actionlint.ExprNode) bool {
-	switch x := n.(type) {
-	case *actionlint.LogicalOpNode:
-		return x.Kind == actionlint.LogicalOpNodeKindAnd && (successConjunct(x.Left) || successConjunct(x.Right))
-	case *actionlint.FuncCallNode:
-		return strings.EqualFold(x.Callee, "success") && len(x.Args) == 0
-	}
-	return false
 }
 
 type walker struct {
