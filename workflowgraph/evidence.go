@@ -2,6 +2,7 @@ package workflowgraph
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -42,7 +43,9 @@ var inventoryTools = []struct{ name, vendor string }{
 
 // visibilityVars select devices for a vendor's runtime; set to a device
 // list they say the job has some.
-var visibilityVars = []struct{ name, vendor string }{
+type visibilityVar struct{ name, vendor string }
+
+var visibilityVars = []visibilityVar{
 	{"CUDA_VISIBLE_DEVICES", "nvidia"}, {"NVIDIA_VISIBLE_DEVICES", "nvidia"}, {"HIP_VISIBLE_DEVICES", "amd"},
 	{"ROCR_VISIBLE_DEVICES", "amd"}, {"ZE_AFFINITY_MASK", "intel"}, {"HABANA_VISIBLE_DEVICES", "intel"},
 	{"HABANA_VISIBLE_MODULES", "intel"}, {"ASCEND_VISIBLE_DEVICES", "huawei"}, {"ASCEND_RT_VISIBLE_DEVICES", "huawei"},
@@ -55,6 +58,29 @@ var visibilityVars = []struct{ name, vendor string }{
 // deviceEvidence is the job's own evidence that it uses an accelerator,
 // and the vendor it points to ("gpu" when shared), or "".
 func deviceEvidence(j *Job) (why, vendor string) {
+	// Classification asks for a job's evidence once per sibling, caller and
+	// witness it weighs: read each job's steps once per workflow.
+	if j.wf == nil || j.wf.memo == nil {
+		return readDeviceEvidence(j)
+	}
+	m := j.wf.memo
+	m.mu.Lock()
+	r, ok := m.evidence[j]
+	m.mu.Unlock()
+	if !ok {
+		r[0], r[1] = readDeviceEvidence(j)
+		m.mu.Lock()
+		if m.evidence == nil {
+			m.evidence = map[*Job][2]string{}
+		}
+		m.evidence[j] = r
+		m.mu.Unlock()
+	}
+	return r[0], r[1]
+}
+
+// readDeviceEvidence is deviceEvidence without the memo.
+func readDeviceEvidence(j *Job) (why, vendor string) {
 	if j.AST == nil {
 		return "", ""
 	}
@@ -223,6 +249,9 @@ var assignRE = regexp.MustCompile(`(?:^|[\s;(=])(?:export\s+)?([A-Za-z_][A-Za-z0
 // variable set to devices: a literal value, not empty, not one that hides
 // them, and not another variable (whose value is not known).
 func scriptVisibleDevices(line string) (string, string) {
+	if !slices.ContainsFunc(visibilityVars, func(v visibilityVar) bool { return strings.Contains(line, v.name) }) {
+		return "", "" // most lines: no regular expression, no quoting scan
+	}
 	quoted := quotedAt(line)
 	for _, ix := range assignRE.FindAllStringSubmatchIndex(line, -1) {
 		name := line[ix[2]:ix[3]]

@@ -21,6 +21,7 @@ type graphMemo struct {
 	anc      map[string][]string
 	nOnce    sync.Once
 	nAnc     map[string]int
+	evidence map[*Job][2]string // deviceEvidence, by job (under mu)
 }
 
 // Ancestors returns A(id): every job reachable from id by following needs,
