@@ -172,3 +172,25 @@ func TestPermissionScopes(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceReadsOnlyWithAKey: the source is read again only for a
+// parallel-step key used as a key, in block or flow style; not for a
+// word in a script nor for strategy's max-parallel (the near miss that
+// made every matrix workflow be read twice).
+func TestSourceReadsOnlyWithAKey(t *testing.T) {
+	const head = "on: push\njobs:\n  a:\n    runs-on: x\n"
+	for _, c := range []struct {
+		src  string
+		read bool
+	}{
+		{head + "    strategy:\n      max-parallel: 2\n      matrix: {x: [1]}\n    steps:\n      - run: echo wait: done\n", false},
+		{head + "    steps:\n      - run: x\n        background: true\n", true},
+		{head + "    steps:\n      - wait-all: true\n", true},
+		{head + "    steps: [{parallel: [{run: a}, {run: b}]}]\n", true},
+		{head + "    steps:\n      - \"cancel\": x\n", true},
+	} {
+		if got := NewSource([]byte(c.src)).Jobs() != nil; got != c.read {
+			t.Errorf("read %v, want %v:\n%s", got, c.read, c.src)
+		}
+	}
+}

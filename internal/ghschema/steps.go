@@ -2,6 +2,7 @@ package ghschema
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -65,6 +66,13 @@ type JobSteps struct {
 	Steps []Step
 }
 
+// parallelKeyRE finds one of ParallelKeys as a mapping key: at the start
+// of a line (after indentation and a sequence dash) or after { or , in
+// flow style, quoted or not. Not as a word ("wait" is common in scripts)
+// nor inside another key (strategy's max-parallel:), which would make
+// every matrix workflow be read twice.
+var parallelKeyRE = regexp.MustCompile(`(?m)(?:^|[{,])[ \t]*(?:-[ \t]+)*["']?(?:` + strings.Join(ParallelKeys, "|") + `)["']?[ \t]*:`)
+
 // Source is a workflow's text, with its steps read on first use: only a
 // file that has one of ParallelKeys as a key is read at all.
 type Source struct {
@@ -83,12 +91,7 @@ func (s *Source) Jobs() []JobSteps {
 		return nil
 	}
 	s.once.Do(func() {
-		// As keys ("wait:"), not as words: "wait" is common in scripts.
-		mentions := false
-		for _, k := range ParallelKeys {
-			mentions = mentions || bytes.Contains(s.src, []byte(k+":"))
-		}
-		if mentions {
+		if parallelKeyRE.Match(s.src) {
 			s.jobs = readSteps(s.src)
 		}
 	})
