@@ -64,7 +64,7 @@ func pythonMinor(v string) (int, bool) {
 	if v == "" {
 		v = PythonNewest
 	}
-	for m := 11; m <= newestMinor; m++ {
+	for m := 11; m <= NewestMinor; m++ {
 		if v == "3."+strconv.Itoa(m) {
 			return m, true
 		}
@@ -78,7 +78,7 @@ func targetMinor(v string) int {
 	if m, ok := pythonMinor(v); ok {
 		return m
 	}
-	return newestMinor
+	return NewestMinor
 }
 
 // Marker describes one registration function.

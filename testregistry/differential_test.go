@@ -72,7 +72,7 @@ func jsonText(v any) string {
 		var sb strings.Builder
 		sb.WriteByte('"')
 		for i := 0; i < len(v); {
-			r, n := decodePyRune(v[i:])
+			r, n := DecodeRune(v[i:])
 			i += n
 			switch {
 			case r == '"' || r == '\\':

@@ -54,7 +54,7 @@ func FuzzTokenize(f *testing.F) {
 		for minor := 11; minor <= 13; minor++ {
 			_, _ = lexLinesFor(src, minor, true, nil)
 		}
-		_, _ = findBinding(src, "KNOWN_LABELS", newestMinor)
+		_, _ = FindBinding(src, "KNOWN_LABELS", NewestMinor)
 	})
 }
 

@@ -81,12 +81,12 @@ func TestBindingDelNearMiss(t *testing.T) {
 		"LABELS = ['a', 'b']\nLABELS.append('c')\n":               true,
 		"LABELS = ['a', 'b']\nOTHER = list(LABELS)\n":             false,
 	} {
-		b, err := findBinding(src, "LABELS", 14)
+		b, err := FindBinding(src, "LABELS", 14)
 		if err != nil || b == nil {
 			t.Fatalf("%q: %v, %v", src, b, err)
 		}
-		if (b.mutated != nil) != mutated {
-			t.Errorf("%q: mutated %v, want %v", src, b.mutated != nil, mutated)
+		if (b.Mutated != nil) != mutated {
+			t.Errorf("%q: mutated %v, want %v", src, b.Mutated != nil, mutated)
 		}
 	}
 }
