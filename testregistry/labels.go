@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/pyparse"
 )
 
 // labelSet is KNOWN_LABELS as read statically, keys in source order.
@@ -33,7 +34,7 @@ var labelKeyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 
 // stringItems extracts the string constants of a dict (keys), set, list or
 // tuple literal, or set(...)/frozenset(...) of one. why explains a failure.
-func stringItems(v *Node) (items []*Node, why string) {
+func stringItems(v *pyparse.Node) (items []*pyparse.Node, why string) {
 	switch v.Class {
 	case "Dict":
 		for _, k := range v.Keys {
@@ -67,7 +68,7 @@ func stringItems(v *Node) (items []*Node, why string) {
 	return nil, fmt.Sprintf("the value is a %s, not a literal", describe(v))
 }
 
-func describe(n *Node) string {
+func describe(n *pyparse.Node) string {
 	if n.Class == "Constant" {
 		return n.Type + " constant"
 	}
@@ -96,9 +97,9 @@ func loadLabels(fsys fs.FS, cfg Config) (*labelSet, []finding.Finding) {
 		return nil, notLiteral(1, 1, err.Error())
 	}
 	minor := targetMinor(cfg.Python)
-	b, err := FindBinding(string(src), sym, minor)
+	b, err := pyparse.FindBinding(string(src), sym, minor)
 	if err != nil {
-		var se *SyntaxError
+		var se *pyparse.SyntaxError
 		if errors.As(err, &se) {
 			return nil, notLiteral(se.Line, se.Col, "syntax error: "+se.Msg)
 		}
@@ -193,7 +194,7 @@ func loadSuitesPos(fsys fs.FS, cfg Config) (map[string][]string, suitePos, []fin
 		return fallback(), pos, nil
 	}
 	minor := targetMinor(cfg.Python)
-	b, err := FindBinding(string(src), cfg.Suites.Symbol, minor)
+	b, err := pyparse.FindBinding(string(src), cfg.Suites.Symbol, minor)
 	if err != nil || b == nil || b.Err != nil || b.Mutated != nil || b.Rebound != nil || b.Value.Class != "Dict" {
 		return fallback(), pos, nil
 	}

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/pyparse"
 )
 
 // Registration is one CI registration of a test file.
@@ -390,11 +391,11 @@ func (s *scanner) scanFile(file, src string) fileResult {
 	minor := s.minor
 	// Nothing of the calls' tokens and nodes outlives this function: the
 	// results hold strings only.
-	a := arenaPool.Get().(*Arena)
-	defer arenaPool.Put(a)
-	calls, err := Calls(src, minor, s.isMarker, a)
+	a := pyparse.GetArena()
+	defer pyparse.PutArena(a)
+	calls, err := pyparse.Calls(src, minor, s.isMarker, a)
 	if err != nil {
-		var se *SyntaxError
+		var se *pyparse.SyntaxError
 		if errors.As(err, &se) {
 			res.findings = append(res.findings, newFinding(RuleSyntaxError, file, se.Line, se.Col, se.Msg))
 		}

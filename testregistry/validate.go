@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/pyparse"
 )
 
 // baseParams are the parameters every marker accepts (spec §4).
@@ -16,7 +17,7 @@ var baseParams = map[string]bool{"est_time": true, "suite": true, "labels": true
 // in the order of spec §5 (the reference reports only the first); unlike the
 // reference, every independent error is reported. A call with any error
 // yields no registration.
-func (s *scanner) validateCall(file string, c Call) (Registration, bool, []finding.Finding) {
+func (s *scanner) validateCall(file string, c pyparse.Call) (Registration, bool, []finding.Finding) {
 	fn := c.Fn
 	n := c.Node
 	marker := s.cfg.Markers[fn]
@@ -31,15 +32,15 @@ func (s *scanner) validateCall(file string, c Call) (Registration, bool, []findi
 		out = append(out, f)
 	}
 
-	set := map[string]bool{}   // given, validly or not
-	vals := map[string]*Node{} // given as an acceptable literal
-	unpacked := false          // *args or **kwargs: required checks are moot
-	var labels []*Node         // label elements when labels is a list of str
+	set := map[string]bool{}           // given, validly or not
+	vals := map[string]*pyparse.Node{} // given as an acceptable literal
+	unpacked := false                  // *args or **kwargs: required checks are moot
+	var labels []*pyparse.Node         // label elements when labels is a list of str
 	labelsGiven, labelsOK := false, true
-	var labelsNode *Node
+	var labelsNode *pyparse.Node
 
 	// 1. starred arguments
-	var pos []*Node
+	var pos []*pyparse.Node
 	for _, a := range n.Elts {
 		if a.Class == "Starred" {
 			add(RuleStarredArgs, a.Line, a.Col, "starred arguments are not supported in %s()", fn)
@@ -226,7 +227,7 @@ func (s *scanner) validateCall(file string, c Call) (Registration, bool, []findi
 	}
 	if s.knownOK {
 		var unknown []string
-		var first *Node
+		var first *pyparse.Node
 		for _, e := range labels {
 			if !s.known[e.Str] {
 				unknown = append(unknown, e.Str)
@@ -305,7 +306,7 @@ func pyRepr(s string) string {
 	var sb strings.Builder
 	sb.WriteByte(q)
 	for i := 0; i < len(s); {
-		r, n := DecodeRune(s[i:])
+		r, n := pyparse.DecodeRune(s[i:])
 		i += n
 		switch {
 		case r == '\\':

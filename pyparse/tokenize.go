@@ -1,4 +1,4 @@
-package testregistry
+package pyparse
 
 import (
 	"errors"
@@ -185,6 +185,13 @@ type Arena struct {
 }
 
 var arenaPool = sync.Pool{New: func() any { return &Arena{keep: make([]token, 0, 256), slab: make([]Node, 0, 64)} }}
+
+// GetArena returns an Arena from a pool shared by the scans of a process;
+// give it back with PutArena once nothing read through it is used.
+func GetArena() *Arena { return arenaPool.Get().(*Arena) }
+
+// PutArena returns a to the pool GetArena takes it from.
+func PutArena(a *Arena) { arenaPool.Put(a) }
 
 // lexArena is lexWith keeping the lines' tokens in a (nil: fresh memory).
 func lexArena(src string, minor int, keepAll bool, want func([]token) bool, memo exprMemo, a *Arena) ([]logicalLine, error) {

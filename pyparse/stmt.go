@@ -1,4 +1,4 @@
-package testregistry
+package pyparse
 
 import (
 	"errors"
@@ -1998,4 +1998,12 @@ func openAtEnd(toks []token) bool {
 		}
 	}
 	return depth > 0
+}
+
+// pyBool is a bool as Python prints it.
+func pyBool(b bool) string {
+	if b {
+		return "True"
+	}
+	return "False"
 }

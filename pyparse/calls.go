@@ -1,4 +1,4 @@
-package testregistry
+package pyparse
 
 // Call is one module-level marker call found in a file.
 type Call struct {
