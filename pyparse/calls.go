@@ -1,6 +1,7 @@
 package pyparse
 
-// Call is one module-level marker call found in a file.
+// Call is one module-level marker call found in a file: the called name
+// and the Call node (its positional arguments in Elts, keywords in Kws).
 type Call struct {
 	Fn   string
 	Node *Node
@@ -44,14 +45,17 @@ func topStatements(lines []logicalLine, out [][]token) [][]token {
 	return out
 }
 
-// findCalls returns the module-level bare-name marker calls of src, or the
-// first syntax error.
+// findCalls is Calls with fresh memory.
 func findCalls(src string, minor int, isMarker func(string) bool) ([]Call, error) {
 	return Calls(src, minor, isMarker, nil)
 }
 
-// Calls is findCalls with the tokens and nodes in a (nil: fresh
-// memory); they are valid until a is reused.
+// Calls parses src for Python 3.minor and returns its module-level
+// expression statements that are a call to a bare name isMarker accepts,
+// in source order, or the *SyntaxError CPython's compile would raise for
+// the whole file. Calls nested in a compound statement, assigned, or made
+// through an attribute are not returned. The nodes live in a (nil: fresh
+// memory) and are valid until a is reused.
 func Calls(src string, minor int, isMarker func(string) bool, a *Arena) ([]Call, error) {
 	lines, err := lexArena(src, minor, false, func(line []token) bool {
 		for _, t := range line {

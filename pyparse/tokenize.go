@@ -152,7 +152,9 @@ func lexLines(src string, keepAll bool, want func([]token) bool) ([]logicalLine,
 	return lexLinesFor(src, NewestMinor, keepAll, want)
 }
 
-// NewestMinor is the minor version of PythonNewest.
+// NewestMinor is the newest Python 3 minor version whose grammar and
+// messages the front-end follows (3.14); the oldest is 3.11. Callers pass
+// a minor in 11..NewestMinor.
 const NewestMinor = 14
 
 // lexLinesFor is lexLines for the grammar and messages of Python 3.minor.
