@@ -1,6 +1,10 @@
 package testregistry
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/cicheck/cicheck/pyparse"
+)
 
 // Config is this engine's section of .cicheck.yaml (`registry:`). It is plain
 // data with yaml tags; the config package decodes it strictly over the
@@ -64,7 +68,7 @@ func pythonMinor(v string) (int, bool) {
 	if v == "" {
 		v = PythonNewest
 	}
-	for m := 11; m <= newestMinor; m++ {
+	for m := 11; m <= pyparse.NewestMinor; m++ {
 		if v == "3."+strconv.Itoa(m) {
 			return m, true
 		}
@@ -78,7 +82,7 @@ func targetMinor(v string) int {
 	if m, ok := pythonMinor(v); ok {
 		return m
 	}
-	return newestMinor
+	return pyparse.NewestMinor
 }
 
 // Marker describes one registration function.

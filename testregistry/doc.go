@@ -14,36 +14,16 @@
 //
 // # Scanning
 //
-// A small CPython-compatible tokenizer (tokenize.go) splits each file into
-// logical lines: string prefixes (r, u, b, f, t and their combinations),
-// triple quotes, f-string replacement fields with nested quotes and format
-// specs, comments, backslash continuations, bracket nesting and indentation
-// are honoured, so a register_*_ci call inside a string, a comment, a
-// function, a class or an if/with/try block is never collected. Only
-// module-level lines are kept. An expression parser (expr.go) covers Python's
-// expression grammar far enough to name the AST class of any argument
-// ("got Tuple") and to evaluate literal constants exactly as ast.parse does
-// (implicit concatenation, escapes, number literals with underscores, bytes
-// vs str). Every logical line is also checked against Python's statement
-// grammar (stmt.go), f-string replacement fields included, because
-// ast.parse rejects the whole file on any syntax error and the reference
-// collector then fails. Files are read as the reference reads them (a NUL
-// byte fails the file, a BOM is a character).
-//
-// The grammar and the messages are those of the Python version in
-// Config.Python (registry.python, 3.11 to 3.14, default the newest): a
-// construct newer than the target is an error naming it and its version,
-// and a 3.11 target takes f-strings apart as CPython 3.11's string parser
-// does (fstring311.go). Messages follow CPython's two-pass parser: the
-// tokenizer's own errors, string decoding errors (escapes.go, with the
-// Unicode names of unicode_names.gz), the invalid_* rules of its second
-// pass ("Perhaps you forgot a comma?", "Missing parentheses in call to
-// 'print'", parameter order), and its rule that a later tokenizer error
-// replaces a parser error. Block structure (an else without its if, a try
-// without a handler, a match block without case blocks) and match/case
-// patterns are checked. Run over 49,000 Python files that ast.parse
-// accepts, CPython's own grammar tests included, the checker reports no
-// error.
+// Python source is read by package pyparse, the front-end, which this
+// package only calls: pyparse.Calls gives a file's module-level calls to
+// the configured markers, with their literal arguments, or CPython's
+// syntax error for the file (reported as reg-syntax-error); and
+// pyparse.FindBinding gives the module-level literal bound to KNOWN_LABELS
+// or CI_SUITES. The target version is Config.Python (registry.python, 3.11
+// to 3.14, default the newest). What the calls mean stays here: the
+// argument grammar and validation order of spec §4 and §5 (validate.go),
+// the file-level rules of §6 (scan.go), labels and suites (labels.go),
+// discovery (discover.go) and the bounded reads (read.go).
 //
 // The result is checked against Python's own ast module by a golden test
 // (bench/registry/collect.py writes testdata/golden.json) and by a

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/pyparse"
 )
 
 // Registration is one CI registration of a test file.
@@ -379,120 +380,9 @@ type scanner struct {
 	knownOK   bool
 }
 
-// call is one module-level marker call found in a file.
-type call struct {
-	fn   string
-	node *node
-}
-
-// topStatements appends to out the simple statements at module level,
-// split on ';'. Compound statements (their header line and body) are skipped, so calls in
-// if/def/class/with/try blocks are never seen.
-func topStatements(lines []logicalLine, out [][]token) [][]token {
-	for _, l := range lines {
-		if l.depth != 0 || len(l.toks) == 0 || endsWithColon(l.toks) {
-			continue
-		}
-		first := l.toks[0]
-		if first.kind == tkOp && first.text == "@" {
-			continue
-		}
-		if first.kind == tkName {
-			switch first.text {
-			case "if", "elif", "else", "while", "for", "try", "except", "finally", "with", "def", "class", "async":
-				continue
-			}
-		}
-		depth, start := 0, 0
-		for i, t := range l.toks {
-			if t.kind != tkOp {
-				continue
-			}
-			depth += bracketDelta(t.text)
-			if t.text == ";" && depth == 0 {
-				if i > start {
-					out = append(out, l.toks[start:i])
-				}
-				start = i + 1
-			}
-		}
-		if start < len(l.toks) {
-			out = append(out, l.toks[start:])
-		}
-	}
-	return out
-}
-
-// findCalls returns the module-level bare-name marker calls of src, or the
-// first syntax error.
-func findCalls(src string, minor int, markers map[string]Marker) ([]call, error) {
-	return findCallsIn(src, minor, markers, nil)
-}
-
-// findCallsIn is findCalls with the tokens and nodes in a (nil: fresh
-// memory); they are valid until a is reused.
-func findCallsIn(src string, minor int, markers map[string]Marker, a *arena) ([]call, error) {
-	lines, err := lexArena(src, minor, false, func(line []token) bool {
-		for _, t := range line {
-			if t.kind == tkName {
-				if _, ok := markers[t.text]; ok {
-					return true
-				}
-			}
-		}
-		return false
-	}, nil, a)
-	if err != nil {
-		return nil, err
-	}
-	var calls []call
-	p := &parser{minor: minor}
-	if a != nil {
-		p.slab = a.slab[:0]
-		defer func() { a.slab = p.slab }()
-	}
-	var stmts [][]token
-	if a != nil {
-		defer func() { a.stmts = stmts[:0] }()
-		stmts = a.stmts[:0]
-	}
-	stmts = topStatements(lines, stmts)
-	for _, st := range stmts {
-		if !mayBeCall(st, markers) {
-			continue
-		}
-		p.toks, p.i = st, 0 // the slab is kept: the calls' nodes outlive the loop
-		n, err := p.starExpressions()
-		if err != nil {
-			// Only a statement that starts like a marker call must parse
-			// as an expression; other statements (assignments, imports)
-			// are not this parser's business.
-			if st[0].kind == tkName && len(st) > 1 && st[1].text == "(" {
-				return nil, err
-			}
-			continue
-		}
-		if !p.atEnd() || n.class != "Call" || n.fn.class != "Name" {
-			continue
-		}
-		if _, ok := markers[n.fn.name]; ok {
-			calls = append(calls, call{fn: n.fn.name, node: n})
-		}
-	}
-	return calls, nil
-}
-
-// mayBeCall is a cheap filter: a marker call statement starts with the
-// marker name or an opening parenthesis.
-func mayBeCall(st []token, markers map[string]Marker) bool {
-	t := st[0]
-	if t.kind == tkOp && t.text == "(" {
-		return true
-	}
-	if t.kind != tkName {
-		return false
-	}
-	_, ok := markers[t.text]
+// isMarker reports a configured marker name.
+func (s *scanner) isMarker(name string) bool {
+	_, ok := s.cfg.Markers[name]
 	return ok
 }
 
@@ -501,11 +391,11 @@ func (s *scanner) scanFile(file, src string) fileResult {
 	minor := s.minor
 	// Nothing of the calls' tokens and nodes outlives this function: the
 	// results hold strings only.
-	a := arenaPool.Get().(*arena)
-	defer arenaPool.Put(a)
-	calls, err := findCallsIn(src, minor, s.cfg.Markers, a)
+	a := pyparse.GetArena()
+	defer pyparse.PutArena(a)
+	calls, err := pyparse.Calls(src, minor, s.isMarker, a)
 	if err != nil {
-		var se *SyntaxError
+		var se *pyparse.SyntaxError
 		if errors.As(err, &se) {
 			res.findings = append(res.findings, newFinding(RuleSyntaxError, file, se.Line, se.Col, se.Msg))
 		}
@@ -515,11 +405,11 @@ func (s *scanner) scanFile(file, src string) fileResult {
 		res.regs = make([]Registration, 0, len(calls))
 	}
 	for _, c := range calls {
-		for _, kw := range c.node.kws {
-			if kw.name == "labels" && kw.value.class == "List" {
-				for _, e := range kw.value.elts {
-					if e.class == "Constant" && e.ctype == "str" {
-						res.labels = append(res.labels, e.str)
+		for _, kw := range c.Node.Kws {
+			if kw.Name == "labels" && kw.Value.Class == "List" {
+				for _, e := range kw.Value.Elts {
+					if e.Class == "Constant" && e.Type == "str" {
+						res.labels = append(res.labels, e.Str)
 					}
 				}
 			}
@@ -528,7 +418,7 @@ func (s *scanner) scanFile(file, src string) fileResult {
 		res.findings = append(res.findings, fs...)
 		for _, f := range fs {
 			if f.Severity == finding.Error {
-				res.firsts = append(res.firsts, callError{file, c.node.line, c.node.col, f.Message})
+				res.firsts = append(res.firsts, callError{file, c.Node.Line, c.Node.Col, f.Message})
 				break
 			}
 		}
@@ -539,9 +429,9 @@ func (s *scanner) scanFile(file, src string) fileResult {
 	ir := s.cfg.ImplicitRoot
 	if ir.Prefix != "" && strings.HasPrefix(file, ir.Prefix) {
 		for _, c := range calls {
-			if s.cfg.Markers[c.fn].Backend != ir.Backend {
+			if s.cfg.Markers[c.Fn].Backend != ir.Backend {
 				gpuDir := strings.TrimSuffix(ir.Prefix, "/") + "-gpu/"
-				res.findings = append(res.findings, newFinding(RuleGPUInImplicit, file, c.node.line, c.node.col,
+				res.findings = append(res.findings, newFinding(RuleGPUInImplicit, file, c.Node.Line, c.Node.Col,
 					fmt.Sprintf("register_cuda_ci is forbidden in %s; move the file to %s instead", ir.Prefix, gpuDir)))
 			}
 		}

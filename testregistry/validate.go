@@ -7,21 +7,19 @@ import (
 	"strings"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/pyparse"
 )
 
 // baseParams are the parameters every marker accepts (spec §4).
 var baseParams = map[string]bool{"est_time": true, "suite": true, "labels": true, "nightly": true, "disabled": true}
 
-// pytype is the Python type name of a constant, as type(v).__name__ prints it.
-func (n *node) pytype() string { return n.ctype }
-
 // validateCall evaluates one marker call's literal arguments. Errors come out
 // in the order of spec §5 (the reference reports only the first); unlike the
 // reference, every independent error is reported. A call with any error
 // yields no registration.
-func (s *scanner) validateCall(file string, c call) (Registration, bool, []finding.Finding) {
-	fn := c.fn
-	n := c.node
+func (s *scanner) validateCall(file string, c pyparse.Call) (Registration, bool, []finding.Finding) {
+	fn := c.Fn
+	n := c.Node
 	marker := s.cfg.Markers[fn]
 	extra := s.cfg.ExtraParams[fn]
 	var out []finding.Finding
@@ -34,18 +32,18 @@ func (s *scanner) validateCall(file string, c call) (Registration, bool, []findi
 		out = append(out, f)
 	}
 
-	set := map[string]bool{}   // given, validly or not
-	vals := map[string]*node{} // given as an acceptable literal
-	unpacked := false          // *args or **kwargs: required checks are moot
-	var labels []*node         // label elements when labels is a list of str
+	set := map[string]bool{}           // given, validly or not
+	vals := map[string]*pyparse.Node{} // given as an acceptable literal
+	unpacked := false                  // *args or **kwargs: required checks are moot
+	var labels []*pyparse.Node         // label elements when labels is a list of str
 	labelsGiven, labelsOK := false, true
-	var labelsNode *node
+	var labelsNode *pyparse.Node
 
 	// 1. starred arguments
-	var pos []*node
-	for _, a := range n.elts {
-		if a.class == "Starred" {
-			add(RuleStarredArgs, a.line, a.col, "starred arguments are not supported in %s()", fn)
+	var pos []*pyparse.Node
+	for _, a := range n.Elts {
+		if a.Class == "Starred" {
+			add(RuleStarredArgs, a.Line, a.Col, "starred arguments are not supported in %s()", fn)
 			unpacked = true
 			continue
 		}
@@ -53,7 +51,7 @@ func (s *scanner) validateCall(file string, c call) (Registration, bool, []findi
 	}
 	// 2. too many positionals
 	if len(pos) > 2 {
-		add(RuleTooManyPos, pos[2].line, pos[2].col,
+		add(RuleTooManyPos, pos[2].Line, pos[2].Col,
 			"too many positional arguments in %s(); only ['est_time', 'suite'] may be positional (labels and later are keyword-only)", fn)
 		pos = pos[:2]
 		unpacked = true // the extra positional was probably meant as labels
@@ -62,69 +60,69 @@ func (s *scanner) validateCall(file string, c call) (Registration, bool, []findi
 	for i, a := range pos {
 		name := []string{"est_time", "suite"}[i]
 		set[name] = true
-		if a.class != "Constant" {
-			add(RuleNotLiteral, a.line, a.col, "%s in %s() must be a literal constant", name, fn)
+		if a.Class != "Constant" {
+			add(RuleNotLiteral, a.Line, a.Col, "%s in %s() must be a literal constant", name, fn)
 			continue
 		}
 		vals[name] = a
 	}
 	// 4. keywords in source order
-	for _, kw := range n.kws {
-		v := kw.value
+	for _, kw := range n.Kws {
+		v := kw.Value
 		switch {
-		case kw.name == "":
-			add(RuleKwargs, kw.line, kw.col, "**kwargs are not supported in %s()", fn)
+		case kw.Name == "":
+			add(RuleKwargs, kw.Line, kw.Col, "**kwargs are not supported in %s()", fn)
 			unpacked = true
 			continue
-		case set[kw.name]:
-			add(RuleDuplicateArg, kw.line, kw.col, "duplicated argument '%s' in %s()", kw.name, fn)
+		case set[kw.Name]:
+			add(RuleDuplicateArg, kw.Line, kw.Col, "duplicated argument '%s' in %s()", kw.Name, fn)
 			continue
-		case !baseParams[kw.name] && extra[kw.name].Type == "":
-			add(RuleUnknownArg, kw.line, kw.col, "unknown argument '%s' in %s()", kw.name, fn)
+		case !baseParams[kw.Name] && extra[kw.Name].Type == "":
+			add(RuleUnknownArg, kw.Line, kw.Col, "unknown argument '%s' in %s()", kw.Name, fn)
 			continue
 		}
-		set[kw.name] = true
+		set[kw.Name] = true
 		switch {
-		case kw.name == "labels":
+		case kw.Name == "labels":
 			labelsGiven, labelsNode = true, v
 			switch {
-			case v.class == "Constant" && v.ctype == "NoneType":
-			case v.class == "List":
-				for _, e := range v.elts {
+			case v.Class == "Constant" && v.Type == "NoneType":
+			case v.Class == "List":
+				for _, e := range v.Elts {
 					switch {
-					case e.class != "Constant":
-						add(RuleLabelsType, e.line, e.col, "labels in %s() must be a list of string literals (non-literal element)", fn)
+					case e.Class != "Constant":
+						add(RuleLabelsType, e.Line, e.Col, "labels in %s() must be a list of string literals (non-literal element)", fn)
 						labelsOK = false
-					case e.ctype != "str":
-						add(RuleLabelsType, e.line, e.col, "labels in %s() must be a list of string literals (got %s element)", fn, e.pytype())
+					case e.Type != "str":
+						add(RuleLabelsType, e.Line, e.Col, "labels in %s() must be a list of string literals (got %s element)", fn, e.Type)
 						labelsOK = false
 					default:
 						labels = append(labels, e)
 					}
 				}
 			default:
-				add(RuleLabelsType, v.line, v.col, "labels in %s() must be a list of string literals or None (got %s)", fn, v.class)
+				add(RuleLabelsType, v.Line, v.Col, "labels in %s() must be a list of string literals or None (got %s)", fn, v.Class)
 				labelsOK = false
 			}
-		case extra[kw.name].Type == "str_list":
-			if v.class != "List" {
-				add(RuleNotLiteral, v.line, v.col, "%s in %s() must be a list of string literals (got %s)", kw.name, fn, v.class)
+		case extra[kw.Name].Type == "str_list":
+			if v.Class != "List" {
+				add(RuleNotLiteral, v.Line, v.Col, "%s in %s() must be a list of string literals (got %s)", kw.Name, fn, v.Class)
 				continue
 			}
 			ok := true
-			for _, e := range v.elts {
-				if e.class != "Constant" || e.ctype != "str" {
-					add(RuleNotLiteral, e.line, e.col, "%s in %s() must be a list of string literals", kw.name, fn)
+			for _, e := range v.Elts {
+				if e.Class != "Constant" || e.Type != "str" {
+					add(RuleNotLiteral, e.Line, e.Col, "%s in %s() must be a list of string literals", kw.Name, fn)
 					ok = false
 				}
 			}
 			if ok {
-				vals[kw.name] = v
+				vals[kw.Name] = v
 			}
-		case v.class != "Constant":
-			add(RuleNotLiteral, v.line, v.col, "%s in %s() must be a literal constant", kw.name, fn)
+		case v.Class != "Constant":
+			add(RuleNotLiteral, v.Line, v.Col, "%s in %s() must be a literal constant", kw.Name, fn)
 		default:
-			vals[kw.name] = v
+			vals[kw.Name] = v
 		}
 	}
 	// 5. required
@@ -132,43 +130,43 @@ func (s *scanner) validateCall(file string, c call) (Registration, bool, []findi
 	if !unpacked {
 		for _, name := range []string{"est_time", "suite"} {
 			if !set[name] {
-				add(RuleMissingArg, n.line, n.col, "%s is required in %s()", name, fn)
+				add(RuleMissingArg, n.Line, n.Col, "%s is required in %s()", name, fn)
 			}
 		}
 		for _, kw := range extraNames {
 			if extra[kw].Required && !set[kw] {
-				add(RuleMissingArg, n.line, n.col, "%s is required in %s()", kw, fn)
+				add(RuleMissingArg, n.Line, n.Col, "%s is required in %s()", kw, fn)
 			}
 		}
 	}
 	// 6. types of est_time and suite
 	if v := vals["est_time"]; v != nil {
-		switch v.ctype {
+		switch v.Type {
 		case "int", "float":
 		case "bool":
-			out = append(out, newFinding(RuleEstTimeBool, file, v.line, v.col,
-				fmt.Sprintf("est_time in %s() is a bool (%s counts as %d second)", fn, pyBool(v.b), int(v.num))))
+			out = append(out, newFinding(RuleEstTimeBool, file, v.Line, v.Col,
+				fmt.Sprintf("est_time in %s() is a bool (%s counts as %d second)", fn, pyBool(v.Bool), int(v.Num))))
 		default:
-			add(RuleWrongType, v.line, v.col, "est_time must be a number in %s()", fn)
+			add(RuleWrongType, v.Line, v.Col, "est_time must be a number in %s()", fn)
 		}
 	}
-	if v := vals["suite"]; v != nil && v.ctype != "str" {
-		add(RuleWrongType, v.line, v.col, "suite must be a string in %s()", fn)
+	if v := vals["suite"]; v != nil && v.Type != "str" {
+		add(RuleWrongType, v.Line, v.Col, "suite must be a string in %s()", fn)
 	}
 	// 8. GPU markers need a domain label
 	if marker.LabelsRequired && labelsOK && !unpacked && len(labels) == 0 {
-		line, col := n.line, n.col
+		line, col := n.Line, n.Col
 		if labelsGiven {
-			line, col = labelsNode.line, labelsNode.col
+			line, col = labelsNode.Line, labelsNode.Col
 		}
 		add(RuleNoDomainLabel, line, col, "labels in %s() must contain at least one domain label", fn)
 	}
 	// 9. nightly, disabled, then the configured parameters
-	if v := vals["nightly"]; v != nil && v.ctype != "bool" {
-		add(RuleWrongType, v.line, v.col, "nightly must be a boolean in %s()", fn)
+	if v := vals["nightly"]; v != nil && v.Type != "bool" {
+		add(RuleWrongType, v.Line, v.Col, "nightly must be a boolean in %s()", fn)
 	}
-	if v := vals["disabled"]; v != nil && v.ctype != "str" && v.ctype != "NoneType" {
-		add(RuleWrongType, v.line, v.col, "disabled must be a string or None in %s()", fn)
+	if v := vals["disabled"]; v != nil && v.Type != "str" && v.Type != "NoneType" {
+		add(RuleWrongType, v.Line, v.Col, "disabled must be a string or None in %s()", fn)
 	}
 	var extraVals map[string]any // made at its first value: most calls have none
 	putExtra := func(k string, v any) {
@@ -186,27 +184,27 @@ func (s *scanner) validateCall(file string, c call) (Registration, bool, []findi
 		var got []string
 		switch p.Type {
 		case "str":
-			if v.ctype != "str" {
-				add(RuleWrongType, v.line, v.col, "%s must be a string in %s()", kw, fn)
+			if v.Type != "str" {
+				add(RuleWrongType, v.Line, v.Col, "%s must be a string in %s()", kw, fn)
 				continue
 			}
-			putExtra(kw, v.str)
-			got = []string{v.str}
+			putExtra(kw, v.Str)
+			got = []string{v.Str}
 		case "bool":
-			if v.ctype != "bool" {
-				add(RuleWrongType, v.line, v.col, "%s must be a boolean in %s()", kw, fn)
+			if v.Type != "bool" {
+				add(RuleWrongType, v.Line, v.Col, "%s must be a boolean in %s()", kw, fn)
 				continue
 			}
-			putExtra(kw, v.b)
+			putExtra(kw, v.Bool)
 		case "number":
-			if v.ctype != "int" && v.ctype != "float" && v.ctype != "bool" {
-				add(RuleWrongType, v.line, v.col, "%s must be a number in %s()", kw, fn)
+			if v.Type != "int" && v.Type != "float" && v.Type != "bool" {
+				add(RuleWrongType, v.Line, v.Col, "%s must be a number in %s()", kw, fn)
 				continue
 			}
-			putExtra(kw, v.num)
+			putExtra(kw, v.Num)
 		case "str_list":
-			for _, e := range v.elts {
-				got = append(got, e.str)
+			for _, e := range v.Elts {
+				got = append(got, e.Str)
 			}
 			putExtra(kw, got)
 		}
@@ -215,9 +213,9 @@ func (s *scanner) validateCall(file string, c call) (Registration, bool, []findi
 				if !slices.Contains(p.Allowed, g) {
 					at := v
 					if p.Type == "str_list" {
-						at = v.elts[i]
+						at = v.Elts[i]
 					}
-					add(RuleBadValue, at.line, at.col, "%s value %s in %s() is not one of [%s]", kw, pyRepr(g), fn, strings.Join(p.Allowed, ", "))
+					add(RuleBadValue, at.Line, at.Col, "%s value %s in %s() is not one of [%s]", kw, pyRepr(g), fn, strings.Join(p.Allowed, ", "))
 				}
 			}
 		}
@@ -225,46 +223,46 @@ func (s *scanner) validateCall(file string, c call) (Registration, bool, []findi
 	// 10. unknown labels (skipped when KNOWN_LABELS could not be loaded)
 	var labelStrs []string
 	for _, e := range labels {
-		labelStrs = append(labelStrs, e.str)
+		labelStrs = append(labelStrs, e.Str)
 	}
 	if s.knownOK {
 		var unknown []string
-		var first *node
+		var first *pyparse.Node
 		for _, e := range labels {
-			if !s.known[e.str] {
-				unknown = append(unknown, e.str)
+			if !s.known[e.Str] {
+				unknown = append(unknown, e.Str)
 				if first == nil {
 					first = e
 				}
 			}
 		}
 		if len(unknown) > 0 {
-			add(RuleUnknownLabel, first.line, first.col,
+			add(RuleUnknownLabel, first.Line, first.Col,
 				"unknown labels %s in %s(); valid labels: [%s]. To add a new label: edit %s + create matching `%s<label>` in GitHub repo Settings -> Labels.",
 				pyList(unknown), fn, strings.Join(s.knownList, ", "), s.cfg.Labels.File, s.cfg.Policy.LabelPrefix)
 		}
 	}
 	seen := map[string]bool{}
 	for _, e := range labels {
-		if seen[e.str] {
-			out = append(out, newFinding(RuleDuplicateLabel, file, e.line, e.col,
-				fmt.Sprintf("label %s is repeated in %s()", pyRepr(e.str), fn)))
+		if seen[e.Str] {
+			out = append(out, newFinding(RuleDuplicateLabel, file, e.Line, e.Col,
+				fmt.Sprintf("label %s is repeated in %s()", pyRepr(e.Str), fn)))
 		}
-		seen[e.str] = true
+		seen[e.Str] = true
 	}
 	if bad {
 		return Registration{}, false, out
 	}
-	reg := Registration{File: file, Line: n.line, Column: n.col, Func: fn, Backend: marker.Backend,
-		EstTime: vals["est_time"].num, Suite: vals["suite"].str, Labels: labelStrs}
+	reg := Registration{File: file, Line: n.Line, Column: n.Col, Func: fn, Backend: marker.Backend,
+		EstTime: vals["est_time"].Num, Suite: vals["suite"].Str, Labels: labelStrs}
 	if reg.Labels == nil {
 		reg.Labels = []string{}
 	}
 	if v := vals["nightly"]; v != nil {
-		reg.Nightly = v.b
+		reg.Nightly = v.Bool
 	}
-	if v := vals["disabled"]; v != nil && v.ctype == "str" {
-		reason := v.str
+	if v := vals["disabled"]; v != nil && v.Type == "str" {
+		reason := v.Str
 		reg.Disabled = &reason
 	}
 	if len(extraVals) > 0 {
@@ -273,7 +271,7 @@ func (s *scanner) validateCall(file string, c call) (Registration, bool, []findi
 	ir := s.cfg.ImplicitRoot
 	if ir.Prefix != "" && strings.HasPrefix(file, ir.Prefix) && marker.Backend == ir.Backend && len(pos) == 0 &&
 		reg.EstTime == semanticDefaultEstTime && reg.Suite == ir.Suite && len(reg.Labels) == 0 && !reg.Nightly && reg.Disabled == nil {
-		out = append(out, newFinding(RuleSemanticDefault, file, n.line, n.col,
+		out = append(out, newFinding(RuleSemanticDefault, file, n.Line, n.Col,
 			fmt.Sprintf("%s() repeats the implicit default of %s; delete the call", fn, ir.Prefix)))
 	}
 	return reg, true, out
@@ -308,7 +306,7 @@ func pyRepr(s string) string {
 	var sb strings.Builder
 	sb.WriteByte(q)
 	for i := 0; i < len(s); {
-		r, n := decodePyRune(s[i:])
+		r, n := pyparse.DecodeRune(s[i:])
 		i += n
 		switch {
 		case r == '\\':

@@ -158,7 +158,7 @@ func TestActionCacheKeyCoversTheBinary(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range []string{"go.mod", "go.sum", "config/defaults.yaml", "testregistry/unicode_names.gz", "cmd/cicheck/help/lint.txt"} {
+	for _, f := range []string{"go.mod", "go.sum", "config/defaults.yaml", "pyparse/unicode_names.gz", "cmd/cicheck/help/lint.txt"} {
 		if !hashed[f] {
 			t.Errorf("%s is not in the cache key", f)
 		}

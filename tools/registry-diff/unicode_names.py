@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write testregistry/unicode_names.gz: the Unicode character names CPython's
+"""Write pyparse/unicode_names.gz: the Unicode character names CPython's
 \\N{...} escapes accept, from this python3's unicodedata (3.11: Unicode 14.0).
 
   python3 tools/registry-diff/unicode_names.py    (from the repository root)
@@ -48,6 +48,6 @@ for pl in sorted(glob.glob("/usr/share/perl/*/unicore/Name.pl"))[-1:]:
         if ok:
             known.add(name)
             lines.append("+ %x %s" % (int(cps, 16), name))
-with open("testregistry/unicode_names.gz", "wb") as f:
+with open("pyparse/unicode_names.gz", "wb") as f:
     # mtime=0: the same input gives the same bytes.
     f.write(gzip.compress(("\n".join(lines) + "\n").encode(), 9, mtime=0))

@@ -1,4 +1,4 @@
-package testregistry
+package pyparse
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package testregistry
+package pyparse
 
 import (
 	"errors"
@@ -11,31 +11,31 @@ import (
 	"unicode/utf8"
 )
 
-// node is the small part of a Python expression AST the literal evaluator
+// Node is the small part of a Python expression AST the literal evaluator
 // needs: the AST class name (reported in messages such as "got Tuple"), the
 // position, and for constants the Python type and value.
-type node struct {
-	class     string // Python ast class: Constant, Name, List, Tuple, Call, ...
-	line, col int
+type Node struct {
+	Class     string // Python ast class: Constant, Name, List, Tuple, Call, ...
+	Line, Col int
 
-	ctype string  // for Constant: str, bytes, int, float, complex, bool, NoneType, ellipsis
-	str   string  // str/bytes value
-	num   float64 // int/float value; bool as 0/1
-	b     bool    // bool value
+	Type string  // for Constant: str, bytes, int, float, complex, bool, NoneType, ellipsis
+	Str  string  // str/bytes value
+	Num  float64 // int/float value; bool as 0/1
+	Bool bool    // bool value
 
-	name  string  // Name id, Attribute attr
-	elts  []*node // List, Tuple, Set elements; Call positional args; Dict values
-	keys  []*node // Dict keys (nil entry for **spread)
-	fn    *node   // Call func, Attribute/Subscript/Starred value
-	kws   []keyword
+	Name  string  // Name id, Attribute attr
+	Elts  []*Node // List, Tuple, Set elements; Call positional args; Dict values
+	Keys  []*Node // Dict keys (nil entry for **spread)
+	Fn    *Node   // Call func, Attribute/Subscript/Starred value
+	Kws   []Keyword
 	paren bool // a parenthesised expression (for "(f)(x)" positions)
 }
 
-// keyword is one keyword argument of a call; name is "" for **kwargs.
-type keyword struct {
-	name      string
-	value     *node
-	line, col int
+// Keyword is one keyword argument of a call; Name is "" for **kwargs.
+type Keyword struct {
+	Name      string
+	Value     *Node
+	Line, Col int
 }
 
 // isKeyword reports a hard Python keyword. A switch, not a map: it runs on
@@ -68,7 +68,7 @@ type parser struct {
 	// for the second pass's errors in them (0: none).
 	forTarget int
 	i         int
-	slab      []node
+	slab      []Node
 	// check: only the syntax matters (the statement check of every line);
 	// call arguments, dict items and string values are not kept.
 	check bool
@@ -171,13 +171,13 @@ func (p *parser) atEnd() bool { return p.i >= len(p.toks) }
 
 // mk allocates a node from the parser's slab: nodes are small and many,
 // and a slab cuts the allocations of a scan by an order of magnitude.
-func (p *parser) mk(class string, t token) *node {
-	return p.alloc(node{class: class, line: t.line, col: t.col})
+func (p *parser) mk(class string, t token) *Node {
+	return p.alloc(Node{Class: class, Line: t.line, Col: t.col})
 }
 
-func (p *parser) alloc(n node) *node {
+func (p *parser) alloc(n Node) *Node {
 	if len(p.slab) == cap(p.slab) {
-		p.slab = make([]node, 0, min(2*cap(p.slab)+8, 256))
+		p.slab = make([]Node, 0, min(2*cap(p.slab)+8, 256))
 	}
 	p.slab = append(p.slab, n)
 	return &p.slab[len(p.slab)-1]
@@ -190,7 +190,7 @@ func (p *parser) walrusAhead() bool {
 }
 
 // starExpressions parses an expression statement's value.
-func (p *parser) starExpressions() (*node, error) {
+func (p *parser) starExpressions() (*Node, error) {
 	start := p.peek()
 	if p.walrusAhead() {
 		if p.named {
@@ -214,7 +214,7 @@ func (p *parser) starExpressions() (*node, error) {
 		return first, nil
 	}
 	tup := p.mk("Tuple", start)
-	tup.elts = []*node{first}
+	tup.Elts = []*Node{first}
 	for p.isOp(",") {
 		p.next()
 		if p.atEnd() || p.isOp(")") || p.isOp("=") || p.isOp(";") || p.isOp(":") || p.isKw("in") {
@@ -227,12 +227,12 @@ func (p *parser) starExpressions() (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		tup.elts = append(tup.elts, e)
+		tup.Elts = append(tup.Elts, e)
 	}
 	return tup, nil
 }
 
-func (p *parser) starExpression() (*node, error) {
+func (p *parser) starExpression() (*Node, error) {
 	if p.isOp("*") {
 		t := p.next()
 		v, err := p.bitOr()
@@ -240,13 +240,13 @@ func (p *parser) starExpression() (*node, error) {
 			return nil, err
 		}
 		n := p.mk("Starred", t)
-		n.fn = v
+		n.Fn = v
 		return n, nil
 	}
 	return p.namedExpression()
 }
 
-func (p *parser) namedExpression() (*node, error) {
+func (p *parser) namedExpression() (*Node, error) {
 	t := p.peek()
 	if t.kind == tkName && !isKeyword(t.text) && p.i+1 < len(p.toks) && p.toks[p.i+1].kind == tkOp && p.toks[p.i+1].text == ":=" {
 		p.i += 2
@@ -263,7 +263,7 @@ func (p *parser) namedExpression() (*node, error) {
 		// follows the ':='; elsewhere the ':=' is a plain syntax error.
 		if p.walrusRule(start) {
 			if ok, _ := p.expressionFollows(); ok {
-				return nil, &SyntaxError{Line: n.line, Col: n.col, Msg: "cannot use assignment expressions with " + describeTarget(n)}
+				return nil, &SyntaxError{Line: n.Line, Col: n.Col, Msg: "cannot use assignment expressions with " + describeTarget(n)}
 			}
 		}
 		return nil, p.fail(p.peek(), "invalid syntax")
@@ -397,7 +397,7 @@ func (p *parser) namedSlot() bool {
 // invalidNamed is CPython's invalid_named_expression for "a = b" where a
 // named expression stands: the value must parse and not be followed by
 // another '=' or ':='.
-func (p *parser) invalidNamed(n *node) *SyntaxError {
+func (p *parser) invalidNamed(n *Node) *SyntaxError {
 	save := p.i
 	defer func() { p.i = save }()
 	p.next() // =
@@ -433,18 +433,18 @@ func (p *parser) invalidNamed(n *node) *SyntaxError {
 	} else {
 		p.furthest = max(p.furthest, p.peek().line)
 	}
-	if n.class == "Name" && !n.paren {
-		return &SyntaxError{Line: n.line, Col: n.col, Msg: "invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}
+	if n.Class == "Name" && !n.paren {
+		return &SyntaxError{Line: n.Line, Col: n.Col, Msg: "invalid syntax. Maybe you meant '==' or ':=' instead of '='?"}
 	}
 	switch {
-	case n.class == "List", n.class == "Tuple", n.class == "GeneratorExp",
-		n.class == "Constant" && (n.ctype == "bool" || n.ctype == "NoneType"), !bitwiseOr(n):
+	case n.Class == "List", n.Class == "Tuple", n.Class == "GeneratorExp",
+		n.Class == "Constant" && (n.Type == "bool" || n.Type == "NoneType"), !bitwiseOr(n):
 		return nil
 	}
-	return &SyntaxError{Line: n.line, Col: n.col, Msg: "cannot assign to " + describeTarget(n) + " here. Maybe you meant '==' instead of '='?"}
+	return &SyntaxError{Line: n.Line, Col: n.Col, Msg: "cannot assign to " + describeTarget(n) + " here. Maybe you meant '==' instead of '='?"}
 }
 
-func (p *parser) expression() (*node, error) {
+func (p *parser) expression() (*Node, error) {
 	defer p.leave()
 	if err := p.enter(); err != nil {
 		return nil, err
@@ -499,7 +499,7 @@ func (p *parser) expression() (*node, error) {
 			return nil, err
 		}
 		n := p.mk("IfExp", t)
-		n.line, n.col = body.line, body.col
+		n.Line, n.Col = body.Line, body.Col
 		return n, nil
 	}
 	return body, nil
@@ -567,24 +567,24 @@ func (p *parser) opPrec() (prec, width int) {
 	return 0, 0
 }
 
-func (p *parser) disjunction() (*node, error) { return p.binExpr(precOr) }
+func (p *parser) disjunction() (*Node, error) { return p.binExpr(precOr) }
 
 // bitOr parses a bitwise-or level expression (no comparison, no boolean).
-func (p *parser) bitOr() (*node, error) { return p.binExpr(precBitOr) }
+func (p *parser) bitOr() (*Node, error) { return p.binExpr(precBitOr) }
 
-func (p *parser) binExpr(minPrec int) (*node, error) {
+func (p *parser) binExpr(minPrec int) (*Node, error) {
 	defer p.leave()
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	var left *node
+	var left *Node
 	if minPrec <= precNot && p.isKw("not") {
 		t := p.next()
 		if _, err := p.binExpr(precNot); err != nil {
 			return nil, err
 		}
 		left = p.mk("UnaryOp", t)
-		left.name = "not" // no bitwise_or, unlike -x (bitwiseOr)
+		left.Name = "not" // no bitwise_or, unlike -x (bitwiseOr)
 	} else {
 		var err error
 		if left, err = p.factor(); err != nil {
@@ -612,22 +612,22 @@ func (p *parser) binExpr(minPrec int) (*node, error) {
 		case precCompare:
 			class = "Compare"
 		}
-		if left.class != class || class == "BinOp" {
+		if left.Class != class || class == "BinOp" {
 			first := left
-			left = p.alloc(node{class: class, line: left.line, col: left.col})
+			left = p.alloc(Node{Class: class, Line: left.Line, Col: left.Col})
 			if class == "Compare" {
 				// A comparison keeps its first operator and left operand
 				// for the for-target rule (forTargetInvalid).
-				left.fn, left.name = first, op[0].text
+				left.Fn, left.Name = first, op[0].text
 				if len(op) > 1 {
-					left.name += " " + op[1].text // not in, is not
+					left.Name += " " + op[1].text // not in, is not
 				}
 			}
 		}
 	}
 }
 
-func (p *parser) factor() (*node, error) {
+func (p *parser) factor() (*Node, error) {
 	defer p.leave()
 	if err := p.enter(); err != nil {
 		return nil, err
@@ -640,7 +640,7 @@ func (p *parser) factor() (*node, error) {
 		}
 		return p.mk("UnaryOp", t), nil
 	}
-	var base *node
+	var base *Node
 	var err error
 	if t.kind == tkName && t.text == "await" {
 		p.next()
@@ -656,12 +656,12 @@ func (p *parser) factor() (*node, error) {
 		if _, err := p.factor(); err != nil {
 			return nil, err
 		}
-		return p.alloc(node{class: "BinOp", line: base.line, col: base.col}), nil
+		return p.alloc(Node{Class: "BinOp", Line: base.Line, Col: base.Col}), nil
 	}
 	return base, nil
 }
 
-func (p *parser) primary() (*node, error) {
+func (p *parser) primary() (*Node, error) {
 	start := p.peek()
 	n, err := p.atom()
 	if err != nil {
@@ -675,7 +675,7 @@ func (p *parser) primary() (*node, error) {
 			if name.kind != tkName || isKeyword(name.text) {
 				return nil, p.fail(name, "invalid syntax")
 			}
-			n = p.alloc(node{class: "Attribute", line: start.line, col: start.col, fn: n, name: name.text})
+			n = p.alloc(Node{Class: "Attribute", Line: start.line, Col: start.col, Fn: n, Name: name.text})
 		case p.isOp("("):
 			call, err := p.call(start, n)
 			if err != nil {
@@ -690,7 +690,7 @@ func (p *parser) primary() (*node, error) {
 			if err := p.expectOp("]"); err != nil {
 				return nil, err
 			}
-			n = p.alloc(node{class: "Subscript", line: start.line, col: start.col, fn: n})
+			n = p.alloc(Node{Class: "Subscript", Line: start.line, Col: start.col, Fn: n})
 		default:
 			return n, nil
 		}
@@ -733,9 +733,9 @@ func (p *parser) slices() error {
 
 // call parses "(args)" after fn, enforcing the argument-order rules that
 // make ast.parse itself fail.
-func (p *parser) call(start token, fn *node) (*node, error) {
+func (p *parser) call(start token, fn *Node) (*Node, error) {
 	p.next() // (
-	c := p.alloc(node{class: "Call", line: start.line, col: start.col, fn: fn})
+	c := p.alloc(Node{Class: "Call", Line: start.line, Col: start.col, Fn: fn})
 	sawKw, sawDoubleStar := false, false
 	nargs := 0
 	for !p.isOp(")") {
@@ -748,7 +748,7 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 				return nil, err
 			}
 			if !p.check {
-				c.kws = append(c.kws, keyword{value: v, line: t.line, col: t.col})
+				c.Kws = append(c.Kws, Keyword{Value: v, Line: t.line, Col: t.col})
 			}
 			sawDoubleStar = true
 		case p.isOp("*"):
@@ -767,9 +767,9 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 			if err != nil {
 				return nil, err
 			}
-			v := p.alloc(node{class: "Starred", line: t.line, col: t.col, fn: e})
+			v := p.alloc(Node{Class: "Starred", Line: t.line, Col: t.col, Fn: e})
 			if !p.check {
-				c.elts = append(c.elts, v)
+				c.Elts = append(c.Elts, v)
 			}
 		case t.kind == tkName && p.i+1 < len(p.toks) && p.toks[p.i+1].kind == tkOp && p.toks[p.i+1].text == "=" &&
 			(!isKeyword(t.text) || t.text == "True" || t.text == "False" || t.text == "None"):
@@ -793,7 +793,7 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 				return nil, p.fail(t, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?")
 			}
 			if !p.check {
-				c.kws = append(c.kws, keyword{name: t.text, value: v, line: t.line, col: t.col})
+				c.Kws = append(c.Kws, Keyword{Name: t.text, Value: v, Line: t.line, Col: t.col})
 			}
 			sawKw = true
 		default:
@@ -808,7 +808,7 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 			if p.isOp("=") {
 				// invalid_kwarg raises over the range from the
 				// expression's start.
-				return nil, &SyntaxError{Line: v.line, Col: v.col, Msg: `expression cannot contain assignment, perhaps you meant "=="?`}
+				return nil, &SyntaxError{Line: v.Line, Col: v.Col, Msg: `expression cannot contain assignment, perhaps you meant "=="?`}
 			}
 			if p.isKw("for") || p.isKw("async") {
 				if err := p.comprehension(); err != nil {
@@ -828,7 +828,7 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 				if !p.isOp(")") {
 					return nil, p.fail(p.peek(), "invalid syntax")
 				}
-				v = p.alloc(node{class: "GeneratorExp", line: v.line, col: v.col})
+				v = p.alloc(Node{Class: "GeneratorExp", Line: v.Line, Col: v.Col})
 			}
 			// A positional argument out of order is CPython's
 			// invalid_arguments; a missing comma right after it is
@@ -855,7 +855,7 @@ func (p *parser) call(start token, fn *node) (*node, error) {
 				return nil, se
 			}
 			if !p.check {
-				c.elts = append(c.elts, v)
+				c.Elts = append(c.Elts, v)
 			}
 		}
 		nargs++
@@ -1034,7 +1034,7 @@ func (p *parser) forTargetError(targets int, fail *SyntaxError) error {
 	}
 	if n != nil {
 		if bad := forTargetInvalid(n); bad != nil {
-			return &SyntaxError{Line: bad.line, Col: bad.col, Msg: "cannot assign to " + describeTarget(bad)}
+			return &SyntaxError{Line: bad.Line, Col: bad.Col, Msg: "cannot assign to " + describeTarget(bad)}
 		}
 	}
 	return fail
@@ -1043,7 +1043,7 @@ func (p *parser) forTargetError(targets int, fail *SyntaxError) error {
 // longestPrefix is the longest run of tokens from toks[from], ending
 // before toks[end] or sooner, that rule parses in full, as a PEG parse
 // keeps it: its node and the index of the token after it (nil, -1: none).
-func (p *parser) longestPrefix(from, end int, rule func(*parser) (*node, error)) (*node, int) {
+func (p *parser) longestPrefix(from, end int, rule func(*parser) (*Node, error)) (*Node, int) {
 	for j := min(end, len(p.toks)); j > from; j-- {
 		sub := parser{toks: p.toks[from:j], check: true, minor: p.minor, memo: p.memo}
 		if n, err := rule(&sub); err == nil && sub.atEnd() {
@@ -1058,22 +1058,22 @@ func (p *parser) longestPrefix(from, end int, rule func(*parser) (*node, error))
 // comparison whose first operator is 'in' ("f() in y", how the target
 // and the 'in' read as one expression) is judged by its left operand;
 // any other comparison is no error of this rule.
-func forTargetInvalid(n *node) *node {
-	switch n.class {
+func forTargetInvalid(n *Node) *Node {
+	switch n.Class {
 	case "Name", "Attribute", "Subscript":
 		return nil
 	case "Starred":
-		return forTargetInvalid(n.fn)
+		return forTargetInvalid(n.Fn)
 	case "Tuple", "List":
-		for _, e := range n.elts {
+		for _, e := range n.Elts {
 			if bad := forTargetInvalid(e); bad != nil {
 				return bad
 			}
 		}
 		return nil
 	case "Compare":
-		if n.name == "in" && n.fn != nil {
-			return forTargetInvalid(n.fn)
+		if n.Name == "in" && n.Fn != nil {
+			return forTargetInvalid(n.Fn)
 		}
 		return nil
 	}
@@ -1129,7 +1129,7 @@ func (p *parser) comprehension() error {
 	return nil
 }
 
-func (p *parser) atom() (*node, error) {
+func (p *parser) atom() (*Node, error) {
 	t := p.peek()
 	switch t.kind {
 	case tkName:
@@ -1137,15 +1137,15 @@ func (p *parser) atom() (*node, error) {
 		case "True", "False":
 			p.next()
 			n := p.mk("Constant", t)
-			n.ctype, n.b = "bool", t.text == "True"
-			if n.b {
-				n.num = 1
+			n.Type, n.Bool = "bool", t.text == "True"
+			if n.Bool {
+				n.Num = 1
 			}
 			return n, nil
 		case "None":
 			p.next()
 			n := p.mk("Constant", t)
-			n.ctype = "NoneType"
+			n.Type = "NoneType"
 			return n, nil
 		}
 		if isKeyword(t.text) {
@@ -1153,7 +1153,7 @@ func (p *parser) atom() (*node, error) {
 		}
 		p.next()
 		n := p.mk("Name", t)
-		n.name = t.text
+		n.Name = t.text
 		return n, nil
 	case tkNumber:
 		p.next()
@@ -1165,7 +1165,7 @@ func (p *parser) atom() (*node, error) {
 			return nil, p.fail(t, "invalid decimal literal")
 		}
 		n := p.mk("Constant", t)
-		n.ctype, n.num = kind, v
+		n.Type, n.Num = kind, v
 		return n, nil
 	case tkString:
 		return p.strings()
@@ -1174,7 +1174,7 @@ func (p *parser) atom() (*node, error) {
 		case "...":
 			p.next()
 			n := p.mk("Constant", t)
-			n.ctype = "ellipsis"
+			n.Type = "ellipsis"
 			return n, nil
 		case "(":
 			return p.group()
@@ -1190,7 +1190,7 @@ func (p *parser) atom() (*node, error) {
 	return nil, p.fail(t, "invalid syntax")
 }
 
-func (p *parser) strings() (*node, error) {
+func (p *parser) strings() (*Node, error) {
 	first := p.peek()
 	n := p.mk("Constant", first)
 	var sb strings.Builder
@@ -1263,13 +1263,13 @@ func (p *parser) strings() (*node, error) {
 	}
 	switch {
 	case template:
-		n.class = "TemplateStr"
+		n.Class = "TemplateStr"
 	case joined:
-		n.class = "JoinedStr"
+		n.Class = "JoinedStr"
 	case bytes:
-		n.ctype, n.str = "bytes", sb.String()
+		n.Type, n.Str = "bytes", sb.String()
 	default:
-		n.ctype, n.str = "str", sb.String()
+		n.Type, n.Str = "str", sb.String()
 	}
 	return n, nil
 }
@@ -1287,7 +1287,7 @@ func (p *parser) actionAt(se *SyntaxError) {
 	se.after = j
 }
 
-func (p *parser) group() (*node, error) {
+func (p *parser) group() (*Node, error) {
 	open := p.next()
 	if p.isOp(")") {
 		p.next()
@@ -1325,7 +1325,7 @@ func (p *parser) group() (*node, error) {
 		return nil, err
 	}
 	if p.isKw("for") || p.isKw("async") {
-		if first.class == "Starred" {
+		if first.Class == "Starred" {
 			return nil, p.fail(p.peek(), "iterable unpacking cannot be used in comprehension").at(first)
 		}
 		if err := p.comprehension(); err != nil {
@@ -1338,14 +1338,14 @@ func (p *parser) group() (*node, error) {
 	}
 	if p.isOp(")") {
 		p.next()
-		if first.class == "Starred" {
-			return nil, &SyntaxError{Line: first.line, Col: first.col, Msg: "cannot use starred expression here"}
+		if first.Class == "Starred" {
+			return nil, &SyntaxError{Line: first.Line, Col: first.Col, Msg: "cannot use starred expression here"}
 		}
 		first.paren = true
 		return first, nil
 	}
 	tup := p.mk("Tuple", open)
-	tup.elts, tup.paren = []*node{first}, true
+	tup.Elts, tup.paren = []*Node{first}, true
 	if err := p.seq(tup, ")"); err != nil {
 		return nil, err
 	}
@@ -1376,16 +1376,16 @@ func (p *parser) forClausesAhead() (bool, error) {
 
 // comprehensionTarget is invalid_comprehension's error, over the display's
 // elements from the first.
-func comprehensionTarget(n *node) *SyntaxError {
-	line, col := n.line, n.col+1
-	if len(n.elts) > 0 && n.elts[0] != nil {
-		line, col = n.elts[0].line, n.elts[0].col
+func comprehensionTarget(n *Node) *SyntaxError {
+	line, col := n.Line, n.Col+1
+	if len(n.Elts) > 0 && n.Elts[0] != nil {
+		line, col = n.Elts[0].Line, n.Elts[0].Col
 	}
 	return &SyntaxError{Line: line, Col: col, Msg: "did you forget parentheses around the comprehension target?"}
 }
 
 // seq parses ", elt, elt [,]" up to and including the closing bracket.
-func (p *parser) seq(n *node, closer string) error {
+func (p *parser) seq(n *Node, closer string) error {
 	for p.isOp(",") {
 		p.next()
 		if p.isOp(closer) {
@@ -1404,7 +1404,7 @@ func (p *parser) seq(n *node, closer string) error {
 		if err != nil {
 			return err
 		}
-		n.elts = append(n.elts, e)
+		n.Elts = append(n.Elts, e)
 		if closer == "]" || closer == "}" {
 			if ok, err := p.forClausesAhead(); err != nil {
 				return err
@@ -1416,7 +1416,7 @@ func (p *parser) seq(n *node, closer string) error {
 	return p.expectOp(closer)
 }
 
-func (p *parser) list() (*node, error) {
+func (p *parser) list() (*Node, error) {
 	open := p.next()
 	n := p.mk("List", open)
 	if p.isOp("]") {
@@ -1428,7 +1428,7 @@ func (p *parser) list() (*node, error) {
 		return nil, err
 	}
 	if p.isKw("for") || p.isKw("async") {
-		if first.class == "Starred" {
+		if first.Class == "Starred" {
 			return nil, p.fail(p.peek(), "iterable unpacking cannot be used in comprehension").at(first)
 		}
 		if err := p.comprehension(); err != nil {
@@ -1439,18 +1439,18 @@ func (p *parser) list() (*node, error) {
 		}
 		return p.mk("ListComp", open), nil
 	}
-	n.elts = []*node{first}
+	n.Elts = []*Node{first}
 	return n, p.seq(n, "]")
 }
 
-func (p *parser) dict() (*node, error) {
+func (p *parser) dict() (*Node, error) {
 	open := p.next()
 	if p.isOp("}") {
 		p.next()
 		return p.mk("Dict", open), nil
 	}
 	isDict := p.isOp("**")
-	var first *node
+	var first *Node
 	var err error
 	if isDict {
 		star := p.next()
@@ -1466,11 +1466,11 @@ func (p *parser) dict() (*node, error) {
 		}
 		// A starred item is never a dict key: "{*a: b}" is a set
 		// display that fails at the ':'.
-		isDict = p.isOp(":") && first.class != "Starred"
+		isDict = p.isOp(":") && first.Class != "Starred"
 	}
 	if !isDict {
 		if p.isKw("for") || p.isKw("async") {
-			if first.class == "Starred" {
+			if first.Class == "Starred" {
 				return nil, p.fail(p.toks[p.i-1], "iterable unpacking cannot be used in comprehension").at(first)
 			}
 			if err := p.comprehension(); err != nil {
@@ -1482,12 +1482,12 @@ func (p *parser) dict() (*node, error) {
 			return p.mk("SetComp", open), nil
 		}
 		n := p.mk("Set", open)
-		n.elts = []*node{first}
+		n.Elts = []*Node{first}
 		return n, p.seq(n, "}")
 	}
 	n := p.mk("Dict", open)
 	if first == nil {
-		n.keys, n.elts = append(n.keys, nil), append(n.elts, nil)
+		n.Keys, n.Elts = append(n.Keys, nil), append(n.Elts, nil)
 	} else {
 		if err := p.dictValueStart(); err != nil {
 			return nil, err
@@ -1505,7 +1505,7 @@ func (p *parser) dict() (*node, error) {
 			}
 			return p.mk("DictComp", open), nil
 		}
-		n.keys, n.elts = append(n.keys, first), append(n.elts, v)
+		n.Keys, n.Elts = append(n.Keys, first), append(n.Elts, v)
 	}
 	for p.isOp(",") {
 		p.next()
@@ -1517,7 +1517,7 @@ func (p *parser) dict() (*node, error) {
 			if _, err := p.bitOr(); err != nil {
 				return nil, err
 			}
-			n.keys, n.elts = append(n.keys, nil), append(n.elts, nil)
+			n.Keys, n.Elts = append(n.Keys, nil), append(n.Elts, nil)
 			continue
 		}
 		k, err := p.expression()
@@ -1532,7 +1532,7 @@ func (p *parser) dict() (*node, error) {
 			if nl := strings.LastIndexByte(last.text, '\n'); nl >= 0 {
 				end = len(last.text) - nl - 1
 			}
-			return nil, p.fail(token{line: k.line, col: end}, "':' expected after dictionary key")
+			return nil, p.fail(token{line: k.Line, col: end}, "':' expected after dictionary key")
 		}
 		if err := p.dictValueStart(); err != nil {
 			return nil, err
@@ -1542,7 +1542,7 @@ func (p *parser) dict() (*node, error) {
 			return nil, err
 		}
 		if !p.check {
-			n.keys, n.elts = append(n.keys, k), append(n.elts, v)
+			n.Keys, n.Elts = append(n.Keys, k), append(n.Elts, v)
 		}
 	}
 	return n, p.expectOp("}")
@@ -1566,8 +1566,8 @@ func (p *parser) dictValueStart() error {
 }
 
 // at moves an error to a node's position.
-func (se *SyntaxError) at(n *node) *SyntaxError {
-	se.Line, se.Col = n.line, n.col
+func (se *SyntaxError) at(n *Node) *SyntaxError {
+	se.Line, se.Col = n.Line, n.Col
 	return se
 }
 
@@ -1738,9 +1738,9 @@ func writeCode(sb *strings.Builder, r rune, bytes bool) {
 	sb.WriteRune(r)
 }
 
-// decodePyRune is utf8.DecodeRuneInString that also reads the lone
+// DecodeRune is utf8.DecodeRuneInString that also reads the lone
 // surrogates writeCode keeps.
-func decodePyRune(s string) (rune, int) {
+func DecodeRune(s string) (rune, int) {
 	if len(s) >= 3 && s[0] == 0xed && s[1]&0xe0 == 0xa0 && s[2]&0xc0 == 0x80 {
 		return 0xd000 | rune(s[1]&0x3f)<<6 | rune(s[2]&0x3f), 3
 	}

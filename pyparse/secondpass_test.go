@@ -1,4 +1,4 @@
-package testregistry
+package pyparse
 
 import (
 	"errors"
@@ -317,23 +317,6 @@ func TestSecondPassErrors(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("3.%d %q:\n  got  %q\n  want %q", tc.minor, tc.src, got, tc.want)
-		}
-	}
-}
-
-// TestLoneSurrogates: a \u escape of a surrogate stays one code point in a
-// Python str, and its repr shows it escaped; U+FFFD in its place changed
-// the registration's values.
-func TestLoneSurrogates(t *testing.T) {
-	tests := []struct{ body, repr string }{
-		{`b\udaa9`, `'b\udaa9'`},
-		{`\ud83d\ude00`, `'\ud83d\ude00'`}, // two escapes stay two code points
-		{`\u00e9\U0001F600`, "'é😀'"},       // near miss: real characters print
-		{`\ufffd`, "'\ufffd'"},
-	}
-	for _, tc := range tests {
-		if got := pyRepr(unescape(tc.body, false)); got != tc.repr {
-			t.Errorf("%s: repr %s, want %s", tc.body, got, tc.repr)
 		}
 	}
 }

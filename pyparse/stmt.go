@@ -1,4 +1,4 @@
-package testregistry
+package pyparse
 
 import (
 	"errors"
@@ -606,12 +606,12 @@ func (p *parser) statement() error {
 				}
 				// Unparenthesised exception groups are Python 3.14's
 				// (PEP 758), and never with "as".
-				if n.class == "Tuple" && !n.paren {
+				if n.Class == "Tuple" && !n.paren {
 					if p.minor < 14 {
-						return &SyntaxError{Line: n.line, Col: n.col, Msg: "multiple exception types must be parenthesized"}
+						return &SyntaxError{Line: n.Line, Col: n.Col, Msg: "multiple exception types must be parenthesized"}
 					}
 					if p.isKw("as") {
-						return &SyntaxError{Line: n.line, Col: n.col, Msg: "multiple exception types must be parenthesized when using 'as'"}
+						return &SyntaxError{Line: n.Line, Col: n.Col, Msg: "multiple exception types must be parenthesized when using 'as'"}
 					}
 				}
 				if p.isKw("as") {
@@ -1181,7 +1181,7 @@ func (p *parser) classDef() error {
 		}
 	}
 	if p.isOp("(") {
-		if _, err := p.call(p.peek(), p.alloc(node{class: "Name"})); err != nil {
+		if _, err := p.call(p.peek(), p.alloc(Node{Class: "Name"})); err != nil {
 			return err
 		}
 	}
@@ -1215,17 +1215,17 @@ func (p *parser) forStmt() error {
 }
 
 // targetList parses for-loop targets (stopping before 'in').
-func (p *parser) targetList() ([]*node, error) {
-	var out []*node
+func (p *parser) targetList() ([]*Node, error) {
+	var out []*Node
 	for {
 		start := p.peek()
-		var n *node
+		var n *Node
 		var err error
 		if p.isOp("*") {
 			p.next()
 			n, err = p.bitOr()
 			if err == nil {
-				n = p.alloc(node{class: "Starred", line: start.line, col: start.col, fn: n})
+				n = p.alloc(Node{Class: "Starred", Line: start.line, Col: start.col, Fn: n})
 			}
 		} else {
 			n, err = p.bitOr()
@@ -1291,8 +1291,8 @@ func (p *parser) withItems(closer string) error {
 }
 
 // describeTarget names a node the way CPython's "cannot assign to" does.
-func describeTarget(n *node) string {
-	switch n.class {
+func describeTarget(n *Node) string {
+	switch n.Class {
 	case "Attribute":
 		return "attribute"
 	case "Subscript":
@@ -1308,7 +1308,7 @@ func describeTarget(n *node) string {
 	case "Call":
 		return "function call"
 	case "Constant":
-		switch n.ctype {
+		switch n.Type {
 		case "bool", "NoneType":
 			return pyBoolOrNone(n)
 		case "ellipsis":
@@ -1350,44 +1350,44 @@ func describeTarget(n *node) string {
 // bitwiseOr reports a node CPython's bitwise_or rule derives: no
 // comparison, boolean operator, lambda, conditional, starred or bare
 // yield or tuple unless parenthesised.
-func bitwiseOr(n *node) bool {
+func bitwiseOr(n *Node) bool {
 	if n.paren {
 		return true
 	}
-	switch n.class {
+	switch n.Class {
 	case "Compare", "BoolOp", "Lambda", "IfExp", "Starred", "Yield", "NamedExpr":
 		return false
 	case "Tuple":
 		return false
 	case "UnaryOp":
-		return n.name != "not"
+		return n.Name != "not"
 	}
 	return true
 }
 
-func pyBoolOrNone(n *node) string {
-	if n.ctype == "NoneType" {
+func pyBoolOrNone(n *Node) string {
+	if n.Type == "NoneType" {
 		return "None"
 	}
-	return pyBool(n.b)
+	return pyBool(n.Bool)
 }
 
 // checkTarget reports a node that cannot be assigned (or deleted).
-func (p *parser) checkTarget(n *node, verb string) error {
-	switch n.class {
+func (p *parser) checkTarget(n *Node, verb string) error {
+	switch n.Class {
 	case "Name", "Attribute", "Subscript":
 		return nil
 	case "Starred":
-		return p.checkTarget(n.fn, verb)
+		return p.checkTarget(n.Fn, verb)
 	case "Tuple", "List":
-		for _, e := range n.elts {
+		for _, e := range n.Elts {
 			if err := p.checkTarget(e, verb); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return &SyntaxError{Line: n.line, Col: n.col, Msg: "cannot " + verb + " " + describeTarget(n)}
+	return &SyntaxError{Line: n.Line, Col: n.Col, Msg: "cannot " + verb + " " + describeTarget(n)}
 }
 
 func (p *parser) simpleStmts() error {
@@ -1411,7 +1411,7 @@ func (p *parser) simpleStmts() error {
 // stmtEnd reports whether the current simple statement has ended.
 func (p *parser) stmtEnd() bool { return p.atEnd() || p.isOp(";") }
 
-func (p *parser) yieldOrStar() (*node, error) {
+func (p *parser) yieldOrStar() (*Node, error) {
 	if p.isKw("yield") {
 		t := p.next()
 		if p.isKw("from") {
@@ -1545,7 +1545,7 @@ func (p *parser) simpleStmt() error {
 	case p.stmtEnd():
 		return nil
 	case p.isOp(":"):
-		if first.class != "Name" && first.class != "Attribute" && first.class != "Subscript" {
+		if first.Class != "Name" && first.Class != "Attribute" && first.Class != "Subscript" {
 			// No annotated assignment has this target, so CPython's
 			// first pass reads no further than the ':', where a plain
 			// syntax error points. Its second pass names the target
@@ -1553,19 +1553,19 @@ func (p *parser) simpleStmt() error {
 			// comes after that expression.
 			colon := p.peek()
 			ok, read := p.expressionFollows()
-			if !ok || first.class == "Yield" && !first.paren {
+			if !ok || first.Class == "Yield" && !first.paren {
 				// A bare yield is no expression: the rule that names the
 				// target does not match it.
 				return &SyntaxError{Line: colon.line, Col: colon.col, Msg: "invalid syntax", read: &read}
 			}
-			if first.class == "Tuple" || first.class == "List" {
+			if first.Class == "Tuple" || first.Class == "List" {
 				kind := "tuple"
-				if first.class == "List" {
+				if first.Class == "List" {
 					kind = "list"
 				}
-				return &SyntaxError{Line: first.line, Col: first.col, Msg: "only single target (not " + kind + ") can be annotated"}
+				return &SyntaxError{Line: first.Line, Col: first.Col, Msg: "only single target (not " + kind + ") can be annotated"}
 			}
-			return &SyntaxError{Line: first.line, Col: first.col, Msg: "illegal target for annotation"}
+			return &SyntaxError{Line: first.Line, Col: first.Col, Msg: "illegal target for annotation"}
 		}
 		p.next()
 		if _, err := p.expression(); err != nil {
@@ -1578,15 +1578,15 @@ func (p *parser) simpleStmt() error {
 		}
 		return nil
 	case p.peek().kind == tkOp && isAugOp(p.peek().text):
-		if first.class != "Name" && first.class != "Attribute" && first.class != "Subscript" {
+		if first.Class != "Name" && first.Class != "Attribute" && first.Class != "Subscript" {
 			what := describeTarget(first)
-			switch first.class {
+			switch first.Class {
 			case "Tuple":
 				what = "tuple"
 			case "List":
 				what = "list"
 			}
-			return &SyntaxError{Line: first.line, Col: first.col, Msg: "'" + what + "' is an illegal expression for augmented assignment"}
+			return &SyntaxError{Line: first.Line, Col: first.Col, Msg: "'" + what + "' is an illegal expression for augmented assignment"}
 		}
 		p.next()
 		_, err := p.yieldOrStar()
@@ -1613,7 +1613,7 @@ func (p *parser) simpleStmt() error {
 						return named
 					}
 				}
-				if target.class == "Yield" && !target.paren {
+				if target.Class == "Yield" && !target.paren {
 					se.Msg = "assignment to yield expression not possible"
 					return se
 				}
@@ -1624,8 +1624,8 @@ func (p *parser) simpleStmt() error {
 				p.next()
 				v, verr := p.yieldOrStar()
 				if i == 0 && verr == nil && !p.isOp("=") && bitwiseOr(target) && bitwiseOr(v) &&
-					target.class != "Tuple" && target.class != "List" && target.class != "GeneratorExp" &&
-					!(target.class == "Constant" && (target.ctype == "bool" || target.ctype == "NoneType")) {
+					target.Class != "Tuple" && target.Class != "List" && target.Class != "GeneratorExp" &&
+					!(target.Class == "Constant" && (target.Type == "bool" || target.Type == "NoneType")) {
 					se.Msg += " here. Maybe you meant '==' instead of '='?"
 				}
 				return se
@@ -1708,7 +1708,7 @@ func (p *parser) fromImport() error {
 
 // namedCondition parses a named_expression outside brackets: a condition,
 // a guard, a decorator.
-func (p *parser) namedCondition() (*node, error) {
+func (p *parser) namedCondition() (*Node, error) {
 	p.named = true
 	defer func() { p.named = false }()
 	return p.namedExpression()
@@ -1998,4 +1998,12 @@ func openAtEnd(toks []token) bool {
 		}
 	}
 	return depth > 0
+}
+
+// pyBool is a bool as Python prints it.
+func pyBool(b bool) string {
+	if b {
+		return "True"
+	}
+	return "False"
 }

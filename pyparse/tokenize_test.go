@@ -1,4 +1,4 @@
-package testregistry
+package pyparse
 
 import (
 	"errors"
@@ -7,7 +7,9 @@ import (
 	"testing"
 )
 
-var testMarkers = DefaultConfig().Markers
+var testMarkers = map[string]bool{"register_cpu_ci": true, "register_cuda_ci": true, "register_rocm_ci": true}
+
+func isTestMarker(name string) bool { return testMarkers[name] }
 
 func TestFindCalls(t *testing.T) {
 	tests := []struct {
@@ -69,7 +71,7 @@ func TestFindCalls(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			calls, err := findCalls(tt.src, newestMinor, testMarkers)
+			calls, err := findCalls(tt.src, NewestMinor, isTestMarker)
 			if tt.err != "" {
 				var se *SyntaxError
 				if !errors.As(err, &se) || !strings.Contains(se.Msg, tt.err) {
@@ -82,7 +84,7 @@ func TestFindCalls(t *testing.T) {
 			}
 			var got []string
 			for _, c := range calls {
-				got = append(got, c.fn+"@"+strconv.Itoa(c.node.line)+":"+strconv.Itoa(c.node.col))
+				got = append(got, c.Fn+"@"+strconv.Itoa(c.Node.Line)+":"+strconv.Itoa(c.Node.Col))
 			}
 			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
 				t.Errorf("calls = %v, want %v", got, tt.want)

@@ -1,4 +1,4 @@
-package testregistry
+package pyparse
 
 import (
 	"errors"
@@ -149,11 +149,13 @@ func (lx *lexer) emit(k tokKind, start, line, col int) {
 // want, when not nil, selects the module-level lines worth keeping (the
 // others are checked and dropped).
 func lexLines(src string, keepAll bool, want func([]token) bool) ([]logicalLine, error) {
-	return lexLinesFor(src, newestMinor, keepAll, want)
+	return lexLinesFor(src, NewestMinor, keepAll, want)
 }
 
-// newestMinor is the minor version of PythonNewest.
-const newestMinor = 14
+// NewestMinor is the newest Python 3 minor version whose grammar and
+// messages the front-end follows (3.14); the oldest is 3.11. Callers pass
+// a minor in 11..NewestMinor.
+const NewestMinor = 14
 
 // lexLinesFor is lexLines for the grammar and messages of Python 3.minor.
 func lexLinesFor(src string, minor int, keepAll bool, want func([]token) bool) ([]logicalLine, error) {
@@ -171,23 +173,30 @@ func lexWith(src string, minor int, keepAll bool, want func([]token) bool, memo 
 	return lexArena(src, minor, keepAll, want, memo, nil)
 }
 
-// arena is memory a caller reuses from file to file for what outlives the
+// Arena is memory a caller reuses from file to file for what outlives the
 // lexer but not the scan of one file: the kept lines and their tokens, the
 // top-level statements, the nodes of the registration calls and the
 // f-string memo. Growing them from nothing for every file was a third of
 // a scan's allocations, and with the collector off each is fresh memory.
-type arena struct {
+type Arena struct {
 	keep  []token
 	lines []logicalLine
 	stmts [][]token
-	slab  []node
+	slab  []Node
 	memo  exprMemo
 }
 
-var arenaPool = sync.Pool{New: func() any { return &arena{keep: make([]token, 0, 256), slab: make([]node, 0, 64)} }}
+var arenaPool = sync.Pool{New: func() any { return &Arena{keep: make([]token, 0, 256), slab: make([]Node, 0, 64)} }}
+
+// GetArena returns an Arena from a pool shared by the scans of a process;
+// give it back with PutArena once nothing read through it is used.
+func GetArena() *Arena { return arenaPool.Get().(*Arena) }
+
+// PutArena returns a to the pool GetArena takes it from.
+func PutArena(a *Arena) { arenaPool.Put(a) }
 
 // lexArena is lexWith keeping the lines' tokens in a (nil: fresh memory).
-func lexArena(src string, minor int, keepAll bool, want func([]token) bool, memo exprMemo, a *arena) ([]logicalLine, error) {
+func lexArena(src string, minor int, keepAll bool, want func([]token) bool, memo exprMemo, a *Arena) ([]logicalLine, error) {
 	switch {
 	case memo == nil && a != nil:
 		if a.memo == nil {
@@ -248,7 +257,7 @@ func lexArena(src string, minor int, keepAll bool, want func([]token) bool, memo
 // files; allocating and zeroing it for every file was a fifth of a scan.
 type scratch struct {
 	toks     []token
-	slab     []node
+	slab     []Node
 	brackets []token
 	indents  []indentLevel
 	params   []paramItem
@@ -256,7 +265,7 @@ type scratch struct {
 }
 
 var scratchPool = sync.Pool{New: func() any {
-	return &scratch{toks: make([]token, 0, 256), slab: make([]node, 0, 256),
+	return &scratch{toks: make([]token, 0, 256), slab: make([]Node, 0, 256),
 		brackets: make([]token, 0, 16), indents: make([]indentLevel, 0, 16)}
 }}
 
@@ -1493,7 +1502,7 @@ func (lx *lexer) fieldExpr(text string, line, col int) error {
 	se, seen := lx.memo[key]
 	if !seen {
 		// The newline ends a trailing comment (Python 3.12+) before the ")".
-		_, err := lexWith("("+expr+"\n)", newestMinor, false, func([]token) bool { return false }, lx.memo)
+		_, err := lexWith("("+expr+"\n)", NewestMinor, false, func([]token) bool { return false }, lx.memo)
 		if err != nil {
 			se = &SyntaxError{Msg: "invalid syntax"}
 			if !errors.As(err, &se) {

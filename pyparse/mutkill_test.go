@@ -1,0 +1,224 @@
+package pyparse
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// cpython311Case is a source with CPython 3.11's verdict on it:
+// compile(src, "<nearmiss>", "exec") raising "line:col msg" (col is the
+// SyntaxError's offset), or "" when it compiles. The file name must name
+// no file: CPython 3.11 converts the offset over the line of a file of
+// that name when one exists, and clamps it to that line's length.
+type cpython311Case struct{ src, want string }
+
+// checkCPython311 compares cicheck's verdict on each source with want and,
+// when REGISTRY_PYTHON names an interpreter (CPython 3.11), want with the
+// interpreter's, so that the table stays the oracle's.
+func checkCPython311(t *testing.T, cases []cpython311Case) {
+	t.Helper()
+	for _, c := range cases {
+		_, err := lexLinesFor(c.src, 11, true, nil)
+		got := ""
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			got = fmt.Sprintf("%d:%d %s", se.Line, se.Col, se.Msg)
+		} else if err != nil {
+			got = "error: " + err.Error()
+		}
+		if got != c.want {
+			t.Errorf("%q:\n  got  %q\n  want %q", c.src, got, c.want)
+		}
+	}
+	py := os.Getenv("REGISTRY_PYTHON")
+	if py == "" {
+		return
+	}
+	srcs := make([]string, len(cases))
+	for i, c := range cases {
+		srcs[i] = c.src
+	}
+	in, err := json.Marshal(srcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const script = `import json, sys, warnings
+warnings.simplefilter("ignore")
+out = []
+for s in json.load(sys.stdin):
+    try:
+        compile(s, "<nearmiss>", "exec")
+        out.append("")
+    except SyntaxError as e:
+        out.append("%d:%d %s" % (e.lineno or 0, e.offset or 0, e.msg))
+json.dump(out, sys.stdout)
+`
+	cmd := exec.Command(py, "-c", script)
+	cmd.Stdin = strings.NewReader(string(in))
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v", py, err)
+	}
+	var want []string
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cases {
+		if want[i] != c.want {
+			t.Errorf("%q: the table says %q, %s says %q", c.src, c.want, py, want[i])
+		}
+	}
+}
+
+// TestEscapesNearMiss: escape decoding at the edges of its ranges.
+func TestEscapesNearMiss(t *testing.T) {
+	checkCPython311(t, []cpython311Case{
+		// The largest code point is legal, one more is not.
+		{`x = "\U0010ffff"`, ""},
+		{`x = "\U00110000"`, "1:17 (unicode error) 'unicodeescape' codec can't decode bytes in position 0-9: illegal Unicode character"},
+		// \N{} names ignore ASCII case, down to a lone 'a' or 'z'.
+		{`x = "\N{LATIN SMALL LETTER a}"`, ""},
+		{`x = "\N{LATIN SMALL LETTER z}"`, ""},
+		{`x = "\N{latin small letter z}"`, ""},
+		{`x = "\N{LATIN SMALL LETTEr z}"`, ""},
+		{`x = "\N{LATIN SMALL LETTER {}"`, "1:31 (unicode error) 'unicodeescape' codec can't decode bytes in position 0-23: unknown Unicode character name"},
+	})
+}
+
+// TestArgumentsNearMiss: call arguments and what CPython's
+// invalid_arguments rule reads after a keyword argument: a later argument
+// that does not parse leaves the bracket unclosed, one that only starts
+// an expression is a positional argument after a keyword one; a
+// generator argument alone needs no parentheses.
+func TestArgumentsNearMiss(t *testing.T) {
+	checkCPython311(t, []cpython311Case{
+		{"f(b=1,c,*", "1:2 '(' was never closed"},
+		{"f(a=1,b,f", "1:2 '(' was never closed"},
+		{"i(e=0,u,e=", "1:2 '(' was never closed"},
+		{"f(a=1,b,if", "1:9 positional argument follows keyword argument"},
+		{"f(a for a in b)", ""},
+		{"f(a for a in b, c)", "1:3 Generator expression must be parenthesized"},
+		{"(:=", "1:2 invalid syntax"},
+		{"i(e=0,u+", "1:2 '(' was never closed"},
+		{"f(a=1,b. 1", "1:10 positional argument follows keyword argument"},
+		{"f(a=1, b.c)", "1:11 positional argument follows keyword argument"},
+		{"{{}=f", "1:1 '{' was never closed"},
+	})
+}
+
+// TestLegacyAndGroupsNearMiss: the legacy print/exec rule, the operand
+// after a unary operator, and the comma hint's placement in groups.
+func TestLegacyAndGroupsNearMiss(t *testing.T) {
+	checkCPython311(t, []cpython311Case{
+		{"print-1^", "1:1 Missing parentheses in call to 'print'. Did you mean print(...)?"},
+		{"exec''>", "1:1 Missing parentheses in call to 'exec'. Did you mean exec(...)?"},
+		{"(exec e,", "1:1 '(' was never closed"},
+		{"x=not a=", "1:3 cannot assign to expression"},
+		{"[(+\nb if c)", "1:1 '[' was never closed"},
+		{"[x (a +\nb if c)", "1:1 '[' was never closed"},
+		{"%{\ny", "1:1 invalid syntax"},
+		{`if""{`, "1:5 '{' was never closed"},
+		{"[c 1", "1:1 '[' was never closed"},
+		{"(()'')", "1:2 invalid syntax. Perhaps you forgot a comma?"},
+		{"({}e)", "1:2 invalid syntax. Perhaps you forgot a comma?"},
+	})
+}
+
+// TestFString311NearMiss: CPython 3.11's f-string scanner
+// (fstring_find_literal, fstring_find_expr): \N escapes in literal parts
+// and format specs, raw f-strings, unclosed fields and empty ones.
+func TestFString311NearMiss(t *testing.T) {
+	checkCPython311(t, []cpython311Case{
+		{`f'\N'`, `1:6 (unicode error) 'unicodeescape' codec can't decode bytes in position 0-1: malformed \N character escape`},
+		{`fr'\N'`, ""},
+		{`f'{a:\N'`, `1:9 (unicode error) 'unicodeescape' codec can't decode bytes in position 0-1: malformed \N character escape`},
+		{`f"\U"''`, `1:8 (unicode error) 'unicodeescape' codec can't decode bytes in position 0-1: truncated \UXXXXXXXX escape`},
+		{`f'{'{\`, "1:5 f-string: expecting '}'"},
+		{`f"{<{"`, "1:7 f-string: unmatched '{'"},
+		{`f"{b="`, "1:7 f-string: expecting '}'"},
+		{`f'{a!'`, "1:7 f-string: expecting '}'"},
+		{`f'{ }'`, "1:7 f-string: empty expression not allowed"},
+		// A quote near the end of the field: a string that never closes.
+		{`f"""{'''a''"""`, "1:15 f-string: unterminated string"},
+		{`f"{''"`, "1:7 f-string: expecting '}'"},
+		{`f"""{'''a'''}"""`, ""},
+		// 200 open brackets are too many for the f-string scanner; 200
+		// in all, with the parenthesis compile adds, for the tokenizer.
+		{"f'{" + strings.Repeat("(", 201) + "x" + strings.Repeat(")", 201) + "}'", "1:409 f-string: too many nested parenthesis"},
+		{"f'{" + strings.Repeat("(", 200) + "x" + strings.Repeat(")", 200) + "}'", "1:201 too many nested parentheses"},
+		{"f'{" + strings.Repeat("(", 199) + "x" + strings.Repeat(")", 199) + "}'", ""},
+	})
+}
+
+// TestTokenizerNearMiss: line continuations, number literals, the legacy
+// print rule at the end of a line, and 3.11 f-strings that end their line
+// inside a replacement field (unterminated there, not 3.12 grammar).
+func TestTokenizerNearMiss(t *testing.T) {
+	checkCPython311(t, []cpython311Case{
+		{"\\\n ", ""},
+		{"\\\n\n", ""},
+		{"x 1\n=\\", "1:3 invalid syntax"},
+		{`'\x'\`, "1:6 unexpected EOF while parsing"},
+		{"...", ""},
+		{"0o7", ""},
+		{"1z", "1:1 invalid decimal literal"},
+		{"print-", "1:7 invalid syntax"},
+		{"print-1\n(\n!", "2:1 '(' was never closed"},
+		{"match x:\n case[1]if", "2:11 invalid syntax"},
+		{"F'{f'' '", "1:9 f-string: expecting '}'"},
+		{"f'{a!r", "1:1 unterminated string literal (detected at line 1)"},
+		{"f'{\nlambda}'", "1:1 unterminated string literal (detected at line 1)"},
+		{"f\"{!=}{\nc}\"", "1:1 unterminated string literal (detected at line 1)"},
+		{"f'{#\n}'", "1:1 unterminated string literal (detected at line 1)"},
+	})
+}
+
+// TestLongFlatExpressions: thousands of sibling expressions are no
+// nesting; the depth limit counts only enclosing ones.
+func TestLongFlatExpressions(t *testing.T) {
+	items := strings.Repeat("1, ", 5000)
+	checkCPython311(t, []cpython311Case{
+		{"x = [" + items + "]", ""},
+		{"f(" + items + ")", ""},
+	})
+}
+
+// TestUnescapeCodePointEdges: a \x, \u or octal escape's code point at the
+// edges of ASCII and of the surrogates (kept as their generalized UTF-8,
+// as a Python str keeps a lone surrogate).
+func TestUnescapeCodePointEdges(t *testing.T) {
+	for _, c := range []struct{ body, want string }{
+		{`\x7f`, "\x7f"},
+		{`\x80`, "\u0080"},
+		{`\200`, "\u0080"},
+		{`\ud7ff`, "\ud7ff"},
+		{`\ud800`, "\xed\xa0\x80"},
+		{`\udfff`, "\xed\xbf\xbf"},
+		{`\ue000`, "\ue000"},
+	} {
+		if got := unescape(c.body, false); got != c.want {
+			t.Errorf("unescape(%q) = %q, want %q", c.body, got, c.want)
+		}
+	}
+}
+
+// TestStatementsNearMiss: a 3.11 'type' is a name, whatever follows it;
+// the comma hint starts at a 'not'; an unclosed bracket before a later
+// error; parameters' defaults and strings that mix bytes.
+func TestStatementsNearMiss(t *testing.T) {
+	checkCPython311(t, []cpython311Case{
+		{"type", ""},
+		{"type i", "1:6 invalid syntax"},
+		{"type X&", "1:6 invalid syntax"},
+		{"[not f x]", "1:2 invalid syntax. Perhaps you forgot a comma?"},
+		{"x{{}=f'{'", "1:2 '{' was never closed"},
+		{"{{}f'}'{", "1:8 f-string: single '}' is not allowed"},
+		{"def f(c=''s", "1:6 '(' was never closed"},
+		{"x&p''b''", "1:9 cannot mix bytes and nonbytes literals"},
+	})
+}
