@@ -2,7 +2,6 @@ package ghschema
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -66,12 +65,42 @@ type JobSteps struct {
 	Steps []Step
 }
 
-// parallelKeyRE finds one of ParallelKeys as a mapping key: at the start
-// of a line (after indentation and a sequence dash) or after { or , in
-// flow style, quoted or not. Not as a word ("wait" is common in scripts)
-// nor inside another key (strategy's max-parallel:), which would make
-// every matrix workflow be read twice.
-var parallelKeyRE = regexp.MustCompile(`(?m)(?:^|[{,])[ \t]*(?:-[ \t]+)*["']?(?:` + strings.Join(ParallelKeys, "|") + `)["']?[ \t]*:`)
+// hasParallelKey: one of ParallelKeys is a mapping key somewhere in src:
+// at the start of a line (after indentation and sequence dashes) or after
+// { or , in flow style, quoted or not. Not a word ("wait" is common in
+// scripts) nor the end of another key (strategy's max-parallel:), which
+// would make every matrix workflow be read twice. A scan for "key:" with a
+// look back, which costs what bytes.Index costs (a regular expression here
+// cost a tenth of a lint).
+func hasParallelKey(src []byte) bool {
+	for _, k := range ParallelKeys {
+		for _, q := range []string{"", "\"", "'"} {
+			pat := []byte(k + q + ":")
+			for off := 0; ; {
+				i := bytes.Index(src[off:], pat)
+				if i < 0 {
+					break
+				}
+				at := off + i
+				off = at + len(pat)
+				j := at
+				if q != "" {
+					if j == 0 || src[j-1] != q[0] {
+						continue
+					}
+					j--
+				}
+				for j > 0 && (src[j-1] == ' ' || src[j-1] == '\t' || src[j-1] == '-') {
+					j--
+				}
+				if j == 0 || src[j-1] == '\n' || src[j-1] == '{' || src[j-1] == ',' || src[j-1] == '\r' {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
 
 // Source is a workflow's text, with its steps read on first use: only a
 // file that has one of ParallelKeys as a key is read at all.
@@ -91,7 +120,7 @@ func (s *Source) Jobs() []JobSteps {
 		return nil
 	}
 	s.once.Do(func() {
-		if parallelKeyRE.Match(s.src) {
+		if hasParallelKey(s.src) {
 			s.jobs = readSteps(s.src)
 		}
 	})
