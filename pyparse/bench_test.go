@@ -1,57 +1,18 @@
 package pyparse
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/cicheck/cicheck/internal/pybench"
+)
 
 // BenchmarkLexFile lexes and syntax-checks one typical test file.
 func BenchmarkLexFile(b *testing.B) {
-	src := benchFile(`register_cuda_ci(est_time=300, suite="stage-b-2-gpu-h200", labels=["precision", "short"])`)
+	src := pybench.File(`register_cuda_ci(est_time=300, suite="stage-b-2-gpu-h200", labels=["precision", "short"])`)
 	b.SetBytes(int64(len(src)))
 	for i := 0; i < b.N; i++ {
 		if _, err := lexLines(src, false, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
-}
-
-// benchFile is a typical test file holding call (testregistry's benchFile).
-func benchFile(call string) string {
-	imp := ""
-	if call != "" {
-		imp = "from tests.ci.ci_register import register_cpu_ci, register_cuda_ci, register_rocm_ci\n"
-	}
-	return `"""End-to-end test of one training configuration."""
-
-import os
-import sys
-
-import pytest
-
-` + imp + `
-` + call + `
-
-MODEL = os.environ.get("MODEL", "Qwen/Qwen3-0.6B")
-ARGS = {
-    "tensor-model-parallel-size": 2,
-    "pipeline-model-parallel-size": 1,
-    "micro-batch-size": 4,
-    "lr": 1e-6,
-}
-
-
-def build_command(extra=None):
-    cmd = [sys.executable, "train.py", f"--model={MODEL}"]
-    for key, value in ARGS.items():
-        cmd += [f"--{key}", str(value)]
-    return cmd + list(extra or [])
-
-
-@pytest.mark.parametrize("steps", [1, 2, 4])
-def test_runs(steps):
-    cmd = build_command(["--num-steps", str(steps)])
-    assert cmd[0] == sys.executable
-
-
-if __name__ == "__main__":
-    print(" ".join(build_command()))
-`
 }

@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/cicheck/cicheck/finding"
+	"github.com/cicheck/cicheck/internal/pybench"
 )
 
 // benchRepo generates n test files shaped like the miles registry: a
@@ -29,51 +30,9 @@ func benchRepo(n int) fstest.MapFS {
 		default:
 			call = `register_cpu_ci(est_time=5, suite="stage-a-cpu")`
 		}
-		m[fmt.Sprintf("%s/group%d/test_case_%d.py", root, i%17, i)] = &fstest.MapFile{Data: []byte(benchFile(call))}
+		m[fmt.Sprintf("%s/group%d/test_case_%d.py", root, i%17, i)] = &fstest.MapFile{Data: []byte(pybench.File(call))}
 	}
 	return m
-}
-
-func benchFile(call string) string {
-	imp := ""
-	if call != "" {
-		imp = "from tests.ci.ci_register import register_cpu_ci, register_cuda_ci, register_rocm_ci\n"
-	}
-	return `"""End-to-end test of one training configuration."""
-
-import os
-import sys
-
-import pytest
-
-` + imp + `
-` + call + `
-
-MODEL = os.environ.get("MODEL", "Qwen/Qwen3-0.6B")
-ARGS = {
-    "tensor-model-parallel-size": 2,
-    "pipeline-model-parallel-size": 1,
-    "micro-batch-size": 4,
-    "lr": 1e-6,
-}
-
-
-def build_command(extra=None):
-    cmd = [sys.executable, "train.py", f"--model={MODEL}"]
-    for key, value in ARGS.items():
-        cmd += [f"--{key}", str(value)]
-    return cmd + list(extra or [])
-
-
-@pytest.mark.parametrize("steps", [1, 2, 4])
-def test_runs(steps):
-    cmd = build_command(["--num-steps", str(steps)])
-    assert cmd[0] == sys.executable
-
-
-if __name__ == "__main__":
-    print(" ".join(build_command()))
-`
 }
 
 // BenchmarkScan2000 scans a generated tree of 2,000 test files. Compare with
