@@ -3,7 +3,6 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -16,14 +15,7 @@ import (
 // actionlint's kinds), of a clean run and a failed one, is valid SARIF
 // 2.1.0 and carries what GitHub code scanning asks of every rule.
 func TestSARIFRealRules(t *testing.T) {
-	b, err := os.ReadFile("testdata/sarif-2.1.0.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var schema any
-	if err := json.Unmarshal(b, &schema); err != nil {
-		t.Fatal(err)
-	}
+	schema := report.LoadSARIFSchema(t)
 	infos := lint.RuleInfos()
 	fs := []finding.Finding{{Rule: "gpu-gate", Severity: finding.Error, File: ".github/workflows/nightly.yml", Line: 58, Column: 3, Message: "m", Job: "resolve-image"}}
 	for name, failures := range map[string][]string{"clean": nil, "failed": {"bad config"}} {

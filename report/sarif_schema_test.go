@@ -200,6 +200,9 @@ func formatOK(format, s string) bool {
 	return true
 }
 
+// LoadSARIFSchema is loadSARIFSchema for the external tests.
+var LoadSARIFSchema = loadSARIFSchema
+
 func loadSARIFSchema(t *testing.T) any {
 	t.Helper()
 	b, err := os.ReadFile("testdata/sarif-2.1.0.schema.json")
