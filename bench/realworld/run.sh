@@ -27,7 +27,8 @@ import json, os, sys, collections
 tmp, verbose = sys.argv[1], sys.argv[2] == "-v"
 own_prefixes = ("gpu-gate", "closure-bridge", "always-without-cancelled", "gate-reads-unguarded-output",
                 "dead-needs-result", "if-eval-error", "status-fn-args", "unknown-needs", "needs-cycle",
-                "paths-filter-", "trigger-paths-", "workflow-self-trigger", "suppression-", "invalid-workflow-file")
+                "paths-filter-", "trigger-paths-", "workflow-self-trigger", "suppression-", "invalid-workflow-file",
+                "job-never-runs", "matrix-too-large")
 total, jobs, gpu = collections.Counter(), 0, 0
 for f in sorted(os.listdir(tmp)):
     if not f.endswith(".json") or f.endswith(".graph.json"):
