@@ -27,11 +27,13 @@ type Store struct {
 	stderr bytes.Buffer
 	trees  map[string][]entry
 	dead   error
+	// limit is the largest object kept in memory (maxObjectSize).
+	limit int
 }
 
 // OpenStore starts git cat-file --batch in dir.
 func OpenStore(dir string) (*Store, error) {
-	s := &Store{trees: map[string][]entry{}}
+	s := &Store{trees: map[string][]entry{}, limit: maxObjectSize}
 	s.cmd = exec.Command("git", "cat-file", "--batch")
 	s.cmd.Dir = dir
 	s.cmd.Stderr = &s.stderr
@@ -87,11 +89,31 @@ func (s *Store) object(name string) (id, typ string, data []byte, err error) {
 	if err != nil || n < 0 {
 		return "", "", nil, s.fail(fmt.Errorf("unexpected reply %q", hdr))
 	}
+	if n > s.limit {
+		// A pull request's head may hold any blob: it is drained from the
+		// pipe (the protocol stays in step) without being kept.
+		if _, err := io.CopyN(io.Discard, s.out, int64(n)+1); err != nil {
+			return "", "", nil, s.fail(err)
+		}
+		return f[0], f[1], nil, &objectTooLarge{size: n, limit: s.limit}
+	}
 	data = make([]byte, n+1) // the content and its newline
 	if _, err := io.ReadFull(s.out, data); err != nil {
 		return "", "", nil, s.fail(err)
 	}
 	return f[0], f[1], data[:n], nil
+}
+
+// maxObjectSize bounds a git object cicheck keeps in memory: a commit, a
+// tree, or a workflow, config or test file, all far smaller (cicheck's own
+// limit for a workflow is a few MiB).
+const maxObjectSize = 64 << 20
+
+// objectTooLarge is an object over maxObjectSize, with its size.
+type objectTooLarge struct{ size, limit int }
+
+func (e *objectTooLarge) Error() string {
+	return fmt.Sprintf("a git object of %d bytes, larger than the %d bytes cicheck reads", e.size, e.limit)
 }
 
 // fail turns a broken pipe into git's own complaint (not a git
@@ -246,6 +268,13 @@ func (t *treeFS) Open(name string) (fs.File, error) {
 		return &file{info: info}, nil
 	}
 	_, typ, data, err := t.s.object(e.id)
+	var big *objectTooLarge
+	if errors.As(err, &big) && typ == "blob" {
+		// Its size, for the reader's own limit (a workflow over it is a
+		// finding); reading it fails.
+		info.size = int64(big.size)
+		return &file{info: info}, nil
+	}
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}

@@ -196,3 +196,39 @@ func FuzzParseTree(f *testing.F) {
 		}
 	})
 }
+
+// TestStoreObjectLimit: a blob over the store's limit is not kept in
+// memory: its file reports its size (a workflow reader refuses it by
+// size) and fails to read, and the pipe stays in step, so the next
+// object is read whole. A blob at the limit is read (the near miss).
+func TestStoreObjectLimit(t *testing.T) {
+	dir := gitRepo(t, "write big.yml 0123456789", "write ok.yml 012345678", "write after.yml x", "git add -A", "git commit -q -m c")
+	s, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	fsys, err := s.FS("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.ReadDir(fsys, "."); err != nil { // the commit and tree, read under the real limit (trees are cached)
+		t.Fatal(err)
+	}
+	s.limit = 10 // "012345678\n" is 10 bytes, "0123456789\n" 11
+	f, err := fsys.Open("big.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := f.Stat(); st.Size() != 11 {
+		t.Errorf("size %d, want 11", st.Size())
+	}
+	if _, err := f.Read(make([]byte, 64)); err == nil {
+		t.Error("an object over the limit was read")
+	}
+	for name, want := range map[string]string{"ok.yml": "012345678\n", "after.yml": "x\n"} {
+		if b, err := fs.ReadFile(fsys, name); err != nil || string(b) != want {
+			t.Errorf("%s: %q %v", name, b, err)
+		}
+	}
+}
