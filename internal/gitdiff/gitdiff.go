@@ -8,6 +8,7 @@ package gitdiff
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -118,17 +119,55 @@ func ParseNameStatusZ(b []byte) ([]pathsfilter.ChangedFile, error) {
 }
 
 // Git runs git in dir; its error names the command and git's message.
+// What git prints is bounded: output past maxOutput fails the command
+// (git gets a broken pipe), and only the start of its complaint is kept.
 func Git(dir string, args ...string) ([]byte, error) {
+	return git(dir, maxOutput, args...)
+}
+
+// maxOutput bounds what one git command may print: a name-status list
+// or a log of a few hundred commits is far smaller.
+const maxOutput = 256 << 20
+
+func git(dir string, limit int, args ...string) ([]byte, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
+	stdout, stderr := &capped{max: limit, fail: true}, &capped{max: 64 << 10}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	err := cmd.Run()
+	switch {
+	case stdout.over:
+		return nil, &Error{Cmd: "git " + strings.Join(args, " "), Msg: fmt.Sprintf("printed more than the %d bytes cicheck reads", limit)}
+	case err != nil:
 		return nil, &Error{Cmd: "git " + strings.Join(args, " "), Msg: firstLine(stderr.String(), err)}
 	}
-	return out, nil
+	return stdout.Bytes(), nil
 }
+
+// capped is a buffer of at most max bytes: past it, a write fails (fail)
+// or is dropped. The buffer is a field, not embedded: an embedded
+// bytes.Buffer's ReadFrom would let io.Copy bypass Write.
+type capped struct {
+	buf  bytes.Buffer
+	max  int
+	fail bool
+	over bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.buf.Len(); len(p) > room {
+		c.over = true
+		if c.fail {
+			return 0, errors.New("output over its limit")
+		}
+		c.buf.Write(p[:max(room, 0)])
+		return len(p), nil
+	}
+	return c.buf.Write(p)
+}
+
+func (c *capped) Bytes() []byte  { return c.buf.Bytes() }
+func (c *capped) String() string { return c.buf.String() }
 
 // Error is a failed git command and the first line of its complaint.
 type Error struct{ Cmd, Msg string }

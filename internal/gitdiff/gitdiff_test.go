@@ -196,3 +196,15 @@ func TestTreeMissingBlob(t *testing.T) {
 		t.Errorf("missing blob: %v", err)
 	}
 }
+
+// TestGitOutputBounded: a command printing more than its limit fails
+// with that said, not a buffer without end; one within it is read whole.
+func TestGitOutputBounded(t *testing.T) {
+	dir := gitRepo(t, "write a.txt 0123456789", "git add -A", "git commit -q -m c")
+	if out, err := git(dir, 11, "show", "HEAD:a.txt"); err != nil || string(out) != "0123456789\n" {
+		t.Errorf("at the limit: %q %v", out, err)
+	}
+	if _, err := git(dir, 10, "show", "HEAD:a.txt"); err == nil || !strings.Contains(err.Error(), "printed more than the 10 bytes") {
+		t.Errorf("over the limit: %v", err)
+	}
+}
