@@ -18,6 +18,22 @@ type Config struct {
 	Roots []string `yaml:"roots"`
 	// FileGlob is matched against base names only.
 	FileGlob string `yaml:"file-glob"`
+	// Exclude leaves out discovered files whose path ends in "/" + an
+	// entry (sglang's run_suite.py skips conftest.py, __init__.py and
+	// cpu/utils.py this way).
+	Exclude []string `yaml:"exclude"`
+	// Arguments names the reference collector whose argument grammar and
+	// messages the markers' calls follow: miles (est_time and suite
+	// positional, labels, non-literals rejected; the default) or sglang
+	// (est_time, suite, nightly and disabled positional, stage,
+	// runner_config and in_process_group keyword-only, a suite given as
+	// suite= or as the (stage, runner_config) pair, non-literals read as
+	// unset).
+	Arguments Arguments `yaml:"arguments,omitempty"`
+	// RequireMain: a file with an enabled registration must have a
+	// module-level `if __name__ == "__main__":` that makes a call, or the
+	// CI runner's `python3 file.py` runs nothing (sglang's collector).
+	RequireMain bool `yaml:"require-main"`
 	// Markers maps a bare callee name to its backend.
 	Markers map[string]Marker `yaml:"markers"`
 	// ExtraParams adds keyword parameters per marker (the configurable
@@ -87,7 +103,7 @@ func targetMinor(v string) int {
 
 // Marker describes one registration function.
 type Marker struct {
-	Backend        string `yaml:"backend"` // cpu, cuda or rocm
+	Backend        string `yaml:"backend"` // cpu, cuda, rocm, amd, npu, xpu, musa or mlx
 	LabelsRequired bool   `yaml:"labels-required"`
 }
 
@@ -105,11 +121,35 @@ type SymbolRef struct {
 }
 
 // SuitesRef locates CI_SUITES; Map (backend -> suites) is the fallback.
+// With Tables set, the suites are instead sglang's three tables in File
+// (see SuiteTables), and Symbol and Map are unused.
 type SuitesRef struct {
 	File   string              `yaml:"file"`
 	Symbol string              `yaml:"symbol"`
 	Map    map[string][]string `yaml:"map"`
+	Tables *TableNames         `yaml:"tables,omitempty"`
 }
+
+// TableNames are the module-level names of a run_suite.py's suite tables,
+// each a dict from an enum member (HWBackend.CUDA) to a list of suites,
+// and of the set of backends whose registrations are suite-checked.
+type TableNames struct {
+	PerCommit string `yaml:"per-commit"`
+	Nightly   string `yaml:"nightly"`
+	Other     string `yaml:"other"`
+	Checked   string `yaml:"checked"`
+	// HW names the dict from --hw values to enum members (HW_MAPPING).
+	HW string `yaml:"hw"`
+}
+
+// Arguments names a registration argument grammar (Config.Arguments).
+type Arguments string
+
+// The argument grammars.
+const (
+	ArgumentsMiles  Arguments = "miles"
+	ArgumentsSglang Arguments = "sglang"
+)
 
 // Implicit is the auto-registration applied to call-less files under Prefix.
 type Implicit struct {
@@ -188,5 +228,34 @@ func Miles() Config {
 			MinTimeout:      1800,
 			TimeoutFactor:   1.25,
 		},
+	}
+}
+
+// Sglang returns the sglang profile: sgl-project/sglang's CI registry
+// (test/registered/, its seven register_*_ci markers, the suite tables of
+// test/run_suite.py and the rules of python/sglang/test/ci/ci_register.py).
+func Sglang() Config {
+	return Config{
+		Profile:  ProfileSglang,
+		Roots:    []string{"test/registered"},
+		FileGlob: "*.py",
+		Exclude:  []string{"conftest.py", "__init__.py", "cpu/utils.py"},
+		Markers: map[string]Marker{
+			"register_cpu_ci":  {Backend: "cpu"},
+			"register_cuda_ci": {Backend: "cuda"},
+			"register_amd_ci":  {Backend: "amd"},
+			"register_npu_ci":  {Backend: "npu"},
+			"register_xpu_ci":  {Backend: "xpu"},
+			"register_musa_ci": {Backend: "musa"},
+			"register_mlx_ci":  {Backend: "mlx"},
+		},
+		ExtraParams: map[string]map[string]Param{},
+		Arguments:   ArgumentsSglang,
+		RequireMain: true,
+		Suites: SuitesRef{File: "test/run_suite.py", Tables: &TableNames{
+			PerCommit: "PER_COMMIT_SUITES", Nightly: "NIGHTLY_SUITES", Other: "OTHER_SUITES",
+			Checked: "_SUITE_CHECKED_BACKENDS", HW: "HW_MAPPING"}},
+		Workflows: ".github/workflows",
+		Python:    PythonNewest,
 	}
 }

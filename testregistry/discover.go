@@ -117,6 +117,9 @@ func discover(fsys fs.FS, cfg Config) ([]foundFile, []finding.Finding, error) {
 	out, fnd = w.followLinks(links, out, fnd)
 	slices.SortFunc(out, func(a, b foundFile) int { return strings.Compare(a.path, b.path) })
 	out = slices.CompactFunc(out, func(a, b foundFile) bool { return a.path == b.path })
+	if len(cfg.Exclude) > 0 {
+		out = slices.DeleteFunc(out, func(f foundFile) bool { return excluded(cfg.Exclude, f.path) })
+	}
 	return out, fnd, nil
 }
 
@@ -300,4 +303,14 @@ func joinPath(dir, name string) string {
 		return name
 	}
 	return dir + "/" + name
+}
+
+// excluded reports a path ending in "/" + one of the Exclude entries.
+func excluded(exclude []string, p string) bool {
+	for _, e := range exclude {
+		if len(p) > len(e) && strings.HasSuffix(p, e) && p[len(p)-len(e)-1] == '/' {
+			return true
+		}
+	}
+	return false
 }

@@ -159,7 +159,8 @@ func KnownLabels(fsys fs.FS, cfg Config) (labels []string, ok bool) {
 	return slices.Compact(labels), true
 }
 
-var backendAttr = map[string]string{"CPU": "cpu", "CUDA": "cuda", "ROCM": "rocm", "cpu": "cpu", "cuda": "cuda", "rocm": "rocm"}
+var backendAttr = map[string]string{"CPU": "cpu", "CUDA": "cuda", "ROCM": "rocm", "cpu": "cpu", "cuda": "cuda", "rocm": "rocm",
+	"AMD": "amd", "NPU": "npu", "XPU": "xpu", "MUSA": "musa", "MLX": "mlx"}
 
 // suitePos records where each suite name is written in the suites file.
 type suitePos map[string][2]int

@@ -162,7 +162,7 @@ func ResolveWorkflowInputs(in WorkflowInputs, pc Policy) (cadence string, raw []
 	return "", nil, fmt.Errorf("Unsupported PR Test trigger: %s", in.EventName) //nolint:staticcheck // reference wording
 }
 
-var backendNames = map[string]string{"cpu": "CPU", "cuda": "CUDA", "rocm": "ROCM"}
+var backendNames = map[string]string{"cpu": "CPU", "cuda": "CUDA", "rocm": "ROCM", "amd": "AMD", "npu": "NPU", "xpu": "XPU", "musa": "MUSA", "mlx": "MLX"}
 
 // Selected is one registration picked for a (backend, suite) run.
 type Selected struct {

@@ -20,6 +20,8 @@ const (
 	ProfileNeutral Profile = "neutral"
 	// ProfileMiles is radixark/miles' layout (Miles).
 	ProfileMiles Profile = "miles"
+	// ProfileSglang is sgl-project/sglang's layout (Sglang).
+	ProfileSglang Profile = "sglang"
 )
 
 // profileAutoName is how an auto profile may be written in .cicheck.yaml.
@@ -27,7 +29,7 @@ const profileAutoName = "auto"
 
 // ProfileNames lists the names `registry.profile` accepts, sorted.
 func ProfileNames() []string {
-	return []string{profileAutoName, string(ProfileMiles), string(ProfileNeutral)}
+	return []string{profileAutoName, string(ProfileMiles), string(ProfileNeutral), string(ProfileSglang)}
 }
 
 // ParseProfile reads a `registry.profile` value; ok is false for a name
@@ -40,6 +42,8 @@ func ParseProfile(name string) (Profile, bool) {
 		return ProfileMiles, true
 	case string(ProfileNeutral):
 		return ProfileNeutral, true
+	case string(ProfileSglang):
+		return ProfileSglang, true
 	}
 	return "", false
 }
@@ -54,6 +58,8 @@ func ProfileConfig(p Profile) (Config, bool) {
 		return Miles(), true
 	case ProfileNeutral:
 		return Neutral(), true
+	case ProfileSglang:
+		return Sglang(), true
 	}
 	return Config{}, false
 }
@@ -81,28 +87,49 @@ func DefaultConfig() Config {
 	return c
 }
 
+// layouts are the profiles DetectProfile recognises, in the order it
+// tries them.
+var layouts = []func() Config{Miles, Sglang}
+
 // DetectProfile reports the profile whose layout fsys (a repository root)
-// has. It is miles when a registry module the miles profile reads is a
-// regular file there (its labels module tests/ci/labels.py or its suites
-// module tests/ci/run_suite.py: when cicheck lint has always checked a
-// registry), or when a test file under the miles test roots calls one of
-// its markers (register_cpu_ci( and the like, as written; the scan itself
-// needs no registry module); neutral
-// otherwise. A tests/e2e of plain pytest files is not the miles layout.
+// has, trying miles, then sglang. A repository has a profile's layout when
+// a registry module the profile reads is a regular file there (miles'
+// labels module tests/ci/labels.py or suites module tests/ci/run_suite.py,
+// when cicheck lint has always checked a registry; sglang's
+// test/run_suite.py when it mentions its per-commit table), or when a test
+// file the profile discovers calls one of its markers (register_cpu_ci( and
+// the like, as written; the scan itself needs no registry module). Any
+// other repository is neutral: a tests/e2e of plain pytest files is not the
+// miles layout.
 func DetectProfile(fsys fs.FS) Profile {
 	if fsys == nil {
 		return ProfileNeutral
 	}
-	m := Miles()
-	if Present(fsys, m) {
-		return ProfileMiles
+	for _, layout := range layouts {
+		if c := layout(); hasLayout(fsys, c) {
+			return c.Profile
+		}
 	}
-	files, err := Discover(fsys, m)
+	return ProfileNeutral
+}
+
+// hasLayout reports whether fsys has the layout of profile c.
+func hasLayout(fsys fs.FS, c Config) bool {
+	if t := c.Suites.Tables; t != nil {
+		// A run_suite.py alone is a common name; sglang's defines its table.
+		src, err := readBounded(fsys, c.Suites.File, kindModule, typeUnknown, nil)
+		if err == nil && callsMarker(src, []byte(t.PerCommit)) {
+			return true
+		}
+	} else if Present(fsys, c) {
+		return true
+	}
+	files, err := Discover(fsys, c)
 	if err != nil {
-		return ProfileNeutral
+		return false
 	}
-	calls := make([][]byte, 0, len(m.Markers))
-	for _, name := range sortedKeys(m.Markers) {
+	calls := make([][]byte, 0, len(c.Markers))
+	for _, name := range sortedKeys(c.Markers) {
 		calls = append(calls, []byte(name+"("))
 	}
 	for _, f := range files {
@@ -110,17 +137,17 @@ func DetectProfile(fsys fs.FS) Profile {
 		if err != nil {
 			continue // not read: no evidence either way
 		}
-		for _, c := range calls {
-			if callsMarker(src, c) {
-				return ProfileMiles
+		for _, call := range calls {
+			if callsMarker(src, call) {
+				return true
 			}
 		}
 	}
-	return ProfileNeutral
+	return false
 }
 
-// callsMarker reports call (`name(`) in src as a whole name:
-// my_register_cpu_ci( is another function.
+// callsMarker reports call (`name(`, or any name) in src starting a whole
+// name: my_register_cpu_ci( is another function.
 func callsMarker(src, call []byte) bool {
 	for i := 0; ; {
 		j := bytes.Index(src[i:], call)
@@ -146,23 +173,29 @@ func (c *Config) SetOverlay(apply func(*Config) error) { c.overlay = apply }
 
 // Resolve settles an auto profile against the repository in fsys: for the
 // miles layout the configuration as it stands (decoded over the miles
-// values), for any other the neutral profile with the configuration
-// file's registry section applied over it. A named profile is returned as
+// values); for the sglang layout, or any other, the sglang or the neutral
+// profile with the configuration file's registry section applied over it. A named profile is returned as
 // it is.
 func (c Config) Resolve(fsys fs.FS) (Config, error) {
 	if c.Profile != ProfileAuto {
 		return c, nil
 	}
-	if DetectProfile(fsys) == ProfileMiles {
+	var n Config
+	switch DetectProfile(fsys) {
+	case ProfileMiles:
 		c.Profile = ProfileMiles
 		return c, nil
+	case ProfileSglang:
+		n = Sglang()
+	default:
+		n = Neutral()
 	}
-	n := Neutral()
+	p := n.Profile
 	if c.overlay != nil {
 		if err := c.overlay(&n); err != nil {
 			return Config{}, err
 		}
 	}
-	n.Profile, n.overlay = ProfileNeutral, c.overlay
+	n.Profile, n.overlay = p, c.overlay
 	return n, nil
 }

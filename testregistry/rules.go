@@ -54,6 +54,8 @@ const (
 	RuleSemanticDefault  = "reg-semantic-default"
 	RuleOrphanTest       = "reg-orphan-test"
 	RuleUnreadable       = "reg-unreadable"
+	RuleSuiteShape       = "reg-suite-shape"
+	RuleNoMain           = "reg-no-main"
 	RuleLabelsNotLiteral = "labels-not-literal"
 	RuleLabelsReserved   = "labels-reserved-key"
 	RuleLabelsBadKey     = "labels-bad-key"
@@ -444,6 +446,53 @@ from tests.ci.ci_register import register_cuda_ci
 register_cuda_ci(est_time=900, suite="stage-c-8-gpu-b200", labels=["megatron"])
 `+testBody)),
 			Good: exRepo(megatronTest),
+		},
+		{
+			ID: RuleSuiteShape, Severity: finding.Error,
+			Short: "A registration must name its suite either as suite= or as the (stage, runner_config) pair.",
+			Help: mdHelp(`
+Under the sglang argument grammar a suite is written one of two ways:
+‵suite="nightly-1-gpu"‵, or ‵stage="base-b", runner_config="1-gpu-large"‵,
+which names the suite ‵base-b-test-1-gpu-large‵. Any other combination
+(the pair and ‵suite‵ together, ‵stage‵ alone, neither) is rejected, with
+the triple of what was given in the message. An argument that is not a
+constant (a name, ‵-5‵, an f-string) counts as not given.
+
+` + collectorFails + `
+
+Keep exactly one of the two forms.`),
+			Bad: sgRepo(exFile("test/registered/unit/test_sampling.py", `
+from sglang.test.ci.ci_register import register_cuda_ci
+
+register_cuda_ci(est_time=60, stage="base-b", suite="base-b-test-1-gpu-large")
+`+sgMain)),
+			Good: sgRepo(sgTest),
+		},
+		{
+			ID: RuleNoMain, Severity: finding.Error,
+			Short: "A registered test file must run its tests when executed as a script.",
+			Help: mdHelp(`
+sglang's runner executes each registered file as ‵python3 file.py -f‵. A
+file with an enabled registration and no module-level
+‵if __name__ == "__main__":‵ block that makes a call runs nothing and
+passes: pytest-style tests in it are silently skipped. The collector
+rejects such a file.
+
+` + collectorFails + `
+
+Add ‵unittest.main()‵ (for unittest.TestCase) or
+‵sys.exit(pytest.main([__file__, "-v"]))‵ (for pytest-style tests) under
+‵if __name__ == "__main__":‵.`),
+			Bad: sgRepo(exFile("test/registered/unit/test_sampling.py", `
+from sglang.test.ci.ci_register import register_cuda_ci
+
+register_cuda_ci(est_time=60, stage="base-b", runner_config="1-gpu-large")
+
+
+def test_top_p():
+    assert sample(top_p=0.9)
+`)),
+			Good: sgRepo(sgTest),
 		},
 		{
 			ID: RuleSuitesUnknown, Severity: finding.Notice,
@@ -861,6 +910,49 @@ const cpuBody = `
 def test_parse_defaults():
     assert parse_args([]).lr == 1e-4
 `
+
+// sgRepo completes an example repository in sglang's layout with a
+// small test/run_suite.py unless it has its own.
+func sgRepo(files ...string) string {
+	s := strings.Join(files, "")
+	if !strings.Contains(s, "-- test/run_suite.py --") {
+		s += sgSuites
+	}
+	return s
+}
+
+var sgSuites = exFile("test/run_suite.py", `from sglang.test.ci.ci_register import HWBackend
+
+PER_COMMIT_SUITES = {
+    HWBackend.CPU: ["base-a-test-cpu"],
+    HWBackend.CUDA: ["base-a-test-1-gpu-small", "base-b-test-1-gpu-large"],
+}
+NIGHTLY_SUITES = {
+    HWBackend.CUDA: ["nightly-1-gpu"],
+}
+OTHER_SUITES = {}
+_SUITE_CHECKED_BACKENDS = {HWBackend.CPU, HWBackend.CUDA}
+HW_MAPPING = {"cpu": HWBackend.CPU, "cuda": HWBackend.CUDA}
+`)
+
+const sgMain = `
+
+class TestSampling(unittest.TestCase):
+    def test_top_p(self):
+        self.assertTrue(sample(top_p=0.9))
+
+
+if __name__ == "__main__":
+    unittest.main()
+`
+
+var sgTest = exFile("test/registered/unit/test_sampling.py", `
+import unittest
+
+from sglang.test.ci.ci_register import register_cuda_ci
+
+register_cuda_ci(est_time=60, stage="base-b", runner_config="1-gpu-large")
+`+sgMain)
 
 var megatronTest = exFile("tests/e2e/megatron/test_convert.py", `
 from tests.ci.ci_register import register_cuda_ci

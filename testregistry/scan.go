@@ -31,6 +31,16 @@ type Registration struct {
 	// Extra holds the values of configured extra parameters: string,
 	// []string, bool or float64.
 	Extra map[string]any `json:"extra,omitempty"`
+	// Stage and RunnerConfig are the sglang grammar's suite pair; Suite is
+	// then "<stage>-test-<runner_config>" (effective_suite). NoSuite: the
+	// effective suite is None (suite=None, or stage=None in the pair),
+	// which no suite name matches.
+	Stage        string `json:"stage,omitempty"`
+	RunnerConfig string `json:"runner_config,omitempty"`
+	NoSuite      bool   `json:"no_suite,omitempty"`
+	// Group is the sglang grammar's in_process_group ("" for none, as for
+	// an empty string, which the reference treats as none).
+	Group string `json:"in_process_group,omitempty"`
 }
 
 // Enabled reports whether the registration runs when selected.
@@ -126,11 +136,28 @@ func (c Config) validate() error {
 	// Sorted, so that the first of several problems is always the same one.
 	for _, name := range sortedKeys(c.Markers) {
 		if m := c.Markers[name]; !validBackend(m.Backend) {
-			return fmt.Errorf("registry.markers.%s.backend: %q is not one of cpu, cuda, rocm", name, m.Backend)
+			return fmt.Errorf("registry.markers.%s.backend: %q is not one of %s", name, m.Backend, strings.Join(backendList, ", "))
 		}
 	}
 	if c.ImplicitRoot.Prefix != "" && !validBackend(c.ImplicitRoot.Backend) {
-		return fmt.Errorf("registry.implicit-root.backend: %q is not one of cpu, cuda, rocm", c.ImplicitRoot.Backend)
+		return fmt.Errorf("registry.implicit-root.backend: %q is not one of %s", c.ImplicitRoot.Backend, strings.Join(backendList, ", "))
+	}
+	switch c.Arguments {
+	case "", ArgumentsMiles, ArgumentsSglang:
+	default:
+		return fmt.Errorf("registry.arguments: %q is not one of miles, sglang", c.Arguments)
+	}
+	for _, e := range c.Exclude {
+		if !fs.ValidPath(e) || e == "." {
+			return fmt.Errorf("registry.exclude: %q is not a relative path such as conftest.py or cpu/utils.py", e)
+		}
+	}
+	if t := c.Suites.Tables; t != nil {
+		for _, n := range []struct{ key, v string }{{"per-commit", t.PerCommit}, {"nightly", t.Nightly}, {"other", t.Other}, {"checked", t.Checked}, {"hw", t.HW}} {
+			if n.v == "" {
+				return fmt.Errorf("registry.suites.tables.%s: a module-level name is required", n.key)
+			}
+		}
 	}
 	for _, fn := range sortedKeys(c.ExtraParams) {
 		params := c.ExtraParams[fn]
@@ -152,7 +179,11 @@ func (c Config) validate() error {
 	return nil
 }
 
-func validBackend(b string) bool { return b == "cpu" || b == "cuda" || b == "rocm" }
+// backendList are the backends a marker may name: miles' rocm and
+// sglang's amd are different backends of different repositories.
+var backendList = []string{"cpu", "cuda", "rocm", "amd", "npu", "xpu", "musa", "mlx"}
+
+func validBackend(b string) bool { return slices.Contains(backendList, b) }
 
 // Scan discovers, parses and validates every test file and the label, suite
 // and access-policy files. The error is reserved for an invalid
@@ -393,7 +424,8 @@ func (s *scanner) scanFile(file, src string) fileResult {
 	// results hold strings only.
 	a := pyparse.GetArena()
 	defer pyparse.PutArena(a)
-	calls, err := pyparse.Calls(src, minor, s.isMarker, a)
+	mod, err := scanModule(src, minor, s.isMarker, a)
+	calls := mod.Calls
 	if err != nil {
 		var se *pyparse.SyntaxError
 		if errors.As(err, &se) {
@@ -414,7 +446,14 @@ func (s *scanner) scanFile(file, src string) fileResult {
 				}
 			}
 		}
-		reg, ok, fs := s.validateCall(file, c)
+		var reg Registration
+		var ok bool
+		var fs []finding.Finding
+		if s.cfg.Arguments == ArgumentsSglang {
+			reg, ok, fs = s.validateSglangCall(file, c)
+		} else {
+			reg, ok, fs = s.validateCall(file, c)
+		}
 		res.findings = append(res.findings, fs...)
 		for _, f := range fs {
 			if f.Severity == finding.Error {
@@ -466,6 +505,21 @@ func (s *scanner) scanFile(file, src string) fileResult {
 	}
 	if len(calls) == 0 {
 		res.findings = append(res.findings, newFinding(RuleNoRegistry, file, 1, 1, "No CI registry found in "+file))
+	}
+	if s.cfg.RequireMain && !mod.MainCall {
+		// Only an enabled registration runs the file (collect_tests).
+		for _, g := range res.regs {
+			if g.Enabled() {
+				line, col := g.Line, g.Column
+				if mod.MainLine > 0 { // a main block without a call
+					line, col = mod.MainLine, 1
+				}
+				res.findings = append(res.findings, newFinding(RuleNoMain, file, line, col,
+					"missing `if __name__ == \"__main__\":` entry. Pytest-style tests in this file will silently skip under `python3 file.py -f`. "+
+						"Add `unittest.main()` (for unittest.TestCase) or `sys.exit(pytest.main([__file__, \"-v\"]))` (for pytest-style)."))
+				break
+			}
+		}
 	}
 	return res
 }
