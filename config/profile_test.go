@@ -37,8 +37,8 @@ func TestRegistryProfile(t *testing.T) {
 			roots: []string{"checks"}, workflows: "ci"},
 		{name: "auto section over miles", src: "registry:\n  workflows: ci\n", fsys: miles, profile: testregistry.ProfileMiles,
 			roots: testregistry.Miles().Roots, workflows: "ci"},
-		{name: "unknown profile", src: "registry:\n  profile: mils\n", err: `c.yaml:2:12: registry.profile: unknown profile "mils"; did you mean "miles"? (valid: auto, miles, neutral)`},
-		{name: "unknown profile far", src: "registry:\n  profile: sglang-layout\n", err: `c.yaml:2:12: registry.profile: unknown profile "sglang-layout" (valid: auto, miles, neutral)`},
+		{name: "unknown profile", src: "registry:\n  profile: mils\n", err: `c.yaml:2:12: registry.profile: unknown profile "mils"; did you mean "miles"? (valid: auto, miles, neutral, sglang)`},
+		{name: "unknown profile far", src: "registry:\n  profile: sglang-layout\n", err: `c.yaml:2:12: registry.profile: unknown profile "sglang-layout" (valid: auto, miles, neutral, sglang)`},
 		{name: "case matters", src: "registry:\n  profile: Miles\n", err: `c.yaml:2:12: registry.profile: unknown profile "Miles"; did you mean "miles"?`},
 		{name: "not a name", src: "registry:\n  profile: [miles]\n", err: `c.yaml:2:12: registry.profile must be a profile name`},
 	} {

@@ -21,9 +21,9 @@ func TestValidateConfig(t *testing.T) {
 			`registry.orphan-search: "../" is not a directory inside the repository`},
 		{"bad glob", func(c *Config) { c.FileGlob = "[" }, `registry.file-glob: invalid pattern "["`},
 		{"bad marker backend", func(c *Config) { c.Markers["register_tpu_ci"] = Marker{Backend: "tpu"} },
-			`registry.markers.register_tpu_ci.backend: "tpu" is not one of cpu, cuda, rocm`},
+			`registry.markers.register_tpu_ci.backend: "tpu" is not one of cpu, cuda, rocm, amd, npu, xpu, musa, mlx`},
 		{"bad implicit backend", func(c *Config) { c.ImplicitRoot.Backend = "tpu" },
-			`registry.implicit-root.backend: "tpu" is not one of cpu, cuda, rocm`},
+			`registry.implicit-root.backend: "tpu" is not one of cpu, cuda, rocm, amd, npu, xpu, musa, mlx`},
 		{"no implicit root", func(c *Config) { c.ImplicitRoot = Implicit{} }, ""},
 		{"extra param on an unknown marker", func(c *Config) {
 			c.ExtraParams = map[string]map[string]Param{"register_x": {"hw": {Type: "str"}}}

@@ -458,7 +458,7 @@ which names the suite ‵base-b-test-1-gpu-large‵. Any other combination
 the triple of what was given in the message. An argument that is not a
 constant (a name, ‵-5‵, an f-string) counts as not given.
 
-` + collectorFails + `
+` + runSuiteFails + `
 
 Keep exactly one of the two forms.`),
 			Bad: sgRepo(exFile("test/registered/unit/test_sampling.py", `
@@ -478,7 +478,7 @@ file with an enabled registration and no module-level
 passes: pytest-style tests in it are silently skipped. The collector
 rejects such a file.
 
-` + collectorFails + `
+` + runSuiteFails + `
 
 Add ‵unittest.main()‵ (for unittest.TestCase) or
 ‵sys.exit(pytest.main([__file__, "-v"]))‵ (for pytest-style tests) under
@@ -843,6 +843,12 @@ merge.`
 func mdHelp(s string) string { return strings.TrimSpace(strings.ReplaceAll(s, "‵", "`")) + "\n" }
 
 // exFile is one txtar member; body may start with a newline for legibility.
+const runSuiteFails = `sglang's test/run_suite.py collects every registered file, with these
+checks, before it selects one suite: one such error fails every CI job
+that runs a suite, on every backend, per commit and nightly. cicheck
+reports every such error, in every file, where the collector stops at the
+first.`
+
 func exFile(name, body string) string {
 	return "-- " + name + " --\n" + strings.TrimPrefix(body, "\n")
 }

@@ -61,6 +61,9 @@ type Registry struct {
 	KnownOK bool
 	// Suites maps a backend to its suites; nil when unknown.
 	Suites map[string][]string
+	// Tables are the suite tables of the sglang layout (nil for others,
+	// or when they could not be read statically).
+	Tables *SuiteTables
 
 	cfg    Config
 	firsts []callError
@@ -237,9 +240,19 @@ func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
 		slices.Sort(r.Known)
 		r.Known = slices.Compact(r.Known)
 	}
-	suites, spos, sf := loadSuitesPos(fsys, cfg)
-	r.Suites = suites
-	fnd = append(fnd, sf...)
+	var spos suitePos
+	if cfg.Suites.Tables != nil {
+		t, tf := loadSuiteTables(fsys, cfg)
+		r.Tables = t
+		if t != nil {
+			r.Suites = t.union()
+		}
+		fnd = append(fnd, tf...)
+	} else {
+		suites, pos, sf := loadSuitesPos(fsys, cfg)
+		r.Suites, spos = suites, pos
+		fnd = append(fnd, sf...)
+	}
 
 	found, df, err := discover(fsys, cfg)
 	if err != nil {
@@ -335,7 +348,11 @@ func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
 			used[l] = true
 		}
 	}
-	fnd = append(fnd, r.crossChecks(labels, used)...)
+	if cfg.Suites.Tables != nil {
+		fnd = append(fnd, r.runSuiteChecks()...)
+	} else {
+		fnd = append(fnd, r.crossChecks(labels, used)...)
+	}
 	fnd = append(fnd, checkAccessPolicy(fsys, cfg, labels)...)
 	side.Wait()
 	if orphanErr != nil {

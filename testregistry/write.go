@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cicheck/cicheck/internal/jsonw"
@@ -158,4 +159,95 @@ func (r *Registry) Backends(cfg Config) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// WriteRun writes what a run_suite.py run executes (text, or versioned
+// JSON): the request, the units in run order (a bundle with its members)
+// and the selected registrations that are disabled.
+func WriteRun(w io.Writer, format string, run Run) error {
+	q := run.Request
+	type partJSON struct {
+		ID   int `json:"id"`
+		Size int `json:"size"`
+	}
+	type skipJSON struct {
+		File   string `json:"file"`
+		Reason string `json:"reason"`
+	}
+	var part *partJSON
+	if q.PartSize != nil {
+		part = &partJSON{*q.PartID, *q.PartSize}
+	}
+	units := run.Units
+	if units == nil {
+		units = []Unit{}
+	}
+	skipped := []skipJSON{}
+	for _, g := range run.Skipped {
+		skipped = append(skipped, skipJSON{g.File, *g.Disabled})
+	}
+	if format == "json" {
+		out := struct {
+			Version      int        `json:"version"`
+			HW           string     `json:"hw"`
+			Suite        string     `json:"suite"`
+			Nightly      bool       `json:"nightly"`
+			Partition    *partJSON  `json:"partition"`
+			UnknownSuite bool       `json:"unknown_suite"`
+			LiveEntries  int        `json:"live_entries"`
+			Units        []Unit     `json:"units"`
+			Skipped      []skipJSON `json:"skipped_disabled"`
+		}{1, q.HW, q.Suite, q.Nightly, part, run.UnknownSuite, run.LiveEntries, units, skipped}
+		return writeJSON(w, out)
+	}
+	var b strings.Builder
+	partition := "full"
+	if part != nil {
+		partition = fmt.Sprintf("%d/%d (0-based id=%d)", part.ID+1, part.Size, part.ID)
+	}
+	fmt.Fprintf(&b, "run: hw=%s suite=%s nightly=%t partition=%s\n", q.HW, q.Suite, q.Nightly, partition)
+	if part != nil {
+		if run.LiveEntries >= 0 {
+			fmt.Fprintf(&b, "estimates: %d live entries from %s\n", run.LiveEntries, q.ModelFile)
+		} else {
+			b.WriteString("estimates: in-source est_time\n")
+		}
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(&b, "skipped, disabled (%d):\n", len(skipped))
+		for _, s := range skipped {
+			fmt.Fprintf(&b, "  %s: %s\n", s.File, s.Reason)
+		}
+	}
+	if len(units) == 0 {
+		b.WriteString("No tests found; run_suite.py skips the run and passes.\n")
+	} else {
+		total := 0.0
+		for _, u := range units {
+			total += u.EstTime
+		}
+		fmt.Fprintf(&b, "runs (%d, est total %.1fs):\n", len(units), total)
+		for _, u := range units {
+			if u.Group == "" {
+				fmt.Fprintf(&b, "  %s  (est %s)\n", u.File, fmtEst(u.EstTime))
+				continue
+			}
+			fmt.Fprintf(&b, "  group:%s  (est %s, %d files in one interpreter)\n", u.Group, fmtEst(u.EstTime), len(u.Members))
+			for _, m := range u.Members {
+				fmt.Fprintf(&b, "    %s\n", m)
+			}
+		}
+	}
+	_, err := io.WriteString(w, safetext.Output(b.String()))
+	return err
+}
+
+// fmtEst prints seconds as Python's repr of a float does for the values
+// est_time takes (120.0, 12.5).
+func fmtEst(f float64) string {
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".eIN") {
+		s += ".0"
+	}
+	return s
 }

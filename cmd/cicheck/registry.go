@@ -118,9 +118,43 @@ func registrySelect(e *env, args []string) error {
 	fl.StringVar(&q.HW, "hw", "", "backend: cpu, cuda or rocm (with --suite)")
 	fl.StringVar(&q.Suite, "suite", "", "suite name (with --hw)")
 	fl.StringVar(&q.Partition, "partition", "", "I/N: print only partition I of N (LPT over est_time; needs --hw and --suite)")
+	var partID, partSize int
+	var modelFile string
+	fl.IntVar(&partID, "auto-partition-id", 0, "run_suite.py's --auto-partition-id: the partition to print (with --auto-partition-size)")
+	fl.IntVar(&partSize, "auto-partition-size", 0, "run_suite.py's --auto-partition-size: the number of partitions")
+	fl.StringVar(&modelFile, "partition-model-file", "", "sglang profile: the partition model JSON whose est[suite] replaces est_time (a path inside the repository)")
 	fl.Enum(&format, "format", "text", "output format: text or json", "text", "json")
 	if err := cli.ParseNoArgs(fl, cli.SplitNargs(args, "--labels")); err != nil {
 		return err
+	}
+	var pid, psize *int
+	if fl.Changed("auto-partition-id") {
+		pid = &partID
+	}
+	if fl.Changed("auto-partition-size") {
+		psize = &partSize
+	}
+	if pid != nil || psize != nil {
+		if q.Partition != "" {
+			return cli.Usagef("--partition and --auto-partition-id/--auto-partition-size are two spellings of one request; give one")
+		}
+		if err := testregistry.PartitionArgs(pid, psize); err != nil {
+			return cli.Usagef("%v", err)
+		}
+	}
+	reg, err := rf.open()
+	if err != nil {
+		return err
+	}
+	if reg.Config.Suites.Tables != nil {
+		return registrySelectRun(e, rf, reg, fl, testregistry.RunRequest{HW: q.HW, Suite: q.Suite, Nightly: q.Nightly,
+			PartID: pid, PartSize: psize, ModelFile: modelFile}, format)
+	}
+	if modelFile != "" {
+		return cli.Usagef("--partition-model-file is read by the sglang profile's run_suite.py only")
+	}
+	if pid != nil {
+		q.Partition = fmt.Sprintf("%d/%d", *pid, *psize)
 	}
 	if _, _, err := q.Check(); err != nil {
 		return err
@@ -129,10 +163,6 @@ func registrySelect(e *env, args []string) error {
 		// The reference's wording, and the cadence most likely meant.
 		_, _, err := testregistry.ResolvePolicy(q.Cadence, nil, nil, testregistry.Policy{})
 		return cli.Usagef("%v%s", err, didYouMean(q.Cadence, testregistry.Cadences()))
-	}
-	reg, err := rf.open()
-	if err != nil {
-		return err
 	}
 	r, err := rf.clean(reg.Scan())
 	if err != nil {
@@ -149,6 +179,44 @@ func registrySelect(e *env, args []string) error {
 		return err
 	}
 	return cli.Wrote(testregistry.WriteSelection(e.Stdout, format, p, sel, q.HW != ""), false)
+}
+
+// registrySelectRun is 'registry select' for a repository in sglang's
+// layout: what test/run_suite.py --hw --suite [--nightly]
+// [--auto-partition-*] [--partition-model-file] runs, in its order.
+func registrySelectRun(e *env, rf *registryFlags, reg *lint.Registry, fl *cli.FlagSet, q testregistry.RunRequest, format string) error {
+	for _, name := range []string{"cadence", "labels", "match-all-labels", "partition"} {
+		if fl.Changed(name) {
+			return cli.Usagef("--%s is not a run_suite.py flag of the %s profile (it takes --hw, --suite, --nightly, --auto-partition-id, --auto-partition-size, --partition-model-file)", name, reg.Config.Profile)
+		}
+	}
+	if q.HW == "" || q.Suite == "" {
+		return cli.Usagef("the %s profile's run_suite.py requires --hw and --suite", reg.Config.Profile)
+	}
+	r, err := rf.clean(reg.Scan())
+	if err != nil {
+		return err
+	}
+	run, err := r.SelectRun(reg.FS, q)
+	if err != nil {
+		var ue *testregistry.UsageError
+		if errors.As(err, &ue) {
+			if r.Tables != nil && !slices.Contains(r.Tables.HW, q.HW) {
+				return cli.Usagef("%v%s", err, didYouMean(q.HW, r.Tables.HW))
+			}
+			return cli.Usagef("%v", err)
+		}
+		return err
+	}
+	if run.UnknownSuite {
+		table := "PER_COMMIT_SUITES"
+		if q.Nightly {
+			table = "NIGHTLY_SUITES"
+		}
+		say(e.Stderr, "cicheck: warning: Unknown suite %s for backend %s, nightly=%t (not in %s)%s\n", q.Suite, strings.ToUpper(q.HW),
+			q.Nightly, table, didYouMean(q.Suite, r.Suites[q.HW]))
+	}
+	return cli.Wrote(testregistry.WriteRun(e.Stdout, format, run), false)
 }
 
 // labelHint is "; did you mean run-ci-KEY?" for a warning about a
