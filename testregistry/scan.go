@@ -524,22 +524,41 @@ func (s *scanner) scanFile(file, src string) fileResult {
 		res.findings = append(res.findings, newFinding(RuleNoRegistry, file, 1, 1, "No CI registry found in "+file))
 	}
 	if s.cfg.RequireMain && !mod.MainCall {
-		// Only an enabled registration runs the file (collect_tests).
-		for _, g := range res.regs {
-			if g.Enabled() {
-				line, col := g.Line, g.Column
-				if mod.MainLine > 0 { // a main block without a call
-					line, col = mod.MainLine, 1
-				}
-				res.findings = append(res.findings, newFinding(RuleNoMain, file, line, col,
-					"missing `if __name__ == \"__main__\":` entry. Pytest-style tests in this file will silently skip under `python3 file.py -f`. "+
-						"Add `unittest.main()` (for unittest.TestCase) or `sys.exit(pytest.main([__file__, \"-v\"]))` (for pytest-style)."))
-				break
+		// Only an enabled registration runs the file (collect_tests). A
+		// call with an error counts as the registration it will be once
+		// fixed: enabled unless it says disabled=.
+		for _, c := range calls {
+			if !callEnabled(c) {
+				continue
 			}
+			line, col := c.Node.Line, c.Node.Col
+			if mod.MainLine > 0 { // a main block without a call
+				line, col = mod.MainLine, 1
+			}
+			res.findings = append(res.findings, newFinding(RuleNoMain, file, line, col,
+				"missing `if __name__ == \"__main__\":` entry. Pytest-style tests in this file will silently skip under `python3 file.py -f`. "+
+					"Add `unittest.main()` (for unittest.TestCase) or `sys.exit(pytest.main([__file__, \"-v\"]))` (for pytest-style)."))
+			break
 		}
 	}
 	return res
 }
+
+// callEnabled reports a marker call that does not give disabled= (by
+// keyword or as the sglang grammar's fourth positional) a string.
+func callEnabled(c pyparse.Call) bool {
+	if len(c.Node.Elts) >= 4 && isStr(c.Node.Elts[3]) {
+		return false
+	}
+	for _, kw := range c.Node.Kws {
+		if kw.Name == "disabled" && isStr(kw.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+func isStr(n *pyparse.Node) bool { return n.Class == "Constant" && n.Type == "str" }
 
 // firstMention finds the earliest occurrence of any of names in src.
 func firstMention(src string, names []string) (line, col int, ok bool) {
