@@ -96,6 +96,9 @@ func (r *Registry) checkWorkflows(wfs []WorkflowFile, spos suitePos) []finding.F
 	if r.Suites == nil || read == 0 {
 		return out // no workflow read: no evidence either way
 	}
+	if r.Tables != nil {
+		return out // the sglang layout's suites: runSuiteWorkflowChecks
+	}
 	for _, backend := range sortedKeys(r.Suites) {
 		for _, s := range r.Suites[backend] {
 			if consumed[s] || matchesAny(cfg.ExternalSuites, s) {
