@@ -63,6 +63,12 @@ const (
 	RuleLabelsUnused     = "labels-unused"
 	RuleAllowlistDrift   = "policy-allowlist-drift"
 	RuleUnknownRequest   = "policy-unknown-request"
+
+	// The sglang layout's workflow checks (CheckRunSuiteWorkflows).
+	RuleWorkflowUnknownSuite = "reg-workflow-unknown-suite"
+	RuleWorkflowWrongTable   = "reg-workflow-wrong-table"
+	RuleSuiteNoWorkflow      = "reg-suite-no-workflow"
+	RuleSuiteRunnerMismatch  = "reg-suite-runner-mismatch"
 )
 
 // Rules lists every rule with its default severity, a one-line summary, its
@@ -824,6 +830,85 @@ to ‵cicheck registry select‵ and ‵cicheck registry policy‵.
 Fix the label name, or add the label to ‵KNOWN_LABELS‵.`),
 			Bad:  exRepo(megatronTest, cudaSuites, gpuWorkflow("run-ci-megaton")),
 			Good: exRepo(megatronTest, cudaSuites, gpuWorkflow("run-ci-megatron")),
+		},
+		{
+			ID: RuleWorkflowUnknownSuite, Severity: finding.Error,
+			Short: "A workflow runs run_suite.py with a suite its --hw backend does not have.",
+			Help: mdHelp(`
+In sglang's layout ‵run_suite.py --hw H --suite S‵ runs the tests
+registered for backend ‵H‵ and suite ‵S‵. A suite that is in none of
+‵PER_COMMIT_SUITES‵, ‵NIGHTLY_SUITES‵ and ‵OTHER_SUITES‵ for ‵H‵ matches no
+registration: ‵filter_tests‵ only prints a warning, the script prints "No
+tests found ... Skipping." and exits 0, and the GPU job passes green having
+run nothing. A typo in a suite name hides a whole stage.
+
+cicheck reads each invocation in the workflows' ‵run:‵ scripts (‵--suite S‵,
+‵--suite=S‵, quoted, across ‵\‵ continuations), expands ‵${{ matrix.x }}‵
+over the job's matrix legs and ‵${{ inputs.x }}‵ over the callers of a
+reusable workflow, and checks every value it can resolve; a value from
+‵vars‵, a step, or an input nothing in the repository passes could be any
+and is not reported. The message suggests the nearest suite of the backend
+and names the backends the suite belongs to instead. An ‵--hw‵ value
+run_suite.py does not accept is reported too: argparse rejects it and the
+job fails.
+
+Fix the suite name (or the ‵--hw‵), or add the suite to the backend's table.`),
+		},
+		{
+			ID: RuleWorkflowWrongTable, Severity: finding.Warning,
+			Short: "A suite is run with (or without) --nightly but is not in the table that flag selects.",
+			Help: mdHelp(`
+‵filter_tests‵ selects registrations by backend, suite and the nightly flag,
+and warns when the suite is not in ‵NIGHTLY_SUITES[hw]‵ (with ‵--nightly‵)
+or ‵PER_COMMIT_SUITES[hw]‵ (without). It does not stop: the tests registered
+for the suite with the same nightly flag still run. So the finding is a
+warning when cicheck cannot tell or no such test is registered (the job runs
+nothing and passes: a per-commit suite run from a nightly job without its
+flag, or the reverse), and a notice when registered tests still run (an
+‵OTHER_SUITES‵ suite such as ‵stress‵ run per commit only makes the log
+warn).
+
+Add or remove ‵--nightly‵, or move the suite to the table its runs use.`),
+		},
+		{
+			ID: RuleSuiteNoWorkflow, Severity: finding.Warning,
+			Short: "A per-commit suite is run by no workflow.",
+			Help: mdHelp(`
+Every suite in ‵PER_COMMIT_SUITES‵ is meant to run on every pull request,
+but it runs only if some workflow calls ‵run_suite.py --hw H --suite S‵
+without ‵--nightly‵. cicheck collects the calls (literal suites, matrix
+values, the with: values of a reusable workflow's callers); a suite or
+‵--hw‵ it cannot resolve could be any, and then no suite of that backend
+(or of any backend) is reported. When the registrations are known, a suite
+with no enabled test needs no workflow and is not reported.
+
+When no workflow calls run_suite.py for a backend at all, its suites are
+not listed one by one: one notice per backend says so, since such a
+backend usually runs its CI elsewhere (another repository or runner
+farm), and one fact is worth one finding.
+
+Add the suite to a workflow (a stage job or a matrix entry), or remove it
+from the table.`),
+		},
+		{
+			ID: RuleSuiteRunnerMismatch, Severity: finding.Warning,
+			Short: "A suite named for some hardware runs on a runner for other hardware.",
+			Help: mdHelp(`
+Suite names say the hardware they need (‵base-c-test-4-gpu-b200‵,
+‵stage-b-test-1-gpu-small-amd-mi35x‵, ‵base-a-test-cpu‵). cicheck reads
+the tokens of the suite name and of the job's ‵runs-on‵ labels (in the
+matrix leg that runs the call) against its hardware catalogue (the same one
+‵cicheck runners‵ classifies with) and warns when they disagree: the
+runner names another vendor than the ‵--hw‵ backend's, another model of the
+same vendor (‵mi35x‵ matches ‵mi355‵), fewer devices than the suite's
+‵N-gpu‵, or a GitHub-hosted or CPU/build runner for an accelerator suite;
+and for a CPU suite, an accelerator runner. Tests that need missing
+hardware usually skip, so the job passes having tested little.
+
+A runner cicheck cannot resolve (an expression it cannot follow) or a
+self-hosted label naming no hardware says nothing and is not reported.
+
+Run the suite on the runner its name says, or rename the suite.`),
 		},
 	}
 })
