@@ -853,6 +853,26 @@ run_suite.py does not accept is reported too: argparse rejects it and the
 job fails.
 
 Fix the suite name (or the ‵--hw‵), or add the suite to the backend's table.`),
+			Bad: sgRepo(sgTest, exFile(".github/workflows/pr-test.yml", `
+name: pr-test
+on: pull_request
+jobs:
+  unit-test-1-gpu-large:
+    runs-on: [self-hosted, 1-gpu-h100]
+    steps:
+      - uses: actions/checkout@v6
+      - run: python3 test/run_suite.py --hw cuda --suite base-b-test-1-gpu-lage
+`)),
+			Good: sgRepo(sgTest, exFile(".github/workflows/pr-test.yml", `
+name: pr-test
+on: pull_request
+jobs:
+  unit-test-1-gpu-large:
+    runs-on: [self-hosted, 1-gpu-h100]
+    steps:
+      - uses: actions/checkout@v6
+      - run: python3 test/run_suite.py --hw cuda --suite base-b-test-1-gpu-large
+`)),
 		},
 		{
 			ID: RuleWorkflowWrongTable, Severity: finding.Warning,
@@ -869,6 +889,27 @@ flag, or the reverse), and a notice when registered tests still run (an
 warn).
 
 Add or remove ‵--nightly‵, or move the suite to the table its runs use.`),
+			Bad: sgRepo(sgTest, exFile(".github/workflows/pr-test.yml", `
+name: pr-test
+on: pull_request
+jobs:
+  nightly-1-gpu:
+    runs-on: [self-hosted, 1-gpu-h100]
+    steps:
+      - uses: actions/checkout@v6
+      - run: python3 test/run_suite.py --hw cuda --suite nightly-1-gpu
+`)),
+			Good: sgRepo(sgTest, exFile(".github/workflows/pr-test.yml", `
+name: pr-test
+on: pull_request
+jobs:
+  nightly-1-gpu:
+    runs-on: [self-hosted, 1-gpu-h100]
+    steps:
+      - uses: actions/checkout@v6
+      - run: python3 test/run_suite.py --hw cuda --suite nightly-1-gpu --nightly
+      - run: python3 test/run_suite.py --hw cuda --suite base-b-test-1-gpu-large
+`)),
 		},
 		{
 			ID: RuleSuiteNoWorkflow, Severity: finding.Warning,
@@ -889,6 +930,27 @@ farm), and one fact is worth one finding.
 
 Add the suite to a workflow (a stage job or a matrix entry), or remove it
 from the table.`),
+			Bad: sgRepo(sgTest, exFile(".github/workflows/pr-test.yml", `
+name: pr-test
+on: pull_request
+jobs:
+  unit-test-1-gpu-small:
+    runs-on: [self-hosted, 1-gpu-h100]
+    steps:
+      - uses: actions/checkout@v6
+      - run: python3 test/run_suite.py --hw cuda --suite base-a-test-1-gpu-small
+`)),
+			Good: sgRepo(sgTest, exFile(".github/workflows/pr-test.yml", `
+name: pr-test
+on: pull_request
+jobs:
+  unit-test-1-gpu:
+    runs-on: [self-hosted, 1-gpu-h100]
+    steps:
+      - uses: actions/checkout@v6
+      - run: python3 test/run_suite.py --hw cuda --suite base-a-test-1-gpu-small
+      - run: python3 test/run_suite.py --hw cuda --suite base-b-test-1-gpu-large
+`)),
 		},
 		{
 			ID: RuleSuiteRunnerMismatch, Severity: finding.Warning,
@@ -909,6 +971,26 @@ A runner cicheck cannot resolve (an expression it cannot follow) or a
 self-hosted label naming no hardware says nothing and is not reported.
 
 Run the suite on the runner its name says, or rename the suite.`),
+			Bad: sgRepo(sgTest, exFile(".github/workflows/pr-test.yml", `
+name: pr-test
+on: pull_request
+jobs:
+  unit-test-1-gpu-large:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v6
+      - run: python3 test/run_suite.py --hw cuda --suite base-b-test-1-gpu-large
+`)),
+			Good: sgRepo(sgTest, exFile(".github/workflows/pr-test.yml", `
+name: pr-test
+on: pull_request
+jobs:
+  unit-test-1-gpu-large:
+    runs-on: [self-hosted, 1-gpu-h100]
+    steps:
+      - uses: actions/checkout@v6
+      - run: python3 test/run_suite.py --hw cuda --suite base-b-test-1-gpu-large
+`)),
 		},
 	}
 })

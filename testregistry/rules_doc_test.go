@@ -18,12 +18,6 @@ import (
 // parameter, brings its .cicheck.yaml in the example.)
 var noExamples = map[string]string{
 	RuleUnreadable: "needs a symlink, a FIFO or a file of several MiB, which an example archive cannot hold (see TestHostile*)",
-	// CheckRunSuiteWorkflows takes its suite tables from the sglang-layout
-	// engine, which Check does not run yet: TestRunSuite* cover them.
-	RuleWorkflowUnknownSuite: "sglang-layout workflow check, not yet run by Check (see TestRunSuite*)",
-	RuleWorkflowWrongTable:   "sglang-layout workflow check, not yet run by Check (see TestRunSuite*)",
-	RuleSuiteNoWorkflow:      "sglang-layout workflow check, not yet run by Check (see TestRunSuite*)",
-	RuleSuiteRunnerMismatch:  "sglang-layout workflow check, not yet run by Check (see TestRunSuite*)",
 }
 
 // exampleConfig is DefaultConfig plus the registry: section of the

@@ -53,7 +53,7 @@ func loadSuiteTables(fsys fs.FS, cfg Config) (*SuiteTables, []finding.Finding) {
 		}
 		return b, true
 	}
-	t := &SuiteTables{Checked: map[string]bool{}}
+	t := &SuiteTables{Checked: map[string]bool{}, pos: map[[2]string][2]int{}}
 	// HW_MAPPING first: it names the backend of each enum member.
 	member := map[string]string{} // enum member -> --hw value
 	hb, ok := bind(names.HW)
@@ -100,6 +100,9 @@ func loadSuiteTables(fsys fs.FS, cfg Config) (*SuiteTables, []finding.Finding) {
 					return unknown(tb.sym, b)
 				}
 				suites = append(suites, e.Str)
+				if k := [2]string{backend, e.Str}; t.pos[k] == [2]int{} {
+					t.pos[k] = [2]int{e.Line, e.Col}
+				}
 			}
 			m[backend] = suites // a repeated key: the last wins, as in a dict
 		}
@@ -174,6 +177,23 @@ func (r *Registry) runSuiteChecks() []finding.Finding {
 		}
 	}
 	return out
+}
+
+// runSuiteWorkflowChecks are CheckRunSuiteWorkflows over the scanned
+// registry: its tables, where they list each suite, and which suites have
+// enabled registrations.
+func (r *Registry) runSuiteWorkflowChecks(wfs []WorkflowFile) []finding.Finding {
+	if r.Tables == nil || r.cfg.Workflows == "" {
+		return nil
+	}
+	enabled := map[SuiteKey]int{}
+	for _, g := range r.Registrations {
+		if g.Enabled() && !g.NoSuite {
+			enabled[SuiteKey{HW: g.Backend, Suite: g.Suite, Nightly: g.Nightly}]++
+		}
+	}
+	return CheckRunSuiteWorkflows(wfs, r.Tables, RunSuiteOptions{Script: r.cfg.Suites.File, TablesFile: r.cfg.Suites.File,
+		SuitePos: r.Tables.Pos, Enabled: enabled})
 }
 
 // RunRequest is a run of sglang's test/run_suite.py as its command line

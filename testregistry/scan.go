@@ -359,6 +359,7 @@ func ScanWith(fsys fs.FS, cfg Config, wfs []WorkflowFile) (*Registry, error) {
 		return nil, orphanErr
 	}
 	fnd = append(fnd, r.checkWorkflows(wfs, spos)...)
+	fnd = append(fnd, r.runSuiteWorkflowChecks(wfs)...)
 	fnd = append(fnd, orphans...)
 	r.Findings = finding.Sort(fnd)
 	return r, nil

@@ -16,6 +16,17 @@ type SuiteTables struct {
 	Checked map[string]bool
 	// HW lists the --hw values run_suite.py accepts (HW_MAPPING's keys).
 	HW []string
+
+	// pos is where each suite is first written in the file, by backend
+	// and suite ("" when built by hand).
+	pos map[[2]string][2]int
+}
+
+// Pos is where the tables' file lists suite for backend; 0, 0 when
+// unknown.
+func (t *SuiteTables) Pos(backend, suite string) (line, col int) {
+	p := t.pos[[2]string{backend, suite}]
+	return p[0], p[1]
 }
 
 // Valid reports whether suite is in any of backend's tables.

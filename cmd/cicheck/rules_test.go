@@ -65,11 +65,8 @@ func TestRuleDocsFresh(t *testing.T) {
 // registryRulesWithoutExamples are the registry rules that cannot be
 // shown from a repository's files alone; keep it in step with
 // noExamples in testregistry/rules_doc_test.go (reg-unreadable needs a
-// symlink, a FIFO or a file of several MiB, which no example holds; the
-// sglang-layout workflow checks take suite tables Check does not read yet).
-var registryRulesWithoutExamples = map[string]bool{"reg-unreadable": true,
-	"reg-workflow-unknown-suite": true, "reg-workflow-wrong-table": true,
-	"reg-suite-no-workflow": true, "reg-suite-runner-mismatch": true}
+// symlink, a FIFO or a file of several MiB, which no example holds).
+var registryRulesWithoutExamples = map[string]bool{"reg-unreadable": true}
 
 func TestEveryWorkflowRuleHasExamples(t *testing.T) {
 	for _, d := range lint.RuleDocs() {
