@@ -34,8 +34,17 @@ REGISTRY_PYTHON set it can instead run
   python3 tools/sglang-diff/gen.py --ref DIR --oracle < cases.json
 
 which reads {"seeds", "tables_base", "cases"} in this file's format (the
-"want" fields ignored) and prints {"python", "verdicts": [...]}, one
-verdict per case in order.
+"want" fields ignored; a file case may give "path" and "src" instead of
+"seed" and "edits", a tree file "text" instead of "seed" and "edits", a
+tree case "tables_text" instead of "tables_edits") and prints
+{"python", "verdicts": [...]}, one verdict per case in order.
+
+The reference globs test/registered in directory-listing order, which no
+filesystem promises; this generator sorts the glob. Where the reference's
+answer depends on that order the verdict says "unordered": true (the
+enabled, skipped and unpartitioned unit lists; the lines of
+validate_all_suites's error; which of several bad files collect_tests
+names, then listed under "alternatives").
 """
 import argparse
 import ast
@@ -540,7 +549,18 @@ def tree_verdict(files, tables_text, model, request):
             out = {"error": err(e, root)}
             if isinstance(e, ValueError) and str(e).startswith("Tests registered to invalid suites:") \
                     and str(e).count("\n") > 1:
+                out["unordered"] = True  # its lines follow glob order
+            # collect_tests stops at the first bad file in glob order: when
+            # several fail, the reference may report any of them.
+            alts = []
+            for f in found:
+                try:
+                    REF.collect_tests([f], sanity_check=True)
+                except Exception as e2:  # noqa: BLE001
+                    alts.append(err(e2, root))
+            if len(alts) > 1 and out["error"] in alts:
                 out["unordered"] = True
+                out["alternatives"] = alts
         return out
     finally:
         shutil.rmtree(root, ignore_errors=True)
@@ -1100,6 +1120,10 @@ def gen_tree(rng, seeds, case_no):
                           lambda s: replace_regs(s, 'register_cpu_ci(5, "base-a-test-cpu")\n', ""),
                           lambda s: s + "\ndef broken(:\n"])
         files.append({"path": "test/registered/unit/test_broken.py", "seed": seed, "edits": edits_of(seeds[seed], mut(seeds[seed]))})
+        if rng.random() < 0.35:  # a second: which one the reference names depends on glob order
+            seed = rng.choice(names)
+            files.append({"path": "test/registered/models/test_broken_too.py", "seed": seed,
+                          "edits": edits_of(seeds[seed], replace_regs(seeds[seed], "register_cpu_ci(suite='x')\n"))})
     used = sorted({s for _, s, _ in regs})
     tables, dup = mutate_tables(rng, used)
     tables_text = render_tables(tables, rng, dup)
