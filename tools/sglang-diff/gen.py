@@ -4,8 +4,9 @@
   python3 tools/sglang-diff/gen.py --ref /work/sglang-ref/000853484b65d2f5e522a882cbd78252a2bb40df [N] [SEED] \\
       > testregistry/testdata/sglang-differential.json
 
-(from the repository root; N = 160 cases per file class, trees = 10 * N,
-SEED = 30). The oracle is sgl-project/sglang at commit
+(from the repository root; N = 160 cases per file class, 2-4 times that
+for wrong-type, main-block, char, line and token, trees = 8 * N; SEED = 30;
+about 40 s). Output is deterministic for a given N, SEED and python3. The oracle is sgl-project/sglang at commit
 000853484b65d2f5e522a882cbd78252a2bb40df: its
 python/sglang/test/ci/ci_register.py (RegistryVisitor, collect_tests,
 auto_partition) and test/run_suite.py (validate_all_suites, filter_tests,
@@ -40,11 +41,12 @@ tree case "tables_text" instead of "tables_edits") and prints
 {"python", "verdicts": [...]}, one verdict per case in order.
 
 The reference globs test/registered in directory-listing order, which no
-filesystem promises; this generator sorts the glob. Where the reference's
-answer depends on that order the verdict says "unordered": true (the
-enabled, skipped and unpartitioned unit lists; the lines of
-validate_all_suites's error; which of several bad files collect_tests
-names, then listed under "alternatives").
+filesystem promises; this generator sorts the glob. What hangs on that order:
+a tree verdict's "enabled" and "skipped" lists always (compare them as
+multisets); its "units" when unpartitioned ("unordered": true); the lines of
+validate_all_suites's error ("unordered": true when there are several); which
+of several bad files collect_tests names ("unordered": true, every candidate
+under "alternatives"). Partitioned units are in the reference's own order.
 """
 import argparse
 import ast
