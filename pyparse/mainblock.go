@@ -27,8 +27,15 @@ type Module struct {
 // that mentions __name__ costs nothing more than Calls. When err is not
 // nil the Module is empty.
 func Scan(src string, minor int, isMarker func(string) bool, a *Arena) (Module, error) {
-	m := mainScan{minor: minor}
-	calls, err := scanCalls(src, minor, isMarker, a, &m)
+	var m *mainScan
+	if a != nil {
+		m = &a.main // its memory is the arena's, from file to file
+	} else {
+		m = &mainScan{}
+	}
+	*m = mainScan{minor: minor, slab: m.slab[:0], fields: m.fields}
+	clear(m.fields)
+	calls, err := scanCalls(src, minor, isMarker, a, m)
 	if err != nil {
 		return Module{}, err
 	}
@@ -47,6 +54,7 @@ type mainScan struct {
 	mainCall             bool
 	mainLine, noCallLine int
 	fields               map[string]bool // f-string fields already judged
+	slab                 []Node          // the nodes of the tests parsed
 }
 
 // line takes one checked logical line at depth; softKw and inMatch are
@@ -100,8 +108,9 @@ func mentionsName(line []token) bool {
 // Compare(left=Name('__name__'), ops=[Eq()], comparators=[Constant(str
 // '__main__')]). body is what follows the ':' on the same line.
 func (m *mainScan) mainTest(line []token) (body []token, ok bool) {
-	p := parser{minor: m.minor, toks: line[1:]}
+	p := parser{minor: m.minor, toks: line[1:], slab: m.slab[:0]}
 	n, err := p.namedCondition()
+	m.slab = p.slab
 	if err != nil || !p.isOp(":") {
 		return nil, false
 	}

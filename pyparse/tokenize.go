@@ -190,6 +190,7 @@ type Arena struct {
 	stmts [][]token
 	slab  []Node
 	memo  exprMemo
+	main  mainScan
 }
 
 var arenaPool = sync.Pool{New: func() any { return &Arena{keep: make([]token, 0, 256), slab: make([]Node, 0, 64)} }}
