@@ -15,7 +15,8 @@ annotation, calls that are only syntax warnings, parentheses that are no
 call, match/case bodies, nested ifs), a tail (an else or elif holding the
 only call, a call after the block, a second main block) and a placement
 (module level, or inside a def, class, if, try, with or for), after a
-prefix (imports, a docstring, a comment, a marker call).
+prefix (imports, a docstring, a comment, a marker call); a few use CRLF
+line ends, a BOM or tabs.
 
 The truth is the rule of sglang's collector (RegistryVisitor.visit_Module
 and _is_main_block_with_call), run over ast.parse of each source here:
@@ -170,6 +171,9 @@ BLOCK = [
     ["match(x)"], ["match = 1"], ["case(x)"], ["match [x]: int"],
     ["x = y if (z) else g()"], ["x = [*g()]"], ["x = {**g()}"], ["x = y[g()]"], ["x = y.z"], ["x = -(y)"],
     ["x = (yield)"], ["x = 'a' 'b'"], ["x = b'(y)'"],
+    ["main \\", "    ()"], ["x = (main", "    ())"], ["x = [i for i in (1) if (i)]"], ["x = f\"{'('}\""],
+    ["x = f\"{y['(']}\""], ["x = 1j(2)"], ["x = y @ (z)"], ["x = y[:(1)]"], ["x: (int) = (1)"], ["x = {**(y)}"],
+    ["try:", "    pass", "except* (E):", "    pass"], ["print(end='')"], ["x = [y][0] (1)"],
     # syntax errors inside the body
     ["main("], ["x = = 1"], ["def f(:", "    pass"], ["  pass"], ["match x:", "    pass"],
 ]
@@ -285,6 +289,13 @@ def generate(n, seed):
     seen = set(srcs)
     while len(srcs) < n:
         s = build(rnd.choice(PREFIXES), rnd.choice(headers), rnd.choice(bodies), rnd.choice(TAILS), rnd.choice(PLACES))
+        r = rnd.random()
+        if r < 0.06:
+            s = s.replace("\n", "\r\n")  # CRLF line ends
+        elif r < 0.09:
+            s = "\ufeff" + s  # a BOM, kept as a character
+        elif r < 0.12:
+            s = s.replace("\n    ", "\n\t")  # tabs for the first level
         if s not in seen:
             seen.add(s)
             srcs.append(s)
