@@ -57,7 +57,13 @@ func findCalls(src string, minor int, isMarker func(string) bool) ([]Call, error
 // through an attribute are not returned. The nodes live in a (nil: fresh
 // memory) and are valid until a is reused.
 func Calls(src string, minor int, isMarker func(string) bool, a *Arena) ([]Call, error) {
-	lines, err := lexArena(src, minor, false, func(line []token) bool {
+	return scanCalls(src, minor, isMarker, a, nil)
+}
+
+// scanCalls is Calls with main (nil: none) watching for the main block
+// in the same lex.
+func scanCalls(src string, minor int, isMarker func(string) bool, a *Arena, main *mainScan) ([]Call, error) {
+	lines, err := lexMain(src, minor, false, func(line []token) bool {
 		for _, t := range line {
 			if t.kind == tkName {
 				if isMarker(t.text) {
@@ -66,7 +72,7 @@ func Calls(src string, minor int, isMarker func(string) bool, a *Arena) ([]Call,
 			}
 		}
 		return false
-	}, nil, a)
+	}, nil, a, main)
 	if err != nil {
 		return nil, err
 	}

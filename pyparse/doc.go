@@ -1,21 +1,38 @@
 // Package pyparse is cicheck's Python front-end: it reads Python source
 // without running Python, for a target Python 3.11 to 3.14, and answers
-// the two questions the test registry asks of a file, or gives the
+// the three questions the test registry asks of a file, or gives the
 // SyntaxError CPython's compile would raise for it.
 //
 //   - Calls: the module-level expression statements that call a bare
 //     name (the registry's markers), each a Node tree of the call with its
 //     literal arguments evaluated as ast.parse does.
+//   - Scan: those calls and, from the same lex, the file's main entry
+//     (Module): whether a module-level `if __name__ == "__main__":` makes
+//     a call in its body, by the rule of sglang's collector
+//     (RegistryVisitor._is_main_block_with_call). The test must be, as
+//     ast.parse reads it, a Compare of the Name __name__, one '==' and
+//     one str Constant "__main__" (quotes, implicit concatenation,
+//     escapes and parentheses do not matter; bytes, an f-string, a
+//     swapped, chained or combined test do); any Call anywhere under the
+//     if's body counts (nested defs and their defaults and annotations,
+//     decorators, lambdas, comprehensions, f-string fields, a match
+//     subject or guard), its elif and else branches do not, and neither
+//     do the parentheses of a def's parameters, a class's bases, a
+//     keyword's group or a case's class pattern. Calls is Scan without
+//     that answer. The lexer hands Scan each checked line: a module-level
+//     if whose line names __name__ has its test parsed by the expression
+//     parser, and only the lines of a qualifying if's body are read for
+//     calls, so a file without one costs what Calls costs.
 //   - FindBinding: the last module-level "X = literal" (or "X: T =
 //     literal") of a symbol, and whether the module later mutates or
 //     rebinds it.
 //
 // Node, Keyword and Call carry the part of Python's AST those answers need
 // (the AST class name, the position, a constant's Python type and value);
-// Pos is a position; SyntaxError is the error, with CPython's line, column
-// and message; Arena (GetArena, PutArena) lends the memory of one file's
-// parse; NewestMinor is the newest version followed; DecodeRune reads the
-// lone surrogates a Python str keeps.
+// Module is Scan's answer; Pos is a position; SyntaxError is the error,
+// with CPython's line, column and message; Arena (GetArena, PutArena)
+// lends the memory of one file's parse; NewestMinor is the newest version
+// followed; DecodeRune reads the lone surrogates a Python str keeps.
 //
 // # What it holds
 //
@@ -56,12 +73,18 @@
 // policy, selection, workflows and profiles are package testregistry's,
 // which calls this one. pyparse reads no files (its callers pass the
 // bytes), keeps no state between calls other than pooled memory, and
-// builds no AST beyond the literals and call shapes above.
+// builds no AST beyond the literals and call shapes above. Names are
+// compared as written: CPython's NFKC normalisation of non-ASCII
+// identifiers (a __name__ spelt with fullwidth letters is __name__ to
+// ast) is not applied, to markers or to the main test.
 //
 // Its tests hold the CPython near-miss tables (testdata/syntax-nearmiss.json
 // and the 3.11 tables, replayed against a live interpreter when
-// REGISTRY_PYTHON names one) and the fuzz targets FuzzTokenize and
-// FuzzParseNumber; the differentials that judge whole files against the
+// REGISTRY_PYTHON names one), the main-entry tables and their
+// differential against sglang's rule over CPython's ast
+// (testdata/mainblock.json, written by tools/registry-diff/mainblock.py,
+// run live under REGISTRY_PYTHON), and the fuzz targets FuzzTokenize
+// (Scan included) and FuzzParseNumber; the differentials that judge whole files against the
 // reference collector (TestDifferentialCPython and the golden test) run
 // through testregistry.
 package pyparse

@@ -602,7 +602,8 @@ func (p *parser) binExpr(minPrec int) (*Node, error) {
 		if prec == precCompare {
 			next = precBitOr
 		}
-		if _, err := p.binExpr(next); err != nil {
+		right, err := p.binExpr(next)
+		if err != nil {
 			return nil, err
 		}
 		class := "BinOp"
@@ -623,6 +624,11 @@ func (p *parser) binExpr(minPrec int) (*Node, error) {
 					left.Name += " " + op[1].text // not in, is not
 				}
 			}
+		}
+		if class == "Compare" && !p.check {
+			// Its comparators, one per operator (the main-block rule
+			// wants exactly one).
+			left.Elts = append(left.Elts, right)
 		}
 	}
 }

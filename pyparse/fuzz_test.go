@@ -29,7 +29,11 @@ func FuzzTokenize(f *testing.F) {
 		"def f(a=1, b, /, *, c, **k, d): pass", "lambda (a), *, *: 0", "x = \"\\N{BOGUS}\" b'\\x4'", "b'\xc3\xa9'",
 		"type X[T=int] = list[T]", "class C[T]: pass", "t'{x}'", "try:\n pass\nexcept A, B as e:\n pass", "print x, y",
 		"f(a=1, b c)", "[a.b = 1]", "if x = 1: pass", "x = [1, 2\ny = 3\n", "x = a + \\\nb c \\d", "0777 0b2 0o8 0xg 4J6 1_",
-		"@dec\n", "if x:\n  y\n  @dec", "match x:\n  pass\n", "case 1:\n  pass\n", "x = 1\n  y\n'abc"} {
+		"@dec\n", "if x:\n  y\n  @dec", "match x:\n  pass\n", "case 1:\n  pass\n", "x = 1\n  y\n'abc",
+		// Main blocks.
+		"if __name__ == '__main__':\n    main()\n", "if __name__ == '__main__': pass\nelse:\n    main()\n",
+		"if (__name__) == '__ma' 'in__':\n    x = f'{a:{g()}}'\n", "if __name__ == '__main__':\n    match (x):\n        case P(x=0) if g():\n            pass\n",
+		"if __name__ == '__main__':\n    @d(1)\n    class C[T: g()](B):\n        pass\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
@@ -48,7 +52,21 @@ func FuzzTokenize(f *testing.F) {
 		}
 		for minor := 11; minor <= NewestMinor; minor++ {
 			_, _ = lexLinesFor(src, minor, true, nil)
-			_, _ = Calls(src, minor, isTestMarker, nil)
+			calls, err := Calls(src, minor, isTestMarker, nil)
+			m, err2 := Scan(src, minor, isTestMarker, nil)
+			if (err == nil) != (err2 == nil) || len(calls) != len(m.Calls) {
+				t.Fatalf("3.%d: Calls %d, %v; Scan %d, %v", minor, len(calls), err, len(m.Calls), err2)
+			}
+			if err2 != nil && (m.MainCall || m.MainLine != 0 || m.MainNoCallLine != 0) {
+				t.Fatalf("3.%d: a main entry in a file with a syntax error: %+v, %v", minor, m, err2)
+			}
+			if m.MainCall != (m.MainLine > 0) {
+				t.Fatalf("3.%d: MainCall %v at line %d", minor, m.MainCall, m.MainLine)
+			}
+			if again, err3 := Scan(src, minor, isTestMarker, nil); again.MainCall != m.MainCall || again.MainLine != m.MainLine ||
+				again.MainNoCallLine != m.MainNoCallLine || (err3 == nil) != (err2 == nil) {
+				t.Fatalf("3.%d: Scan is not deterministic: %+v, %+v", minor, m, again)
+			}
 		}
 		_, _ = FindBinding(src, "KNOWN_LABELS", NewestMinor)
 	})

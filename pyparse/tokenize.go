@@ -122,6 +122,12 @@ type lexer struct {
 	keep      []token // arena of the kept lines' tokens
 	blocks    blockState
 	want      func([]token) bool
+	// main, when not nil, watches the module-level ifs for a main
+	// block (Scan); nil costs the lexer nothing but a test per line.
+	main *mainScan
+	// onField, when not nil, receives the expression of each f-string
+	// replacement field that is not a plain (dotted) name.
+	onField func(expr string)
 }
 
 type indentLevel struct{ col, alt int }
@@ -184,6 +190,7 @@ type Arena struct {
 	stmts [][]token
 	slab  []Node
 	memo  exprMemo
+	main  mainScan
 }
 
 var arenaPool = sync.Pool{New: func() any { return &Arena{keep: make([]token, 0, 256), slab: make([]Node, 0, 64)} }}
@@ -197,6 +204,12 @@ func PutArena(a *Arena) { arenaPool.Put(a) }
 
 // lexArena is lexWith keeping the lines' tokens in a (nil: fresh memory).
 func lexArena(src string, minor int, keepAll bool, want func([]token) bool, memo exprMemo, a *Arena) ([]logicalLine, error) {
+	return lexMain(src, minor, keepAll, want, memo, a, nil)
+}
+
+// lexMain is lexArena with main (nil: none) watching each checked line
+// for the main block.
+func lexMain(src string, minor int, keepAll bool, want func([]token) bool, memo exprMemo, a *Arena, main *mainScan) ([]logicalLine, error) {
 	switch {
 	case memo == nil && a != nil:
 		if a.memo == nil {
@@ -219,7 +232,7 @@ func lexArena(src string, minor int, keepAll bool, want func([]token) bool, memo
 			Msg: nulBytes, NoLine: true}
 	}
 	sc := scratchPool.Get().(*scratch)
-	lx := &lexer{src: src, minor: minor, line: 1, atBOL: true, indents: append(sc.indents[:0], indentLevel{0, 0}), keepAll: keepAll, want: want,
+	lx := &lexer{src: src, minor: minor, line: 1, atBOL: true, indents: append(sc.indents[:0], indentLevel{0, 0}), keepAll: keepAll, want: want, main: main,
 		toks: sc.toks[:0], brackets: sc.brackets[:0], check: parser{check: true, minor: minor, slab: sc.slab[:0], paramStack: sc.params[:0], memo: memo}, memo: memo}
 	if a != nil {
 		lx.keep, lx.lines = a.keep[:0], a.lines[:0]
@@ -296,6 +309,9 @@ func (lx *lexer) endLine() error {
 		lx.toks = lx.toks[:0]
 		lx.first = 0
 		return nil
+	}
+	if lx.main != nil {
+		lx.main.line(line, depth, lx.check.softKw, lx.check.inMatch)
 	}
 	lx.needIndent = endsWithColon(line)
 	lx.colonLine = line[0].line
@@ -1497,6 +1513,9 @@ func (lx *lexer) fieldExpr(text string, line, col int) error {
 	}
 	if dottedName(expr) {
 		return nil // the common case, f"{name}" or f"{self.attr}", needs no parser
+	}
+	if lx.onField != nil {
+		lx.onField(expr)
 	}
 	key := "field:" + expr
 	se, seen := lx.memo[key]
