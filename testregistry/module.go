@@ -9,27 +9,8 @@ type module struct {
 	MainLine int  // a main block without a call, 0 when none
 }
 
-// scanModule reads src's marker calls and main block.
+// scanModule reads src's marker calls and, in one pass, its main block.
 func scanModule(src string, minor int, isMarker func(string) bool, a *pyparse.Arena) (module, error) {
-	calls, err := pyparse.Calls(src, minor, isMarker, a)
-	// TEMPORARY until pyparse answers it: any line starting the main block.
-	return module{Calls: calls, MainCall: containsMain(src)}, err
-}
-
-func containsMain(src string) bool {
-	for _, q := range []string{`if __name__ == "__main__":`, `if __name__ == '__main__':`} {
-		if indexLineStart(src, q) {
-			return true
-		}
-	}
-	return false
-}
-
-func indexLineStart(src, s string) bool {
-	for i := 0; i+len(s) <= len(src); i++ {
-		if (i == 0 || src[i-1] == '\n') && src[i:i+len(s)] == s {
-			return true
-		}
-	}
-	return false
+	m, err := pyparse.Scan(src, minor, isMarker, a)
+	return module{Calls: m.Calls, MainCall: m.MainCall, MainLine: m.MainNoCallLine}, err
 }
