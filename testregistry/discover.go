@@ -120,6 +120,14 @@ func discover(fsys fs.FS, cfg Config) ([]foundFile, []finding.Finding, error) {
 	if len(cfg.Exclude) > 0 {
 		out = slices.DeleteFunc(out, func(f foundFile) bool { return excluded(cfg.Exclude, f.path) })
 	}
+	out = slices.DeleteFunc(out, func(f foundFile) bool {
+		if !f.typ.IsDir() {
+			return false
+		}
+		fnd = append(fnd, newFinding(RuleUnreadable, f.path, 1, 1, fmt.Sprintf(
+			"%s is a directory whose name matches %s: the collector's glob lists it as a test file and open() fails with IsADirectoryError", f.path, cfg.FileGlob)))
+		return true
+	})
 	return out, fnd, nil
 }
 
@@ -210,6 +218,10 @@ func (w *walker) listWith(d walkDir, out []foundFile, links []walkDir, sub func(
 		case typ&fs.ModeSymlink != 0:
 			links = append(links, walkDir{dir: p, depth: d.depth + 1, root: d.root})
 		case typ.IsDir():
+			if ok, _ := path.Match(w.glob, name); ok {
+				// Python's glob lists it as a test file; opening it fails.
+				out = append(out, foundFile{p, fs.ModeDir})
+			}
 			if d.depth < maxDepth {
 				sub(walkDir{dir: p, real: joinPath(d.real, name), depth: d.depth + 1, root: d.root})
 			}

@@ -39,7 +39,7 @@ func FuzzSglangCallArgs(f *testing.F) {
 }
 
 // FuzzLiveEst: any partition model file loads without panicking, and
-// every estimate it yields is finite.
+// no estimate it yields is NaN.
 func FuzzLiveEst(f *testing.F) {
 	for _, s := range []string{
 		`{"est": {"s": {"a": 1, "group:g": "2.5"}}}`, `{"est": [1]}`, `{"est": {"s": {"a": null}}}`, `{"est": {"s": {"a": NaN}}}`,
@@ -53,7 +53,7 @@ func FuzzLiveEst(f *testing.F) {
 			t.Fatal("an error and estimates")
 		}
 		for k, v := range live {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+			if math.IsNaN(v) {
 				t.Fatalf("%q: est[%q] = %v", doc, k, v)
 			}
 		}

@@ -109,7 +109,9 @@ func loadSuiteTables(fsys fs.FS, cfg Config) (*SuiteTables, []finding.Finding) {
 		*tb.dst = m
 	}
 	cb, ok := bind(names.Checked)
-	if !ok || cb.Value.Class != "Set" && cb.Value.Class != "List" && cb.Value.Class != "Tuple" {
+	emptySet := ok && cb.Value.Class == "Call" && cb.Value.Fn.Class == "Name" && cb.Value.Fn.Name == "set" &&
+		len(cb.Value.Elts) == 0 && len(cb.Value.Kws) == 0 // set(): no backend is checked
+	if !ok || !emptySet && cb.Value.Class != "Set" && cb.Value.Class != "List" && cb.Value.Class != "Tuple" {
 		return unknown(names.Checked, cb)
 	}
 	for _, e := range cb.Value.Elts {
@@ -417,8 +419,8 @@ const maxModelFile = 16 << 20
 // JSON, or has no estimates for the suite. Where run_suite.py itself
 // would crash on the file (est not an object, a value float() refuses,
 // text that is not UTF-8), so does the selection, with an error saying
-// why; a value that is not finite is refused too: LPT over NaN depends on
-// Python's sort internals.
+// why; NaN is refused too: LPT over NaN depends on Python's sort
+// internals. Infinities are kept, as float() reads them.
 func loadLiveEst(fsys fs.FS, file, suite string) (map[string]float64, error) {
 	if file == "" {
 		return nil, nil
@@ -426,6 +428,9 @@ func loadLiveEst(fsys fs.FS, file, suite string) (map[string]float64, error) {
 	name := path.Clean(file)
 	if !fs.ValidPath(name) {
 		return nil, usagef("--partition-model-file %s is not a path inside the repository", strconv.Quote(file))
+	}
+	if st, err := fs.Stat(fsys, name); err == nil && st.IsDir() {
+		return nil, nil // open() raises IsADirectoryError, an OSError: in-source est_time
 	}
 	src, err := readBounded(fsys, name, fileKind{"partition model file", maxModelFile}, typeUnknown, nil)
 	if err != nil {
@@ -445,7 +450,7 @@ func loadLiveEst(fsys fs.FS, file, suite string) (map[string]float64, error) {
 	var doc any
 	if err := dec.Decode(&doc); err != nil || dec.More() {
 		if bytes.Contains(src, []byte("NaN")) || bytes.Contains(src, []byte("Infinity")) {
-			return nil, crash("it holds NaN or Infinity, which Python's json reads and cicheck refuses")
+			return nil, crash("it holds NaN or Infinity, which Python's json reads and cicheck does not")
 		}
 		return nil, nil // json.JSONDecodeError: in-source est_time
 	}
@@ -500,8 +505,9 @@ func pyFloat(v any) (float64, error) {
 	default:
 		return 0, fmt.Errorf("float() argument must be a string or a real number (TypeError)")
 	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, fmt.Errorf("%v is not a finite number", f)
+	if math.IsNaN(f) {
+		// Python's sort and min over NaN depend on their internals.
+		return 0, errors.New("NaN is not a number cicheck can partition by")
 	}
 	return f, nil
 }
@@ -519,8 +525,13 @@ func pyFloatString(s string) (float64, bool) {
 		return 0, false
 	}
 	switch strings.ToLower(body) {
-	case "inf", "infinity", "nan":
-		return math.NaN(), true // refused as not finite by the caller
+	case "inf", "infinity":
+		if strings.HasPrefix(s, "-") {
+			return math.Inf(-1), true
+		}
+		return math.Inf(1), true
+	case "nan":
+		return math.NaN(), true // refused by the caller
 	}
 	if strings.Contains(s, "_") {
 		for i := 0; i < len(s); i++ {

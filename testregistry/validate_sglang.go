@@ -2,6 +2,7 @@ package testregistry
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/cicheck/cicheck/finding"
 	"github.com/cicheck/cicheck/pyparse"
@@ -93,7 +94,13 @@ func (s *scanner) validateSglangCall(file string, c pyparse.Call) (Registration,
 	}
 	if v := given["est_time"]; v != nil {
 		switch v.Type {
-		case "int", "float":
+		case "float":
+		case "int":
+			if math.IsInf(v.Num, 0) {
+				// float(est_time) raises OverflowError, which collect_tests
+				// does not catch either.
+				add(RuleWrongType, v, "int too large to convert to float (est_time in %s())", fn)
+			}
 		case "bool":
 			out = append(out, newFinding(RuleEstTimeBool, file, v.Line, v.Col,
 				fmt.Sprintf("est_time in %s() is a bool (%s counts as %d second)", fn, pyBool(v.Bool), int(v.Num))))
