@@ -2,9 +2,11 @@ package testregistry
 
 import (
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/cicheck/cicheck/finding"
 )
@@ -360,5 +362,54 @@ func TestLiveEst(t *testing.T) {
 	}
 	if _, err := loadLiveEst(mapFS(nil), "../model.json", suite); err == nil {
 		t.Error("a path outside the repository is read")
+	}
+}
+
+func TestSglangGuards(t *testing.T) {
+	// An int literal past float's range: float() raises OverflowError;
+	// a float literal past it is inf, accepted (the near miss).
+	big := strings.Repeat("9", 400)
+	r := sgScan(t, map[string]string{
+		"test_a.py": "register_cuda_ci(est_time=" + big + ", suite=\"base-b-test-1-gpu-large\")\n",
+		"test_b.py": "register_cuda_ci(est_time=" + big + ".0, suite=\"base-b-test-1-gpu-large\")\n",
+	})
+	if errs := errorsOf(r); len(errs) != 1 || !strings.Contains(errs[0], "int too large to convert to float") || len(r.Registrations) != 1 {
+		t.Errorf("huge est_time: errors %q, %d registrations", errs, len(r.Registrations))
+	}
+	// A directory named like a test file is listed by glob and fails to
+	// open; one named otherwise is just a directory.
+	m := mapFS(map[string]string{"test/run_suite.py": sgTables})
+	m["test/registered/odd.py"] = &fstest.MapFile{Mode: fs.ModeDir | 0o755}
+	m["test/registered/odd"] = &fstest.MapFile{Mode: fs.ModeDir | 0o755}
+	r2, err := Scan(m, Sglang())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := errorsOf(r2); len(errs) != 1 || !strings.Contains(errs[0], "test/registered/odd.py is a directory") {
+		t.Errorf("directory odd.py: %q", errs)
+	}
+	// set() checks no backend; set(x) is not a literal.
+	for _, tc := range []struct {
+		checked string
+		tables  bool
+	}{{"set()", true}, {"set(BACKENDS)", false}} {
+		m := mapFS(map[string]string{
+			"test/run_suite.py":         strings.Replace(sgTables, "{HWBackend.CPU, HWBackend.CUDA}", tc.checked, 1),
+			"test/registered/test_a.py": "register_cuda_ci(est_time=5, suite=\"nope\")\n" + sgMainBlock,
+		})
+		r, err := Scan(m, Sglang())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (r.Tables != nil) != tc.tables || len(errorsOf(r)) != 0 {
+			t.Errorf("%s: tables read %t, errors %q", tc.checked, r.Tables != nil, errorsOf(r))
+		}
+	}
+	// A model path that is a directory: open() raises an OSError, caught:
+	// in-source est_time.
+	m3 := mapFS(nil)
+	m3["stats"] = &fstest.MapFile{Mode: fs.ModeDir | 0o755}
+	if live, err := loadLiveEst(m3, "stats", "s"); live != nil || err != nil {
+		t.Errorf("model directory: %v %v", live, err)
 	}
 }
