@@ -308,6 +308,9 @@ func (r *Registry) SelectRun(fsys fs.FS, q RunRequest) (Run, error) {
 	return run, nil
 }
 
+// errNaN is a partition estimate that is NaN.
+var errNaN = errors.New("NaN")
+
 // bundleImportCost is _BUNDLE_IMPORT_COST_SEC: the seconds a bundle saves
 // per member after the first (one cold `import sglang` each).
 const bundleImportCost = 10.0
@@ -445,14 +448,12 @@ func loadLiveEst(fsys fs.FS, file, suite string) (map[string]float64, error) {
 	if !utf8Valid(src) {
 		return nil, crash("not UTF-8 text")
 	}
-	dec := json.NewDecoder(bytes.NewReader(src))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil || dec.More() {
-		if bytes.Contains(src, []byte("NaN")) || bytes.Contains(src, []byte("Infinity")) {
-			return nil, crash("it holds NaN or Infinity, which Python's json reads and cicheck does not")
+	doc, ok := decodeJSON(src)
+	if !ok {
+		// Python's json also reads NaN, Infinity and -Infinity.
+		if doc, ok = decodeJSON(pyJSONLiterals(src)); !ok {
+			return nil, nil // json.JSONDecodeError: in-source est_time
 		}
-		return nil, nil // json.JSONDecodeError: in-source est_time
 	}
 	top, ok := doc.(map[string]any)
 	if !ok {
@@ -473,6 +474,9 @@ func loadLiveEst(fsys fs.FS, file, suite string) (map[string]float64, error) {
 	out := make(map[string]float64, len(se))
 	for k, v := range se {
 		f, err := pyFloat(v)
+		if errors.Is(err, errNaN) {
+			return nil, fmt.Errorf("%s: est[%s][%s] is NaN: LPT over NaN depends on the internals of Python's sort, which cicheck does not reproduce", name, pyRepr(suite), pyRepr(k))
+		}
 		if err != nil {
 			return nil, crash(fmt.Sprintf("est[%s][%s]: %v", pyRepr(suite), pyRepr(k), err))
 		}
@@ -481,8 +485,55 @@ func loadLiveEst(fsys fs.FS, file, suite string) (map[string]float64, error) {
 	return out, nil
 }
 
-// pyFloat is Python's float() of a JSON value, refusing what is not
-// finite.
+// decodeJSON decodes one JSON document, numbers kept as written.
+func decodeJSON(src []byte) (any, bool) {
+	dec := json.NewDecoder(bytes.NewReader(src))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil || dec.More() {
+		return nil, false
+	}
+	return doc, true
+}
+
+// nanMark stands for a bare NaN in a JSON document (pyJSONLiterals).
+const nanMark = "\x00NaN"
+
+// pyJSONLiterals rewrites the constants Python's json accepts and
+// encoding/json does not, outside strings: Infinity as 1e999 (which
+// reads as +Inf), NaN as the string nanMark.
+func pyJSONLiterals(src []byte) []byte {
+	var out []byte
+	in, esc := false, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case in:
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				in = false
+			}
+		case c == '"':
+			in = true
+		case bytes.HasPrefix(src[i:], []byte("Infinity")):
+			out = append(out, "1e999"...)
+			i += len("Infinity") - 1
+			continue
+		case bytes.HasPrefix(src[i:], []byte("NaN")):
+			out = append(out, `"\u0000NaN"`...)
+			i += len("NaN") - 1
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// pyFloat is Python's float() of a JSON value; NaN is refused.
 func pyFloat(v any) (float64, error) {
 	var f float64
 	switch v := v.(type) {
@@ -497,6 +548,9 @@ func pyFloat(v any) (float64, error) {
 			f = 1
 		}
 	case string:
+		if v == nanMark {
+			return 0, errNaN
+		}
 		x, ok := pyFloatString(v)
 		if !ok {
 			return 0, fmt.Errorf("could not convert string to float: %s (ValueError)", pyRepr(v))
@@ -506,8 +560,7 @@ func pyFloat(v any) (float64, error) {
 		return 0, fmt.Errorf("float() argument must be a string or a real number (TypeError)")
 	}
 	if math.IsNaN(f) {
-		// Python's sort and min over NaN depend on their internals.
-		return 0, errors.New("NaN is not a number cicheck can partition by")
+		return 0, errNaN
 	}
 	return f, nil
 }

@@ -1,10 +1,12 @@
 package testregistry
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path"
 	"slices"
 	"sort"
@@ -27,6 +29,7 @@ import (
 
 type sgDiffFile struct {
 	Commit     string            `json:"commit"`
+	Python     string            `json:"python"`
 	Seeds      map[string]string `json:"seeds"`
 	TablesBase string            `json:"tables_base"`
 	Cases      []sgDiffCase      `json:"cases"`
@@ -122,6 +125,14 @@ type sgTreeWant struct {
 	LiveEst   *bool `json:"live_est"`
 }
 
+// config is the sglang profile for the Python the verdicts were made
+// with: syntax errors are worded by version.
+func (d *sgDiffFile) config() Config {
+	c := Sglang()
+	c.Python = d.Python
+	return c
+}
+
 func applyEdits(src string, edits []sgEdit) string {
 	out := src
 	for i := len(edits) - 1; i >= 0; i-- {
@@ -143,9 +154,18 @@ func pyNum(s string) string {
 
 func goNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
+// loadSglangDiff reads the checked-in cases. With REGISTRY_PYTHON naming
+// a python3 and SGLANG_REF a directory holding sglang's ci_register.py and
+// run_suite.py at the recorded commit, the verdicts are judged again by
+// that interpreter, live (tools/sglang-diff/gen.py --oracle).
+// SGLANG_DIFF_FILE replays another file of cases instead.
 func loadSglangDiff(t *testing.T) *sgDiffFile {
 	t.Helper()
-	b, err := os.ReadFile("testdata/sglang-differential.json")
+	file := "testdata/sglang-differential.json"
+	if f := os.Getenv("SGLANG_DIFF_FILE"); f != "" {
+		file = f // another generation, e.g. another seed of gen.py
+	}
+	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,6 +173,26 @@ func loadSglangDiff(t *testing.T) *sgDiffFile {
 	if err := json.Unmarshal(b, &d); err != nil {
 		t.Fatal(err)
 	}
+	py, ref := os.Getenv("REGISTRY_PYTHON"), os.Getenv("SGLANG_REF")
+	if py == "" || ref == "" {
+		return &d
+	}
+	cmd := exec.Command(py, "../tools/sglang-diff/gen.py", "--ref", ref, "--oracle")
+	cmd.Stdin = bytes.NewReader(b)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("live oracle: %v", err)
+	}
+	var live struct {
+		Verdicts []json.RawMessage `json:"verdicts"`
+	}
+	if err := json.Unmarshal(out, &live); err != nil || len(live.Verdicts) != len(d.Cases) {
+		t.Fatalf("live oracle: %d verdicts for %d cases (%v)", len(live.Verdicts), len(d.Cases), err)
+	}
+	for i := range d.Cases {
+		d.Cases[i].Want = live.Verdicts[i]
+	}
+	t.Logf("verdicts judged live by %s with %s", py, ref)
 	return &d
 }
 
@@ -200,7 +240,7 @@ func judgeSglangFile(d *sgDiffFile, c sgDiffCase) string {
 	}
 	file := c.Seed
 	src := applyEdits(d.Seeds[c.Seed], c.Edits)
-	r, err := Scan(mapFS(map[string]string{"test/run_suite.py": d.TablesBase, file: src}), Sglang())
+	r, err := Scan(mapFS(map[string]string{"test/run_suite.py": d.TablesBase, file: src}), d.config())
 	if err != nil {
 		return "scan: " + err.Error()
 	}
@@ -260,7 +300,7 @@ func judgeSglangFile(d *sgDiffFile, c sgDiffCase) string {
 		}
 	}
 	if w.HasMainEntry != nil {
-		m, err := scanModule(src, targetMinor(PythonNewest), Sglang().isMarkerFunc(), nil)
+		m, err := scanModule(src, targetMinor(d.Python), Sglang().isMarkerFunc(), nil)
 		if err != nil || m.MainCall != *w.HasMainEntry {
 			return fmt.Sprintf("has_main_entry: CPython %t, cicheck %t (%v)", *w.HasMainEntry, m.MainCall, err)
 		}
@@ -338,7 +378,7 @@ func judgeSglangTree(d *sgDiffFile, c sgDiffCase) string {
 			m[c.Model.Path] = &fstest.MapFile{Data: []byte(*c.Model.Text)}
 		}
 	}
-	r, err := Scan(m, Sglang())
+	r, err := Scan(m, d.config())
 	if err != nil {
 		return "scan: " + err.Error()
 	}

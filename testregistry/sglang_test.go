@@ -329,6 +329,8 @@ func TestLiveEst(t *testing.T) {
 		{"value null", `{"est": {"s": {"a": null}}}`, "error"},
 		{"value word", `{"est": {"s": {"a": "fast"}}}`, "error"},
 		{"value nan", `{"est": {"s": {"a": NaN}}}`, "error"},
+		{"nan elsewhere", `{"est": {"s": {"a": 1}, "t": {"a": NaN}}, "note": "NaN"}`, "a=1"},
+		{"infinity", `{"est": {"s": {"a": -Infinity, "b": Infinity, "c": "Infinity"}}}`, "a=-Inf b=+Inf c=+Inf"},
 		{"value nan string", `{"est": {"s": {"a": " nan"}}}`, "error"},
 		{"value inf string", `{"est": {"s": {"a": "-Infinity"}}}`, "a=-Inf"},
 		{"value too large", `{"est": {"s": {"a": 1e999}}}`, "a=+Inf"},
