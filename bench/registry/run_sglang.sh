@@ -15,7 +15,8 @@
 # Both tools run 5 times; the best wall time of each is reported with the
 # ratio python/cicheck, and the best CPU time (user + system, GNU time),
 # which a busy machine disturbs less. Process start-up is included on both
-# sides. The two are first run once, untimed, and must both succeed and
+# sides (python3 is resolved to the interpreter's path, PYTHON overrides
+# it). The two are first run once, untimed, and must both succeed and
 # agree that the tree collects cleanly.
 set -eu
 REF=${SGLANG_REF:-}
@@ -32,6 +33,9 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 CGO_ENABLED=0 go build -o "$TMP/cicheck" ./cmd/cicheck # static, as installed and released
 HERE=$(dirname "$0")
+# The interpreter itself, not a version manager's shim (pyenv's python3 is
+# a shell script that adds its own start-up to every run).
+PY=${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}
 
 best() {
 	b=""
@@ -65,11 +69,11 @@ one() { # one tree: $1 = N or DIR
 	fi
 	# Both must accept the tree, or the timings compare different work.
 	"$TMP/cicheck" registry check --root "$REPO" --format json >/dev/null
-	REGS=$(python3 "$HERE/sglang_collect.py" "$REF" "$REPO")
+	REGS=$("$PY" "$HERE/sglang_collect.py" "$REF" "$REPO")
 	C=$(best "$TMP/cicheck" registry check --root "$REPO" --format json)
-	P=$(best python3 "$HERE/sglang_collect.py" "$REF" "$REPO")
+	P=$(best "$PY" "$HERE/sglang_collect.py" "$REF" "$REPO")
 	CC=$(bestcpu "$TMP/cicheck" registry check --root "$REPO" --format json)
-	PC=$(bestcpu python3 "$HERE/sglang_collect.py" "$REF" "$REPO")
+	PC=$(bestcpu "$PY" "$HERE/sglang_collect.py" "$REF" "$REPO")
 	echo "files: $N, registrations: $REGS, bytes: $(du -sb "$REPO/test/registered" | cut -f1)"
 	echo "  cicheck registry check:   ${C} us wall, ${CC} ms cpu"
 	echo "  sglang collect+validate:  ${P} us wall, ${PC} ms cpu"
