@@ -65,6 +65,7 @@ one() { # one tree: $1 = N or DIR
 	else
 		rm -rf "$REPO"
 		python3 "$HERE/gen_sglang.py" "$REPO" "$1"
+		sync # the files just written are flushed before any timing: writeback slowed the first runs 2x
 		N=$1
 	fi
 	# Both must accept the tree, or the timings compare different work.
