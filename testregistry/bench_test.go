@@ -2,6 +2,7 @@ package testregistry
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -80,5 +81,75 @@ func BenchmarkScanDir2000(b *testing.B) {
 		if _, err := Scan(fsys, cfg); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// sglangBenchRepo is pybench.SglangTree(n) as a file system.
+func sglangBenchRepo(n int) fstest.MapFS {
+	m := fstest.MapFS{}
+	for name, src := range pybench.SglangTree(n) {
+		m[name] = &fstest.MapFile{Data: []byte(src)}
+	}
+	return m
+}
+
+// sglangScan scans fsys under the sglang profile and fails on any error
+// finding: the generated tree must collect cleanly.
+func sglangScan(b *testing.B, fsys fs.FS, cfg Config) {
+	r, err := Scan(fsys, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range r.Findings {
+		if f.Severity == finding.Error {
+			b.Fatalf("unexpected finding: %v", f)
+		}
+	}
+	if len(r.Registrations) == 0 {
+		b.Fatal("no registrations")
+	}
+}
+
+// BenchmarkScanSglang scans a generated tree of sglang's layout and size
+// (3,500 files of 2-25 KB under test/registered, about 34 MB, suite tables
+// in test/run_suite.py; see bench/registry/run_sglang.sh, which times
+// sglang's own collector on the same shape of tree).
+func BenchmarkScanSglang(b *testing.B) {
+	fsys := sglangBenchRepo(3500)
+	cfg := Sglang()
+	cfg.OrphanSearch = nil
+	b.SetBytes(int64(func() (n int) {
+		for _, f := range fsys {
+			n += len(f.Data)
+		}
+		return
+	}()))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sglangScan(b, fsys, cfg)
+	}
+}
+
+// BenchmarkScanSglangDir is BenchmarkScanSglang on a real directory
+// through DirFS, as the CLI reads it.
+func BenchmarkScanSglangDir(b *testing.B) {
+	dir := b.TempDir()
+	for name, f := range sglangBenchRepo(3500) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	fsys := DirFS(dir)
+	cfg := Sglang()
+	cfg.OrphanSearch = nil
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sglangScan(b, fsys, cfg)
 	}
 }
