@@ -146,6 +146,27 @@ mkregistry
 ln -s .. "$R/tests/fast/loop"
 check "directory link loop under a test root" any "$R" "$BIN" registry check
 
+# The sglang layout: run_suite.py's tables, and the partition model file a
+# select reads.
+mksglang() {
+	repo "$R"
+	mkdir -p "$R/test/registered"
+	printf 'HW_MAPPING = {"cpu": HWBackend.CPU}\nPER_COMMIT_SUITES = {HWBackend.CPU: ["base-a-test-cpu"]}\nNIGHTLY_SUITES = {}\nOTHER_SUITES = {}\n_SUITE_CHECKED_BACKENDS = {HWBackend.CPU}\n' >"$R/test/run_suite.py"
+	printf 'register_cpu_ci(est_time=1, suite="base-a-test-cpu")\nif __name__ == "__main__":\n    main()\n' >"$R/test/registered/test_ok.py"
+}
+mksglang
+rm "$R/test/run_suite.py" && mkfifo "$R/test/run_suite.py"
+check "named pipe as run_suite.py" any "$R" "$BIN" registry check
+mksglang
+for model in "$TMP/passwd" /dev/zero; do
+	ln -sf "$model" "$R/model.json"
+	check "partition model linked to $model" any "$R" "$BIN" registry select --hw cpu --suite base-a-test-cpu --auto-partition-id 0 --auto-partition-size 1 --partition-model-file model.json
+done
+rm -f "$R/model.json" && mkfifo "$R/model.json"
+check "named pipe as the partition model" any "$R" "$BIN" registry select --hw cpu --suite base-a-test-cpu --auto-partition-id 0 --auto-partition-size 1 --partition-model-file model.json
+check "partition model outside the repository" 2 "$R" "$BIN" registry select --hw cpu --suite base-a-test-cpu --auto-partition-id 0 --auto-partition-size 1 --partition-model-file ../../etc/passwd
+check "partition size 10^12" 0 "$R" "$BIN" registry select --hw cpu --suite base-a-test-cpu --auto-partition-id 5 --auto-partition-size 1000000000000
+
 # --- Streams without end
 repo "$R"
 head -c 67108864 /dev/zero | tr '\0' 'a' >"$TMP/flood"
