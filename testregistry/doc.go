@@ -6,16 +6,23 @@
 // # Profiles
 //
 // That repository's conventions are the miles profile (Miles), not
-// everybody's default: the neutral profile (Neutral) assumes no registry, and
-// the auto profile (DefaultConfig, the default) settles on miles for a
-// repository with the miles layout and on neutral otherwise (DetectProfile,
-// Config.Resolve). Scan and Present resolve the configuration they are
-// given against the repository.
+// everybody's default. The sglang profile (Sglang) is sgl-project/sglang's
+// registry, from which miles took the convention: test/registered/, seven
+// markers, its argument grammar (Config.Arguments, validate_sglang.go), the
+// main-block rule (Config.RequireMain) and the suite tables of
+// test/run_suite.py (SuiteTables, runsuite.go: validate_all_suites,
+// filter_tests and auto_partition, and the workflows' run_suite.py calls,
+// runsuite_*.go). The two differ in configuration, not in code paths:
+// discovery, parsing, findings and the scan are shared. The neutral profile
+// (Neutral) assumes no registry, and the auto profile (DefaultConfig, the
+// default) settles on miles, then sglang, for a repository with that layout
+// and on neutral otherwise (DetectProfile, Config.Resolve). Scan and Present
+// resolve the configuration they are given against the repository.
 //
 // # Scanning
 //
 // Python source is read by package pyparse, the front-end, which this
-// package only calls: pyparse.Calls gives a file's module-level calls to
+// package only calls: pyparse.Scan gives a file's module-level calls to
 // the configured markers, with their literal arguments, or CPython's
 // syntax error for the file (reported as reg-syntax-error); and
 // pyparse.FindBinding gives the module-level literal bound to KNOWN_LABELS
@@ -29,7 +36,11 @@
 // (bench/registry/collect.py writes testdata/golden.json) and by a
 // differential test on generated mutants of real-looking test files
 // (tools/registry-diff/gen.py writes testdata/differential.json, replayed
-// by TestDifferentialCPython; REGISTRY_PYTHON runs it live).
+// by TestDifferentialCPython; REGISTRY_PYTHON runs it live). The sglang
+// profile is checked against sglang's own ci_register.py and run_suite.py
+// (tools/sglang-diff/gen.py writes testdata/sglang-differential.json,
+// replayed by TestDifferentialSglang; REGISTRY_PYTHON with SGLANG_REF runs
+// it live).
 //
 // # Findings
 //
