@@ -23,7 +23,8 @@
 //
 // Python source is read by package pyparse, the front-end, which this
 // package only calls: pyparse.Scan gives a file's module-level calls to
-// the configured markers, with their literal arguments, or CPython's
+// the configured markers, with their literal arguments, and whether its
+// `if __name__ == "__main__":` block makes a call, or CPython's
 // syntax error for the file (reported as reg-syntax-error); and
 // pyparse.FindBinding gives the module-level literal bound to KNOWN_LABELS
 // or CI_SUITES. The target version is Config.Python (registry.python, 3.11
