@@ -265,6 +265,9 @@ func registryResolveFile(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if p := reg.Config.Policy; len(p.CUDARunsOn) == 0 && len(p.FileRunCPUSuite) == 0 {
+		return unconfigured(reg, "resolve-file", "the file-run tables (registry.policy.cuda-runs-on, file-run-cpu-suites)")
+	}
 	if err := testregistry.CheckFileRunDiscovery(reg.FS, reg.Config); err != nil {
 		return cli.Failf("%v", err)
 	}
@@ -293,6 +296,9 @@ func registryExplainLabels(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if reg.Config.Labels.File == "" {
+		return unconfigured(reg, "explain-labels", "a labels module (registry.labels)")
+	}
 	r, err := reg.Scan()
 	if err != nil {
 		return err
@@ -308,6 +314,14 @@ func registryExplainLabels(e *env, args []string) error {
 	return cli.Wrote(testregistry.WriteLabelUses(e.Stdout, format, r.ExplainLabels(), reg.Config), false)
 }
 
+// unconfigured is the usage error of a registry command whose input the
+// repository's profile does not configure (miles' label policy and file
+// runs under the sglang profile, say), which would otherwise answer about
+// empty tables.
+func unconfigured(reg *lint.Registry, cmd, what string) error {
+	return cli.Usagef("registry %s reads %s, which the %s profile does not configure; set it in .cicheck.yaml", cmd, what, reg.Config.Profile)
+}
+
 // registryPolicy is ci_policy.py's entry point: workflow inputs from the
 // environment, GITHUB_OUTPUT lines on stdout, ::error:: on failure.
 func registryPolicy(e *env, args []string) error {
@@ -318,6 +332,9 @@ func registryPolicy(e *env, args []string) error {
 	reg, err := rf.open()
 	if err != nil {
 		return err
+	}
+	if reg.Config.Policy.LabelPrefix == "" {
+		return unconfigured(reg, "policy", "a label policy (registry.policy)")
 	}
 	in := testregistry.WorkflowInputs{EventName: e.Getenv("EVENT_NAME"), Schedule: e.Getenv("SCHEDULE"),
 		PRLabelsJSON: e.Getenv("PR_LABELS_JSON"), CadenceOverride: e.Getenv("CADENCE_OVERRIDE")}
