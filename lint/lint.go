@@ -443,6 +443,20 @@ func ApplyRuleConfig(cfg *config.Config, fs []finding.Finding) []finding.Finding
 	return out
 }
 
+// absentWhat says what a profile looked for and did not find.
+func absentWhat(c testregistry.Config) string {
+	var files []string
+	for _, f := range []string{c.Labels.File, c.Suites.File} {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	if len(files) == 0 {
+		return "no registry configured, no miles or sglang layout found"
+	}
+	return strings.Join(files, " and ") + " absent"
+}
+
 // lintRegistry adds the test-registry findings when the repository has a
 // registry (configured, or the default labels file exists).
 func lintRegistry(wd string, cfg *config.Config, res *Result, logf func(string, ...any)) error {
@@ -453,7 +467,7 @@ func lintRegistry(wd string, cfg *config.Config, res *Result, logf func(string, 
 		return err
 	}
 	if !testregistry.Present(fsys, reg) {
-		logf("no test registry (%s absent): registry checks skipped", cfg.Registry.Labels.File)
+		logf("no test registry (profile %s: %s): registry checks skipped", reg.Profile, absentWhat(reg))
 		return nil
 	}
 	// The registry reads the workflows lint has just parsed, when they are
