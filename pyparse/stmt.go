@@ -77,6 +77,15 @@ func (p *parser) hint(toks []token, se *SyntaxError) *SyntaxError {
 			break
 		}
 	}
+	// In a match block a line is only ever parsed as a case block, and
+	// its patterns are no expressions: the second pass's expression
+	// rules meet its guard alone ("case [a b]:" is invalid syntax at b,
+	// "case x if [a b]:" a missing comma).
+	if p.inMatch && toks[0].kind == tkName && toks[0].text == "case" {
+		if g := guardAt(toks); g < 0 || k <= g {
+			return se
+		}
+	}
 	// reached notes how far a rule of the second pass read: the line of
 	// the token after toks[end-1], past the last line at the end.
 	reached := func(end int) {
@@ -623,6 +632,13 @@ func (p *parser) statement() error {
 			}
 			return p.block()
 		case "match", "case":
+			// In a match block a line is only ever a case block (its
+			// bracket left open or not).
+			if t.text == "case" && p.inMatch {
+				p.i = 1
+				p.softKw = t.text
+				return p.caseHeader()
+			}
 			// Soft keywords. A line that parses as a plain statement
 			// ("match = 1", "case[1]: int = 2") is one; otherwise a line
 			// with a top-level ':' is a match or case header.
@@ -656,6 +672,20 @@ func (p *parser) statement() error {
 		}
 	}
 	return p.simpleStmts()
+}
+
+// guardAt is the index of a case line's guard keyword (the first 'if'
+// outside brackets; patterns hold none), or -1.
+func guardAt(toks []token) int {
+	depth := 0
+	for i, t := range toks {
+		if t.kind == tkOp {
+			depth += bracketDelta(t.text)
+		} else if depth == 0 && t.kind == tkName && t.text == "if" {
+			return i
+		}
+	}
+	return -1
 }
 
 // colonAtDepth0 is the index of the first ':' outside brackets, or -1.

@@ -15,7 +15,9 @@ var newerMsg = regexp.MustCompile(` requires Python 3\.\d+ or newer \(`)
 // sources with CPython 3.11's verdict (compile(src, "f", "exec"): "" or
 // the SyntaxError's msg). They are one- or two-token edits of valid
 // statements, drawn at random and kept because a one-token change in the
-// scanner (found by tools/mutate) turns cicheck's verdict on them.
+// scanner (found by tools/mutate) turns cicheck's verdict on them, and
+// the shapes of later fixes with their near misses (a typo in a
+// decorated def that leaves a bracket open).
 func TestSyntaxNearMissCPython(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "syntax-nearmiss.json"))
 	if err != nil {

@@ -370,7 +370,9 @@ func (lx *lexer) checkStmt(line []token, depth int) (se *SyntaxError, blocked bo
 		}
 	}
 	if se != nil {
+		// The parser read the line's first token and no further.
 		lx.check.failTok = token{line: se.Line, col: se.Col}
+		lx.check.furthest, lx.check.ranOut = se.Line, false
 	}
 	return se, blocked
 }
@@ -512,10 +514,14 @@ func (lx *lexer) eof() error {
 			furthest = lx.parseErr.Line
 		} else if lx.pending == nil {
 			// The unfinished line: the parser fails inside it, or at
-			// its end for want of the closing bracket.
+			// its end for want of the closing bracket; or at its first
+			// token, before the bracket, when the line cannot stand
+			// where it stands (after a decorator, in a match block, an
+			// elif without its if, after a try block), as checkStmt
+			// rules for a finished line.
 			n := len(lx.toks)
 			line := lx.toks[lx.first:n:n]
-			if se := checkLine(&lx.check, line); se != nil && !atLineEnd(se, line) {
+			if se, _ := lx.checkStmt(line, len(lx.indents)-1); se != nil && !atLineEnd(se, line) {
 				lx.parseErr, furthest = se, lx.check.furthest
 			}
 		}
