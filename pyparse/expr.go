@@ -893,6 +893,12 @@ func (p *parser) positionalAfterKw(err error, at int, unpacking bool) error {
 		// for invalid_arguments too; the first pass stopped at the ':='.
 		sub := parser{toks: p.toks[at+2:], check: true, minor: p.minor, memo: p.memo}
 		if _, err := sub.expression(); err != nil {
+			// The second pass's "args ',' args" parsed the value as
+			// far as it fails ("f(a=1, b := (" reads to the end).
+			var value *SyntaxError
+			if errors.As(err, &value) {
+				p.readTo(value)
+			}
 			se := p.fail(p.toks[at+1], "invalid syntax")
 			se.noHint = true
 			return se
@@ -929,6 +935,14 @@ func (p *parser) positionalAfterKw(err error, at int, unpacking bool) error {
 		p.i = at
 		t := p.peek() // the NEWLINE when the line ends there
 		p.i = save
+		// Its second pass did parse an expression there
+		// (invalid_kwarg's "!(NAME '=') expression '='", then
+		// invalid_arguments' "args ',' args"), reading as far as
+		// that parse failed (err's token): into a bracket it opens,
+		// past its line ("f(a=1,\n(\nclass C:"), to the end of the
+		// file. A bracket the file leaves open is then CPython's
+		// error.
+		p.readTo(se)
 		return p.fail(t, "invalid syntax")
 	}
 	msg := "positional argument follows keyword argument"
@@ -937,6 +951,21 @@ func (p *parser) positionalAfterKw(err error, at int, unpacking bool) error {
 	}
 	at2 := p.legacyReach(token{line: se.Line, col: se.Col})
 	return &SyntaxError{Line: at2.line, Col: at2.col, Msg: msg, noHint: true}
+}
+
+// readTo notes that a rule read up to where se, an error of a parse of
+// part of p.toks, stopped it (past their end when it ran out of them):
+// the last token CPython's parser fetched, whose line decides whether a
+// bracket the file leaves open is the error.
+func (p *parser) readTo(se *SyntaxError) {
+	at := token{line: se.Line, col: se.Col}
+	if se.read != nil {
+		at = *se.read
+	}
+	p.furthest = max(p.furthest, at.line)
+	if n := len(p.toks); n > 0 && atLineEnd(se, p.toks) {
+		p.furthest = max(p.furthest, p.toks[n-1].line+1)
+	}
 }
 
 // legacyReach is where CPython reports an error raised after its second
