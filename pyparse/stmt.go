@@ -913,6 +913,16 @@ func (p *parser) params(closer string, annotations bool) error {
 					}
 				}
 			}
+		case p.isOp("(") && !onlyNoDefault(items):
+			// No rule reads past a '(' after a default, a '/' or a
+			// star ("def f(a=1, (b)):" fails at the '('), so a
+			// bracket it leaves open is no error of CPython's; a rule
+			// the parameters before it match still raises.
+			it.kind = '('
+			if se := p.checkParams(append(items[:len(items):len(items)], it), annotations); se != nil {
+				return se
+			}
+			return noHint(p.fail(p.peek(), "invalid syntax"))
 		case p.isOp("("):
 			// No parameter starts with '(': the first pass fails here.
 			// invalid_parameters reads "'(' param_no_default+ ','? ')'"
@@ -975,6 +985,18 @@ func (p *parser) params(closer string, annotations bool) error {
 		return se
 	}
 	return p.expectOp(closer)
+}
+
+// onlyNoDefault reports a list of plain parameters without defaults
+// (CPython's param_no_default*), after which invalid_parameters reads a
+// parenthesised group ("'(' param_no_default+ ','? ')'").
+func onlyNoDefault(items []paramItem) bool {
+	for _, it := range items {
+		if it.kind != 'P' {
+			return false
+		}
+	}
+	return true
 }
 
 // plainParams reports the common list, plain parameters and then ones with
@@ -1186,7 +1208,7 @@ func (p *parser) checkParams(items []paramItem, annotations bool) *SyntaxError {
 		if kw.eq.line != 0 {
 			return &SyntaxError{Line: kw.eq.line, Col: kw.eq.col, Msg: "var-keyword argument cannot have default value"}
 		}
-		if kw.comma && m+1 < n {
+		if kw.comma && m+1 < n && kind(m+1) != '(' {
 			return at(m+1, "arguments cannot follow var-keyword argument")
 		}
 		m++

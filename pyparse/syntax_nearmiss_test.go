@@ -18,7 +18,7 @@ var newerMsg = regexp.MustCompile(` requires Python 3\.\d+ or newer \(`)
 // scanner (found by tools/mutate) turns cicheck's verdict on them, and
 // the shapes of later fixes with their near misses (a typo in a
 // decorated def that leaves a bracket open, a call whose closing bracket
-// became an opening one).
+// became an opening one, a parameter list left open after a default).
 func TestSyntaxNearMissCPython(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "syntax-nearmiss.json"))
 	if err != nil {
