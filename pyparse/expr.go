@@ -829,6 +829,7 @@ func (p *parser) call(start token, fn *Node) (*Node, error) {
 				// CPython's rules need an argument before it, or a ','
 				// after it; anything else is a plain syntax error.
 				if nargs > 0 || p.isOp(",") {
+					p.genexpReach(nargs == 0)
 					return nil, p.fail(t, "Generator expression must be parenthesized")
 				}
 				if !p.isOp(")") {
@@ -951,6 +952,45 @@ func (p *parser) positionalAfterKw(err error, at int, unpacking bool) error {
 	}
 	at2 := p.legacyReach(token{line: se.Line, col: se.Col})
 	return &SyntaxError{Line: at2.line, Col: at2.col, Msg: msg, noHint: true}
+}
+
+// genexpReach notes how far CPython read before it raises "Generator
+// expression must be parenthesized" at an unparenthesised generator
+// argument (the current token follows its clauses): the token after the
+// clauses, which their rule fetched (past the end of the file in the
+// bracket); for the first argument, the arguments after its ',' too,
+// which its rule ("',' [args | expression for_if_clauses]") parses as
+// far as they go (a later one's rule, "args for_if_clauses", stops at
+// the clauses).
+func (p *parser) genexpReach(first bool) {
+	save := p.i
+	defer func() { p.i = save }()
+	for {
+		if p.atEnd() {
+			p.readTo(p.fail(p.peek(), "invalid syntax"))
+			return
+		}
+		if !first || !p.isOp(",") {
+			p.furthest = max(p.furthest, p.peek().line)
+			return
+		}
+		p.next()
+		if p.isOp("*") || p.isOp("**") {
+			p.next()
+		} else if t := p.peek(); t.kind == tkName && p.i+1 < len(p.toks) && p.toks[p.i+1].isOp("=") {
+			p.i += 2
+		}
+		if p.atEnd() {
+			continue
+		}
+		if _, err := p.expression(); err != nil {
+			var se *SyntaxError
+			if errors.As(err, &se) {
+				p.readTo(se)
+			}
+			return
+		}
+	}
 }
 
 // readTo notes that a rule read up to where se, an error of a parse of
