@@ -480,6 +480,9 @@ func (p *parser) expression() (*Node, error) {
 			}
 			if _, j := p.longestPrefix(cond, len(p.toks)-1, (*parser).disjunction); j >= 0 {
 				if next := p.toks[j]; !next.isOp(":") && !(next.kind == tkName && next.text == "else") {
+					// Its attempt at more read on to where it failed
+					// ("x (" of "1 if x (\nclass", past the bracket's line).
+					p.readTo(se)
 					return nil, &SyntaxError{Line: t.line, Col: t.col, Msg: expectedElse, read: &next}
 				}
 			}
