@@ -146,34 +146,48 @@ func (t *SuiteTables) union() map[string][]string {
 // runSuiteChecks are the checks of the sglang layout over all
 // registrations: validate_all_suites (every registration, disabled ones
 // too, on a suite-checked backend must name a suite of that backend's
-// tables), a file registered twice for one suite (filter_tests keeps
-// both: the file runs twice), and an in_process_group whose members are
-// in several suites (each suite's run bundles only its own).
+// tables), and a file registered twice for one suite (filter_tests keeps
+// both: the file runs twice).
 func (r *Registry) runSuiteChecks() []finding.Finding {
 	var out []finding.Finding
-	t := r.Tables
+	if t := r.Tables; t != nil {
+		for _, g := range r.Registrations {
+			if !t.Checked[g.Backend] || !g.NoSuite && t.Valid(g.Backend, g.Suite) {
+				continue
+			}
+			msg := fmt.Sprintf("Tests registered to invalid suites: backend=%s, suite='%s'", strings.ToUpper(g.Backend), g.suiteRepr())
+			if m := textdist.Closest(g.Suite, r.Suites[g.Backend]); m != "" && !g.NoSuite {
+				msg += fmt.Sprintf("; did you mean %s?", pyRepr(m))
+			}
+			out = append(out, newFinding(RuleUnknownSuite, g.File, g.Line, g.Column, msg))
+		}
+	}
+	for _, g := range r.registeredTwice() {
+		out = append(out, asWarning(newFinding(RuleDuplicate, g.File, g.Line, g.Column,
+			fmt.Sprintf("%s is registered twice for backend %s and suite %s; run_suite.py runs it twice", g.File, strings.ToUpper(g.Backend), g.Suite))))
+	}
+	return out
+}
+
+// registeredTwice lists each registration whose file already registered
+// the same backend and suite. A file's registrations are adjacent (they
+// are appended file by file), so a duplicate is looked for among the
+// file's own: a map of every registration was a fifth of the memory a
+// scan's serial part touched. A registration without a suite is never
+// one.
+func (r *Registry) registeredTwice() []Registration {
 	type key struct{ backend, suite string }
 	var seen []key
+	var out []Registration
 	for i, g := range r.Registrations {
 		if i == 0 || g.File != r.Registrations[i-1].File {
 			seen = seen[:0]
 		}
-		if t != nil && t.Checked[g.Backend] && (g.NoSuite || !t.Valid(g.Backend, g.Suite)) {
-			msg := fmt.Sprintf("Tests registered to invalid suites: backend=%s, suite='%s'", strings.ToUpper(g.Backend), g.suiteRepr())
-			if !g.NoSuite {
-				if m := closestSuite(g.Suite, t.union()[g.Backend]); m != "" {
-					msg += fmt.Sprintf("; did you mean %s?", pyRepr(m))
-				}
-			}
-			out = append(out, newFinding(RuleUnknownSuite, g.File, g.Line, g.Column, msg))
-		}
 		if g.NoSuite {
 			continue
 		}
-		k := key{g.Backend, g.Suite}
-		if slices.Contains(seen, k) {
-			out = append(out, asWarning(newFinding(RuleDuplicate, g.File, g.Line, g.Column,
-				fmt.Sprintf("%s is registered twice for backend %s and suite %s; run_suite.py runs it twice", g.File, strings.ToUpper(g.Backend), g.Suite))))
+		if k := (key{g.Backend, g.Suite}); slices.Contains(seen, k) {
+			out = append(out, g)
 		} else {
 			seen = append(seen, k)
 		}
@@ -445,7 +459,7 @@ func loadLiveEst(fsys fs.FS, file, suite string) (map[string]float64, error) {
 	crash := func(why string) error {
 		return fmt.Errorf("%s: %s; run_suite.py would crash on this file", name, why)
 	}
-	if !utf8Valid(src) {
+	if !utf8.Valid(src) {
 		return nil, crash("not UTF-8 text")
 	}
 	doc, ok := decodeJSON(src)
@@ -608,8 +622,3 @@ func pyFloatString(s string) (float64, bool) {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-func utf8Valid(b []byte) bool { return utf8.Valid(b) }
-
-// closestSuite is the suite of suites nearest to s, "" when none is near.
-func closestSuite(s string, suites []string) string { return textdist.Closest(s, suites) }

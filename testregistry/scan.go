@@ -581,23 +581,11 @@ func firstMention(src string, names []string) (line, col int, ok bool) {
 func (r *Registry) crossChecks(labels *labelSet, used map[string]bool) []finding.Finding {
 	var out []finding.Finding
 	cfg := r.cfg
-	// A file's registrations are adjacent (they are appended file by
-	// file), so a duplicate is looked for among the file's own: a map of
-	// every registration was a fifth of the memory a scan's serial part
-	// touched.
-	type key struct{ backend, suite string }
-	var seen []key
-	for i, g := range r.Registrations {
-		if i == 0 || g.File != r.Registrations[i-1].File {
-			seen = seen[:0]
-		}
-		k := key{g.Backend, g.Suite}
-		if slices.Contains(seen, k) {
-			out = append(out, newFinding(RuleDuplicate, g.File, g.Line, g.Column,
-				fmt.Sprintf("%s is registered twice for backend %s and suite %s", g.File, strings.ToUpper(g.Backend), g.Suite)))
-		} else {
-			seen = append(seen, k)
-		}
+	for _, g := range r.registeredTwice() {
+		out = append(out, newFinding(RuleDuplicate, g.File, g.Line, g.Column,
+			fmt.Sprintf("%s is registered twice for backend %s and suite %s", g.File, strings.ToUpper(g.Backend), g.Suite)))
+	}
+	for _, g := range r.Registrations {
 		if r.Suites != nil && !slices.Contains(r.Suites[g.Backend], g.Suite) {
 			f := newFinding(RuleUnknownSuite, g.File, g.Line, g.Column,
 				fmt.Sprintf("suite %s is not in %s for backend %s; this registration is never selected", pyRepr(g.Suite), cfg.Suites.Symbol, strings.ToUpper(g.Backend)))

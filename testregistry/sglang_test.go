@@ -415,3 +415,24 @@ func TestSglangGuards(t *testing.T) {
 		t.Errorf("model directory: %v %v", live, err)
 	}
 }
+
+// A file registered twice for one suite runs twice (a warning); two
+// registrations without a suite are not the same suite (the near miss).
+func TestSglangRegisteredTwice(t *testing.T) {
+	for _, tc := range []struct {
+		suite string
+		want  int
+	}{{`"anything"`, 1}, {"None", 0}} {
+		call := "register_amd_ci(est_time=5, suite=" + tc.suite + ")\n"
+		r := sgScan(t, map[string]string{"test_a.py": call + call})
+		n := 0
+		for _, f := range r.Findings {
+			if f.Rule == RuleDuplicate && f.Severity == finding.Warning {
+				n++
+			}
+		}
+		if n != tc.want {
+			t.Errorf("suite=%s twice: %d duplicate warnings, want %d", tc.suite, n, tc.want)
+		}
+	}
+}
