@@ -853,26 +853,8 @@ run_suite.py does not accept is reported too: argparse rejects it and the
 job fails.
 
 Fix the suite name (or the ‵--hw‵), or add the suite to the backend's table.`),
-			Bad: sgRepo(sgTest, exFile(".github/workflows/pr-test.yml", `
-name: pr-test
-on: pull_request
-jobs:
-  unit-test-1-gpu-large:
-    runs-on: [self-hosted, 1-gpu-h100]
-    steps:
-      - uses: actions/checkout@v6
-      - run: python3 test/run_suite.py --hw cuda --suite base-b-test-1-gpu-lage
-`)),
-			Good: sgRepo(sgTest, exFile(".github/workflows/pr-test.yml", `
-name: pr-test
-on: pull_request
-jobs:
-  unit-test-1-gpu-large:
-    runs-on: [self-hosted, 1-gpu-h100]
-    steps:
-      - uses: actions/checkout@v6
-      - run: python3 test/run_suite.py --hw cuda --suite base-b-test-1-gpu-large
-`)),
+			Bad:  sgRepo(sgTest, runSuiteWorkflow("unit-test-1-gpu-large", "[self-hosted, 1-gpu-h100]", "--hw cuda --suite base-b-test-1-gpu-lage")),
+			Good: sgRepo(sgTest, runSuiteWorkflow("unit-test-1-gpu-large", "[self-hosted, 1-gpu-h100]", "--hw cuda --suite base-b-test-1-gpu-large")),
 		},
 		{
 			ID: RuleWorkflowWrongTable, Severity: finding.Warning,
@@ -889,27 +871,8 @@ flag, or the reverse), and a notice when registered tests still run (an
 warn).
 
 Add or remove ‵--nightly‵, or move the suite to the table its runs use.`),
-			Bad: sgRepo(sgTest, exFile(".github/workflows/pr-test.yml", `
-name: pr-test
-on: pull_request
-jobs:
-  nightly-1-gpu:
-    runs-on: [self-hosted, 1-gpu-h100]
-    steps:
-      - uses: actions/checkout@v6
-      - run: python3 test/run_suite.py --hw cuda --suite nightly-1-gpu
-`)),
-			Good: sgRepo(sgTest, exFile(".github/workflows/pr-test.yml", `
-name: pr-test
-on: pull_request
-jobs:
-  nightly-1-gpu:
-    runs-on: [self-hosted, 1-gpu-h100]
-    steps:
-      - uses: actions/checkout@v6
-      - run: python3 test/run_suite.py --hw cuda --suite nightly-1-gpu --nightly
-      - run: python3 test/run_suite.py --hw cuda --suite base-b-test-1-gpu-large
-`)),
+			Bad:  sgRepo(sgTest, runSuiteWorkflow("nightly-1-gpu", "[self-hosted, 1-gpu-h100]", "--hw cuda --suite nightly-1-gpu")),
+			Good: sgRepo(sgTest, runSuiteWorkflow("nightly-1-gpu", "[self-hosted, 1-gpu-h100]", "--hw cuda --suite nightly-1-gpu --nightly", "--hw cuda --suite base-b-test-1-gpu-large")),
 		},
 		{
 			ID: RuleSuiteNoWorkflow, Severity: finding.Warning,
@@ -930,27 +893,8 @@ farm), and one fact is worth one finding.
 
 Add the suite to a workflow (a stage job or a matrix entry), or remove it
 from the table.`),
-			Bad: sgRepo(sgTest, exFile(".github/workflows/pr-test.yml", `
-name: pr-test
-on: pull_request
-jobs:
-  unit-test-1-gpu-small:
-    runs-on: [self-hosted, 1-gpu-h100]
-    steps:
-      - uses: actions/checkout@v6
-      - run: python3 test/run_suite.py --hw cuda --suite base-a-test-1-gpu-small
-`)),
-			Good: sgRepo(sgTest, exFile(".github/workflows/pr-test.yml", `
-name: pr-test
-on: pull_request
-jobs:
-  unit-test-1-gpu:
-    runs-on: [self-hosted, 1-gpu-h100]
-    steps:
-      - uses: actions/checkout@v6
-      - run: python3 test/run_suite.py --hw cuda --suite base-a-test-1-gpu-small
-      - run: python3 test/run_suite.py --hw cuda --suite base-b-test-1-gpu-large
-`)),
+			Bad:  sgRepo(sgTest, runSuiteWorkflow("unit-test-1-gpu-small", "[self-hosted, 1-gpu-h100]", "--hw cuda --suite base-a-test-1-gpu-small")),
+			Good: sgRepo(sgTest, runSuiteWorkflow("unit-test-1-gpu", "[self-hosted, 1-gpu-h100]", "--hw cuda --suite base-a-test-1-gpu-small", "--hw cuda --suite base-b-test-1-gpu-large")),
 		},
 		{
 			ID: RuleSuiteRunnerMismatch, Severity: finding.Warning,
@@ -971,26 +915,8 @@ A runner cicheck cannot resolve (an expression it cannot follow) or a
 self-hosted label naming no hardware says nothing and is not reported.
 
 Run the suite on the runner its name says, or rename the suite.`),
-			Bad: sgRepo(sgTest, exFile(".github/workflows/pr-test.yml", `
-name: pr-test
-on: pull_request
-jobs:
-  unit-test-1-gpu-large:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v6
-      - run: python3 test/run_suite.py --hw cuda --suite base-b-test-1-gpu-large
-`)),
-			Good: sgRepo(sgTest, exFile(".github/workflows/pr-test.yml", `
-name: pr-test
-on: pull_request
-jobs:
-  unit-test-1-gpu-large:
-    runs-on: [self-hosted, 1-gpu-h100]
-    steps:
-      - uses: actions/checkout@v6
-      - run: python3 test/run_suite.py --hw cuda --suite base-b-test-1-gpu-large
-`)),
+			Bad:  sgRepo(sgTest, runSuiteWorkflow("unit-test-1-gpu-large", "ubuntu-latest", "--hw cuda --suite base-b-test-1-gpu-large")),
+			Good: sgRepo(sgTest, runSuiteWorkflow("unit-test-1-gpu-large", "[self-hosted, 1-gpu-h100]", "--hw cuda --suite base-b-test-1-gpu-large")),
 		},
 	}
 })
@@ -1107,6 +1033,18 @@ OTHER_SUITES = {}
 _SUITE_CHECKED_BACKENDS = {HWBackend.CPU, HWBackend.CUDA}
 HW_MAPPING = {"cpu": HWBackend.CPU, "cuda": HWBackend.CUDA}
 `)
+
+// runSuiteWorkflow is a pull-request workflow whose one job, on runsOn,
+// runs test/run_suite.py once per args (each "--hw H --suite S ...").
+func runSuiteWorkflow(job, runsOn string, args ...string) string {
+	var b strings.Builder
+	b.WriteString("name: pr-test\non: pull_request\njobs:\n  " + job + ":\n    runs-on: " + runsOn +
+		"\n    steps:\n      - uses: actions/checkout@v6\n")
+	for _, a := range args {
+		b.WriteString("      - run: python3 test/run_suite.py " + a + "\n")
+	}
+	return exFile(".github/workflows/pr-test.yml", b.String())
+}
 
 const sgMain = `
 
