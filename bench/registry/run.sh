@@ -22,25 +22,7 @@ if [ -d "$N" ]; then
 else
 	python3 bench/registry/gen.py "$REPO" "$N"
 fi
-best() {
-	b=""
-	for _ in 1 2 3 4 5; do
-		s=$(date +%s%N)
-		"$@" >/dev/null 2>&1 || true
-		e=$(date +%s%N)
-		t=$(( (e - s) / 1000 ))
-		if [ -z "$b" ] || [ "$t" -lt "$b" ]; then b=$t; fi
-	done
-	echo "$b"
-}
-bestcpu() {
-	b=""
-	for _ in 1 2 3 4 5; do
-		t=$(/usr/bin/time -f "%U %S" "$@" 2>&1 >/dev/null | tail -1 | awk '{ printf "%d", ($1 + $2) * 1000 }')
-		if [ -z "$b" ] || [ "$t" -lt "$b" ]; then b=$t; fi
-	done
-	echo "$b"
-}
+. "$(dirname "$0")/best.sh"
 C=$(best "$TMP/cicheck" registry check --root "$REPO" --format json)
 P=$(best python3 bench/registry/collect.py --bench "$REPO")
 echo "files: $N"

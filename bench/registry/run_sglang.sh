@@ -37,25 +37,7 @@ HERE=$(dirname "$0")
 # a shell script that adds its own start-up to every run).
 PY=${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}
 
-best() {
-	b=""
-	for _ in 1 2 3 4 5; do
-		s=$(date +%s%N)
-		"$@" >/dev/null 2>&1 || true
-		e=$(date +%s%N)
-		t=$(( (e - s) / 1000 ))
-		if [ -z "$b" ] || [ "$t" -lt "$b" ]; then b=$t; fi
-	done
-	echo "$b"
-}
-bestcpu() {
-	b=""
-	for _ in 1 2 3 4 5; do
-		t=$(/usr/bin/time -f "%U %S" "$@" 2>&1 >/dev/null | tail -1 | awk '{ printf "%d", ($1 + $2) * 1000 }')
-		if [ -z "$b" ] || [ "$t" -lt "$b" ]; then b=$t; fi
-	done
-	echo "$b"
-}
+. "$(dirname "$0")/best.sh"
 
 one() { # one tree: $1 = N or DIR
 	REPO=$TMP/repo
