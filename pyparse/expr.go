@@ -1403,16 +1403,7 @@ func (p *parser) group() (*Node, error) {
 		return nil, err
 	}
 	if p.isKw("for") || p.isKw("async") {
-		if first.Class == "Starred" {
-			return nil, p.fail(p.peek(), "iterable unpacking cannot be used in comprehension").at(first)
-		}
-		if err := p.comprehension(); err != nil {
-			return nil, err
-		}
-		if err := p.expectOp(")"); err != nil {
-			return nil, err
-		}
-		return p.mk("GeneratorExp", open), nil
+		return p.comprehensionTail(first, p.peek(), open, ")", "GeneratorExp")
 	}
 	if p.isOp(")") {
 		p.next()
@@ -1506,16 +1497,7 @@ func (p *parser) list() (*Node, error) {
 		return nil, err
 	}
 	if p.isKw("for") || p.isKw("async") {
-		if first.Class == "Starred" {
-			return nil, p.fail(p.peek(), "iterable unpacking cannot be used in comprehension").at(first)
-		}
-		if err := p.comprehension(); err != nil {
-			return nil, err
-		}
-		if err := p.expectOp("]"); err != nil {
-			return nil, err
-		}
-		return p.mk("ListComp", open), nil
+		return p.comprehensionTail(first, p.peek(), open, "]", "ListComp")
 	}
 	n.Elts = []*Node{first}
 	return n, p.seq(n, "]")
@@ -1548,16 +1530,7 @@ func (p *parser) dict() (*Node, error) {
 	}
 	if !isDict {
 		if p.isKw("for") || p.isKw("async") {
-			if first.Class == "Starred" {
-				return nil, p.fail(p.toks[p.i-1], "iterable unpacking cannot be used in comprehension").at(first)
-			}
-			if err := p.comprehension(); err != nil {
-				return nil, err
-			}
-			if err := p.expectOp("}"); err != nil {
-				return nil, err
-			}
-			return p.mk("SetComp", open), nil
+			return p.comprehensionTail(first, p.toks[p.i-1], open, "}", "SetComp")
 		}
 		n := p.mk("Set", open)
 		n.Elts = []*Node{first}
@@ -1823,4 +1796,21 @@ func DecodeRune(s string) (rune, int) {
 		return 0xd000 | rune(s[1]&0x3f)<<6 | rune(s[2]&0x3f), 3
 	}
 	return utf8.DecodeRuneInString(s)
+}
+
+// comprehensionTail reads the for clauses after a display's first element
+// and the display's closer, and makes the comprehension's node of class;
+// a starred first element is CPython's error, placed at first (at is the
+// token its range ends on).
+func (p *parser) comprehensionTail(first *Node, at, open token, closer, class string) (*Node, error) {
+	if first.Class == "Starred" {
+		return nil, p.fail(at, "iterable unpacking cannot be used in comprehension").at(first)
+	}
+	if err := p.comprehension(); err != nil {
+		return nil, err
+	}
+	if err := p.expectOp(closer); err != nil {
+		return nil, err
+	}
+	return p.mk(class, open), nil
 }
