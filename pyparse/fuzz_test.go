@@ -1,20 +1,18 @@
 package pyparse
 
 import (
-	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cicheck/cicheck/internal/pybench"
 )
 
 // addSeedFiles seeds a fuzz target with the Python files of the registry's
 // cross-check repository (../testregistry/testdata/crosscheck).
 func addSeedFiles(f *testing.F) {
-	paths, _ := filepath.Glob("../testregistry/testdata/crosscheck/tests/*/*.py")
-	for _, p := range paths {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(string(b))
-		}
+	for _, src := range pybench.SeedFiles("../testregistry/testdata/crosscheck/tests/*/*.py") {
+		f.Add(src)
 	}
 }
 
@@ -23,17 +21,11 @@ func addSeedFiles(f *testing.F) {
 // never hold NEWLINE/INDENT/DEDENT tokens.
 func FuzzTokenize(f *testing.F) {
 	addSeedFiles(f)
-	for _, s := range []string{"", "\\", "'", "'''", "f'{", "f'{x:{y}}'", "rb'\\''", "(\n", ")", "if x:\n", "\tif x:\n  y\n", "1e", "0x", "\ufeff", "a\r\nb\rc", "f'\\N{DASH}'", "x = f'''{\n'''",
-		// Paths added for the target version and CPython's messages.
-		"x = \x00", "f'{x:{y:{z}}}'", "f'{f\"{1}\"}'", "f\"{'a' if x else \"b\"}\"", "f'{a b}'", "f'''{\nx y}'''", "f'\\x4{x}'",
-		"def f(a=1, b, /, *, c, **k, d): pass", "lambda (a), *, *: 0", "x = \"\\N{BOGUS}\" b'\\x4'", "b'\xc3\xa9'",
-		"type X[T=int] = list[T]", "class C[T]: pass", "t'{x}'", "try:\n pass\nexcept A, B as e:\n pass", "print x, y",
-		"f(a=1, b c)", "[a.b = 1]", "if x = 1: pass", "x = [1, 2\ny = 3\n", "x = a + \\\nb c \\d", "0777 0b2 0o8 0xg 4J6 1_",
-		"@dec\n", "if x:\n  y\n  @dec", "match x:\n  pass\n", "case 1:\n  pass\n", "x = 1\n  y\n'abc",
+	for _, s := range slices.Concat(pybench.FuzzSeeds, []string{
 		// Main blocks.
 		"if __name__ == '__main__':\n    main()\n", "if __name__ == '__main__': pass\nelse:\n    main()\n",
 		"if (__name__) == '__ma' 'in__':\n    x = f'{a:{g()}}'\n", "if __name__ == '__main__':\n    match (x):\n        case P(x=0) if g():\n            pass\n",
-		"if __name__ == '__main__':\n    @d(1)\n    class C[T: g()](B):\n        pass\n"} {
+		"if __name__ == '__main__':\n    @d(1)\n    class C[T: g()](B):\n        pass\n"}) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {

@@ -1,6 +1,7 @@
-// Package pybench holds the typical Python test file the registry
-// benchmarks scan and lex (the one bench/registry/gen.py writes), shared by
-// the benchmarks of pyparse and testregistry.
+// Package pybench holds the Python test data the tests and benchmarks of
+// pyparse and testregistry share: the typical test file the registry
+// benchmarks scan and lex (the one bench/registry/gen.py writes), the tree
+// of sglang's layout, and the fuzz targets' seeds.
 package pybench
 
 // File is a typical test file holding call ("" for none, and then no
