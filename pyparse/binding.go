@@ -23,9 +23,19 @@ var mutators = map[string]bool{"update": true, "add": true, "pop": true, "clear"
 // FindBinding returns the last module-level binding "sym = v" or
 // "sym: T = v" in src, noting any later mutation.
 func FindBinding(src, sym string, minor int) (*Binding, error) {
+	lines, err := lexLinesFor(src, minor, false, func(line []token) bool { return mentions(line, sym) })
+	if err != nil {
+		return nil, err
+	}
+	return bindingIn(lines, sym, minor), nil
+}
+
+// FindBindings is FindBinding for several symbols from one reading of
+// src: a nil entry is a symbol never bound.
+func FindBindings(src string, syms []string, minor int) (map[string]*Binding, error) {
 	lines, err := lexLinesFor(src, minor, false, func(line []token) bool {
-		for _, t := range line {
-			if t.kind == tkName && t.text == sym {
+		for _, sym := range syms {
+			if mentions(line, sym) {
 				return true
 			}
 		}
@@ -34,6 +44,28 @@ func FindBinding(src, sym string, minor int) (*Binding, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The other symbols' lines change nothing: bindingIn only acts on
+	// statements that name sym.
+	out := make(map[string]*Binding, len(syms))
+	for _, sym := range syms {
+		out[sym] = bindingIn(lines, sym, minor)
+	}
+	return out, nil
+}
+
+// mentions reports a name token sym in line.
+func mentions(line []token, sym string) bool {
+	for _, t := range line {
+		if t.kind == tkName && t.text == sym {
+			return true
+		}
+	}
+	return false
+}
+
+// bindingIn is FindBinding over lexed logical lines (those that mention
+// sym, and any others).
+func bindingIn(lines []logicalLine, sym string, minor int) *Binding {
 	var b *Binding
 	for _, st := range topStatements(lines, nil) {
 		if st[0].kind != tkName || st[0].text != sym {
@@ -98,7 +130,7 @@ func FindBinding(src, sym string, minor int) (*Binding, error) {
 			b.Rebound = tokPos(*t)
 		}
 	}
-	return b, nil
+	return b
 }
 
 // findRebinding returns the first module-level token after the

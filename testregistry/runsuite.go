@@ -46,8 +46,10 @@ func loadSuiteTables(fsys fs.FS, cfg Config) (*SuiteTables, []finding.Finding) {
 		return nil, []finding.Finding{newFinding(RuleSuitesUnknown, file, line, col,
 			fmt.Sprintf("cannot load %s statically; suite checks are skipped", sym))}
 	}
+	// One reading of the file for the five names.
+	bound, err := pyparse.FindBindings(string(src), []string{names.HW, names.PerCommit, names.Nightly, names.Other, names.Checked}, minor)
 	bind := func(sym string) (*pyparse.Binding, bool) {
-		b, err := pyparse.FindBinding(string(src), sym, minor)
+		b := bound[sym]
 		if err != nil || b == nil || b.Err != nil || b.Mutated != nil || b.Rebound != nil {
 			return b, false
 		}
