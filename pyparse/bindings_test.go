@@ -11,7 +11,7 @@ func TestFindBindingsAgrees(t *testing.T) {
 	syms := []string{"A", "B", "C", "D"}
 	for _, src := range []string{
 		"A = {1: 2}\nB = [A]\nC = (1,)\n",
-		"A = 1\nB = 2\nA, B = B, A\n",              // rebinding both
+		"A = 1\nB = 2\nA, B = B, A\n",               // rebinding both
 		"A = {}\nB = {}\nA.update(B)\nB['k'] = 1\n", // mutations
 		"A = [1]\nfor A in B:\n    pass\nC = 3\ndel C\n",
 		"A = [1]; B = A\nC: dict[str, int] = {'a': 1}\nimport D\n",
