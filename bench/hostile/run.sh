@@ -22,6 +22,7 @@ LIMIT_KB=${LIMIT_KB:-524288} # nor use more than 512 MiB
 TIME=""
 if /usr/bin/time -f %M true >/dev/null 2>&1; then TIME="/usr/bin/time -f %M -o $TMP/rss"; fi
 SECRET="TOPSECRET-$$"
+ESC=$(printf '\033')
 printf 'root:x:0:0:%s:/root:/bin/sh\n' "$SECRET" >"$TMP/passwd"
 fail=0
 pass=0
@@ -48,6 +49,7 @@ check() {
 	if [ -z "$why" ] && [ "$want" != any ] && [ "$rc" != "$want" ]; then why="exit $rc, want $want"; fi
 	if grep -q "$SECRET" "$TMP/out" "$TMP/err"; then why="$why; printed a file outside the repository"; fi
 	if grep -q '^::warning file=x::INJECTED' "$TMP/out" "$TMP/err"; then why="$why; injected a workflow command"; fi
+	if grep -q "$ESC" "$TMP/out" "$TMP/err"; then why="$why; printed a terminal escape from the repository"; fi
 	if [ -n "$TIME" ] && [ -s "$TMP/rss" ]; then
 		kb=$(tail -1 "$TMP/rss")
 		case $kb in *[!0-9]*) ;; *) if [ "$kb" -gt "$LIMIT_KB" ]; then why="$why; used ${kb} KB"; fi ;; esac
@@ -165,6 +167,13 @@ done
 rm -f "$R/model.json" && mkfifo "$R/model.json"
 check "named pipe as the partition model" any "$R" "$BIN" registry select --hw cpu --suite base-a-test-cpu --auto-partition-id 0 --auto-partition-size 1 --partition-model-file model.json
 check "partition model outside the repository" 2 "$R" "$BIN" registry select --hw cpu --suite base-a-test-cpu --auto-partition-id 0 --auto-partition-size 1 --partition-model-file ../../etc/passwd
+printf 'register_cpu_ci(est_time=1, suite="bad\033[2Jname")\nif __name__ == "__main__":\n    main()\n' >"$R/test/registered/test_esc.py"
+check "terminal escape in a suite: registry check" 1 "$R" "$BIN" registry check
+check "terminal escape in a suite: registry select" 1 "$R" "$BIN" registry select --hw cpu --suite base-a-test-cpu
+rm "$R/test/registered/test_esc.py"
+printf 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps: [{run: x}]\n' >"$R/.github/workflows/$(printf 'x\033[2J').yml"
+check "terminal escape in a workflow's name: lint -v" any "$R" "$BIN" lint -v
+rm "$R/.github/workflows/"x*.yml
 check "partition size 10^12" 0 "$R" "$BIN" registry select --hw cpu --suite base-a-test-cpu --auto-partition-id 5 --auto-partition-size 1000000000000
 
 # --- Streams without end

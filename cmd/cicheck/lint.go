@@ -131,7 +131,7 @@ func lint1(e *env, args []string, repOut **report.Reporter) error {
 func lintRun(e *env, o *lintOptions, paths []string, fixing bool) (*lint.Result, error) {
 	logf := func(format string, a ...any) {
 		if o.verbose {
-			fmt.Fprintf(e.Stderr, "cicheck: "+format+"\n", a...)
+			say(e.Stderr, "cicheck: "+format+"\n", a...) // file names come from the repository
 		}
 	}
 	cfg, cfgFile, err := lint.LoadConfig(e.WD, o.config)
@@ -149,7 +149,7 @@ func lintRun(e *env, o *lintOptions, paths []string, fixing bool) (*lint.Result,
 		return nil, err
 	}
 	for _, msg := range res.UniqueInputErrors() {
-		fmt.Fprintf(e.Stderr, "cicheck: %s\n", msg)
+		say(e.Stderr, "cicheck: %s\n", msg)
 	}
 	return res, nil
 }
@@ -165,7 +165,7 @@ func applyFixes(e *env, o *lintOptions, paths []string) (done bool, err error) {
 	}
 	fixed, err := res.ApplyFixes(e.Stdout, o.diff)
 	for _, s := range fixed.Skipped {
-		fmt.Fprintf(e.Stderr, "cicheck: %s\n", s)
+		say(e.Stderr, "cicheck: %s\n", s)
 	}
 	switch {
 	case err != nil || fixed.Stdin:

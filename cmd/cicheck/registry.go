@@ -66,7 +66,7 @@ func (rf *registryFlags) clean(r *testregistry.Registry, err error) (*testregist
 	}
 	errs := r.ErrorFindings()
 	for _, msg := range errs {
-		fmt.Fprintf(rf.e.Stderr, "cicheck: %s\n", msg)
+		say(rf.e.Stderr, "cicheck: %s\n", msg) // messages quote the repository
 	}
 	if len(errs) > 0 {
 		return nil, cli.Failf("the test registry has %d error(s); CI collection would fail (see 'cicheck registry check')", len(errs))
